@@ -1,0 +1,387 @@
+/**
+ * The one catalogue of error codes. Every non-zero `code` the service answers with is defined here,
+ * with its HTTP status and its message in English and Chinese. The envelope code is
+ * `status * 100 + detail`, so 42201 is a 422.
+ *
+ * Messages are templates: `{field}` and other `{name}` placeholders are filled from the error's
+ * params. A message names the field and the rule; it never echoes the value that was sent.
+ */
+export interface CatalogueEntry {
+  readonly code: number;
+  readonly status: number;
+  /** Short identifier used in logs, metrics and the OpenAPI document. */
+  readonly name: string;
+  readonly en: string;
+  readonly zh: string;
+}
+
+function entry(code: number, name: string, en: string, zh: string): CatalogueEntry {
+  return { code, status: Math.floor(code / 100), name, en, zh };
+}
+
+export const ERRORS = {
+  // 400: the body could not be read as a JSON object.
+  bodyNotJson: entry(40001, 'body_not_json', 'body: is not valid JSON', 'body: 不是合法的 JSON'),
+  bodyNotObject: entry(40002, 'body_not_object', 'body: must be a JSON object', 'body: 必须是 JSON 对象'),
+  bodyDuplicateKey: entry(
+    40003,
+    'body_duplicate_key',
+    '{field}: appears more than once in the body',
+    '{field}: 在请求体中重复出现',
+  ),
+  bodyBadEncoding: entry(
+    40004,
+    'body_bad_encoding',
+    'body: is not valid UTF-8',
+    'body: 不是合法的 UTF-8 编码',
+  ),
+  bodyForbiddenKey: entry(
+    40005,
+    'body_forbidden_key',
+    '{field}: this key name is not allowed',
+    '{field}: 不允许使用该键名',
+  ),
+  bodyTooDeep: entry(
+    40006,
+    'body_too_deep',
+    'body: is nested deeper than {max} levels',
+    'body: 嵌套层级超过 {max} 层',
+  ),
+  bodyEmpty: entry(
+    40007,
+    'body_empty',
+    'body: is empty; a JSON object is required',
+    'body: 为空，需要 JSON 对象',
+  ),
+  headerInvalid: entry(40008, 'header_invalid', '{field}: {reason}', '{field}: {reason}'),
+
+  // 401: who is calling could not be established.
+  tokenMissing: entry(
+    40101,
+    'token_missing',
+    'Authorization: header is required',
+    'Authorization: 缺少认证令牌',
+  ),
+  tokenInvalid: entry(
+    40102,
+    'token_invalid',
+    'Authorization: token is unknown or revoked',
+    'Authorization: 令牌无效或已被吊销',
+  ),
+  tokenExpired: entry(
+    40103,
+    'token_expired',
+    'Authorization: token has expired',
+    'Authorization: 令牌已过期',
+  ),
+  credentialsInvalid: entry(
+    40104,
+    'credentials_invalid',
+    'app_secret: app_id and app_secret do not match',
+    'app_secret: app_id 与 app_secret 不匹配',
+  ),
+  timestampSkew: entry(
+    40105,
+    'timestamp_skew',
+    'timestamp: is {skew} seconds away from server time; the allowed skew is {allowed} seconds{hint}',
+    'timestamp: 与服务器时间相差 {skew} 秒，允许的偏差为 {allowed} 秒{hint}',
+  ),
+
+  // 403: the caller is known but may not do this.
+  appMismatch: entry(
+    40301,
+    'app_mismatch',
+    'app_id: does not match the app of the token',
+    'app_id: 与令牌所属应用不一致',
+  ),
+  appDisabled: entry(40302, 'app_disabled', 'app_id: app is disabled', 'app_id: 应用已停用'),
+  forbidden: entry(40303, 'forbidden', 'role: {reason}', 'role: {reason}'),
+
+  // 404
+  applicationNotFound: entry(
+    40401,
+    'application_not_found',
+    'busi_water_no: no such application',
+    'busi_water_no: 申请不存在',
+  ),
+  routeNotFound: entry(40402, 'route_not_found', 'path: no such route', 'path: 接口不存在'),
+
+  // 409: the request conflicts with what is stored.
+  duplicateApplication: entry(
+    40901,
+    'duplicate_application',
+    'cert_id: an active application for this document already exists',
+    'cert_id: 该证件已有进行中的申请',
+  ),
+  cardNoTaken: entry(
+    40902,
+    'card_no_taken',
+    'card_no: this card number is already taken',
+    'card_no: 该卡号已被占用',
+  ),
+  idempotencyKeyReused: entry(
+    40903,
+    'idempotency_key_reused',
+    'Idempotency-Key: was used before with a different body',
+    'Idempotency-Key: 已用于不同的请求体',
+  ),
+  idempotencyInProgress: entry(
+    40904,
+    'idempotency_in_progress',
+    'Idempotency-Key: a request with this key is still in progress',
+    'Idempotency-Key: 使用该键的请求仍在处理中',
+  ),
+  transitionNotAllowed: entry(
+    40905,
+    'transition_not_allowed',
+    'status: cannot move from {from} to {to}',
+    'status: 不能从 {from} 变更为 {to}',
+  ),
+  concurrentChange: entry(
+    40906,
+    'concurrent_change',
+    'busi_water_no: the application was changed by someone else; read it again',
+    'busi_water_no: 申请已被他人修改，请重新读取',
+  ),
+
+  // 413, 415
+  bodyTooLarge: entry(
+    41301,
+    'body_too_large',
+    'body: is larger than {max} bytes',
+    'body: 超过 {max} 字节的上限',
+  ),
+  unsupportedContentType: entry(
+    41501,
+    'unsupported_content_type',
+    'Content-Type: must be application/json',
+    'Content-Type: 必须为 application/json',
+  ),
+
+  // 422: field validation. One entry per rule; the field is named in the message.
+  fieldRequired: entry(42201, 'field_required', '{field}: is required', '{field}: 为必填项'),
+  fieldType: entry(42202, 'field_type', '{field}: must be {expected}', '{field}: 类型必须为 {expected}'),
+  fieldTooLong: entry(
+    42203,
+    'field_too_long',
+    '{field}: must be at most {max} characters',
+    '{field}: 长度不能超过 {max} 个字符',
+  ),
+  fieldEmpty: entry(42204, 'field_empty', '{field}: must not be empty', '{field}: 不能为空'),
+  fieldFormat: entry(42205, 'field_format', '{field}: {rule}', '{field}: {rule_zh}'),
+  fieldNotAllowed: entry(
+    42206,
+    'field_not_allowed',
+    '{field}: must be one of {allowed}',
+    '{field}: 取值必须为 {allowed} 之一',
+  ),
+  fieldUnknown: entry(42207, 'field_unknown', '{field}: is not a known field', '{field}: 不是可识别的字段'),
+  fieldTooManyItems: entry(
+    42208,
+    'field_too_many_items',
+    '{field}: must have at most {max} items',
+    '{field}: 最多 {max} 项',
+  ),
+  fieldDuplicateItems: entry(
+    42209,
+    'field_duplicate_items',
+    '{field}: must not repeat a code',
+    '{field}: 不能包含重复的代码',
+  ),
+  dateInvalid: entry(
+    42210,
+    'date_invalid',
+    '{field}: must be a real date in the form YYYY-MM-DD',
+    '{field}: 必须是格式为 YYYY-MM-DD 的有效日期',
+  ),
+  dateInFuture: entry(42211, 'date_in_future', '{field}: must not be in the future', '{field}: 不能晚于今天'),
+  underAge: entry(
+    42212,
+    'under_age',
+    '{field}: applicant must be at least {min} years old',
+    '{field}: 申请人须年满 {min} 周岁',
+  ),
+  overAge: entry(
+    42213,
+    'over_age',
+    '{field}: applicant must be at most {max} years old',
+    '{field}: 申请人年龄不能超过 {max} 周岁',
+  ),
+  documentExpired: entry(
+    42214,
+    'document_expired',
+    '{field}: the document has expired',
+    '{field}: 证件已过期',
+  ),
+  documentDatesOrder: entry(
+    42215,
+    'document_dates_order',
+    '{field}: must be after cert_start_date',
+    '{field}: 必须晚于 cert_start_date',
+  ),
+  documentStartRequired: entry(
+    42216,
+    'document_start_required',
+    '{field}: is required except for a Hong Kong identity card',
+    '{field}: 除香港身份证外为必填项',
+  ),
+  certCheckDigit: entry(
+    42217,
+    'cert_check_digit',
+    '{field}: check digit does not match',
+    '{field}: 校验位不正确',
+  ),
+  certBirthMismatch: entry(
+    42218,
+    'cert_birth_mismatch',
+    '{field}: embedded birth date does not match birthday',
+    '{field}: 证件号中的出生日期与 birthday 不一致',
+  ),
+  certSexMismatch: entry(
+    42219,
+    'cert_sex_mismatch',
+    '{field}: embedded sex does not match sex',
+    '{field}: 证件号中的性别与 sex 不一致',
+  ),
+  certRegionUnknown: entry(
+    42220,
+    'cert_region_unknown',
+    '{field}: region code is not a real province',
+    '{field}: 地区代码不是有效的省份',
+  ),
+  certFormat: entry(42221, 'cert_format', '{field}: {rule}', '{field}: {rule_zh}'),
+  passportFormat: entry(
+    42222,
+    'passport_format',
+    '{field}: is not a plausible passport number',
+    '{field}: 不是有效的护照号码',
+  ),
+  nameNotChinese: entry(
+    42223,
+    'name_not_chinese',
+    '{field}: must be written in Chinese characters',
+    '{field}: 必须为中文汉字',
+  ),
+  nameEnNotCapitals: entry(
+    42224,
+    'name_en_not_capitals',
+    '{field}: must be written in capital Latin letters',
+    '{field}: 必须为大写拉丁字母',
+  ),
+  nameEnPinyinMismatch: entry(
+    42225,
+    'name_en_pinyin_mismatch',
+    '{field}: is not the pinyin of name',
+    '{field}: 与 name 的拼音不一致',
+  ),
+  phoneInvalid: entry(
+    42226,
+    'phone_invalid',
+    '{field}: is not a valid {kind} number for {area}',
+    '{field}: 不是 {area} 的有效{kind_zh}号码',
+  ),
+  areaCodeInvalid: entry(
+    42227,
+    'area_code_invalid',
+    '{field}: must be a known calling code written as +digits',
+    '{field}: 必须是以 + 开头的有效国际区号',
+  ),
+  emailInvalid: entry(
+    42228,
+    'email_invalid',
+    '{field}: is not a well-formed e-mail address',
+    '{field}: 不是格式正确的电子邮箱地址',
+  ),
+  addressParts: entry(
+    42229,
+    'address_parts',
+    '{field}: a mainland address must be province-city-district-detail joined by -',
+    '{field}: 大陆地址须为 省-市-区-详细地址，以 - 连接',
+  ),
+  addressDivisionUnknown: entry(
+    42230,
+    'address_division_unknown',
+    '{field}: {part} is not a known division',
+    '{field}: {part} 不是已知的行政区划',
+  ),
+  urlNotHttps: entry(
+    42231,
+    'url_not_https',
+    '{field}: must be an absolute https URL',
+    '{field}: 必须是完整的 https 地址',
+  ),
+  urlCredentials: entry(
+    42232,
+    'url_credentials',
+    '{field}: must not carry a user name or password',
+    '{field}: 不能包含用户名或密码',
+  ),
+  urlPrivateHost: entry(
+    42233,
+    'url_private_host',
+    '{field}: must not point at a private, loopback or link-local address',
+    '{field}: 不能指向内网、回环或链路本地地址',
+  ),
+  payPwdWeak: entry(
+    42234,
+    'pay_pwd_weak',
+    '{field}: the payment password is too easy to guess',
+    '{field}: 支付密码过于简单',
+  ),
+  codeUnknown: entry(
+    42236,
+    'code_unknown',
+    '{field}: {value} is not a code of the {table} table',
+    '{field}: {value} 不是 {table} 代码表中的代码',
+  ),
+  otherTextRequired: entry(
+    42237,
+    'other_text_required',
+    '{field}: is required when {source} includes the "other" code',
+    '{field}: 当 {source} 选择“其他”时为必填项',
+  ),
+  cardNoFormat: entry(
+    42238,
+    'card_no_format',
+    '{field}: must be {length} digits',
+    '{field}: 必须为 {length} 位数字',
+  ),
+  cardNoBin: entry(
+    42239,
+    'card_no_bin',
+    '{field}: must start with the product BIN {bin}',
+    '{field}: 必须以产品 BIN {bin} 开头',
+  ),
+  cardNoLuhn: entry(42240, 'card_no_luhn', '{field}: fails the Luhn check', '{field}: 未通过 Luhn 校验'),
+
+  // 429
+  rateLimited: entry(
+    42901,
+    'rate_limited',
+    'app_id: rate limit exceeded; retry after {retry_after} seconds',
+    'app_id: 超出调用频率限制，请在 {retry_after} 秒后重试',
+  ),
+
+  // 5xx: never internals.
+  internal: entry(50001, 'internal', 'internal error; the request was not completed', '内部错误，请求未完成'),
+  storeUnavailable: entry(
+    50301,
+    'store_unavailable',
+    'service temporarily unavailable; retry later',
+    '服务暂不可用，请稍后重试',
+  ),
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ErrorName = keyof typeof ERRORS;
+
+export type Params = Readonly<Record<string, string | number>>;
+
+/** Fill a message template. Unknown placeholders are left empty rather than shown raw. */
+export function renderMessage(template: string, params: Params | undefined): string {
+  return template.replace(/\{([a-z_]+)\}/g, (_, key: string) => {
+    const value = params?.[key];
+    return value === undefined ? '' : String(value);
+  });
+}
+
+export type Language = 'en' | 'zh';
