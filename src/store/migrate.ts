@@ -1,0 +1,116 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { DatabaseSync } from 'node:sqlite';
+import type pg from 'pg';
+
+/**
+ * Forward-only migrations, numbered, one file per change for each store, kept side by side in
+ * `migrations/sqlite` and `migrations/postgres`. Each runs in its own transaction under a lock
+ * (BEGIN IMMEDIATE on SQLite, an advisory transaction lock on PostgreSQL) and is recorded in
+ * `schema_migrations`, so several instances starting at once migrate exactly once.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export interface MigrationStatus {
+  version: number;
+  name: string;
+  appliedAt: number | null;
+}
+
+const MIGRATIONS_ROOT = fileURLToPath(new URL('../../migrations/', import.meta.url));
+
+export function loadMigrations(kind: 'sqlite' | 'postgres'): Migration[] {
+  const dir = `${MIGRATIONS_ROOT}${kind}`;
+  return readdirSync(dir)
+    .filter((file) => /^[0-9]{4}_[a-z0-9_]+\.sql$/.test(file))
+    .sort()
+    .map((file) => ({
+      version: Number(file.slice(0, 4)),
+      name: file.slice(5, -4),
+      sql: readFileSync(`${dir}/${file}`, 'utf8'),
+    }));
+}
+
+const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
+  version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`;
+
+export function migrateSqlite(database: DatabaseSync): number[] {
+  const applied: number[] = [];
+  database.exec(CREATE_TABLE);
+  for (const migration of loadMigrations('sqlite')) {
+    database.exec('BEGIN IMMEDIATE');
+    try {
+      const done = database.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(migration.version);
+      if (done === undefined) {
+        database.exec(migration.sql);
+        database
+          .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+          .run(migration.version, migration.name, Date.now());
+        applied.push(migration.version);
+      }
+      database.exec('COMMIT');
+    } catch (error) {
+      database.exec('ROLLBACK');
+      throw error;
+    }
+  }
+  return applied;
+}
+
+export function sqliteMigrationStatus(database: DatabaseSync): MigrationStatus[] {
+  database.exec(CREATE_TABLE);
+  const rows = database.prepare('SELECT version, applied_at FROM schema_migrations').all() as {
+    version: number;
+    applied_at: number;
+  }[];
+  return withStatus(loadMigrations('sqlite'), rows);
+}
+
+export async function migratePostgres(pool: pg.Pool, schema: string): Promise<number[]> {
+  const applied: number[] = [];
+  const client = await pool.connect();
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    await client.query(CREATE_TABLE);
+    for (const migration of loadMigrations('postgres')) {
+      await client.query('BEGIN');
+      try {
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`cardapply.migrate.${schema}`]);
+        const done = await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
+        if (done.rowCount === 0) {
+          await client.query(migration.sql);
+          await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+            migration.version,
+            migration.name,
+            Date.now(),
+          ]);
+          applied.push(migration.version);
+        }
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      }
+    }
+  } finally {
+    client.release();
+  }
+  return applied;
+}
+
+export async function postgresMigrationStatus(pool: pg.Pool): Promise<MigrationStatus[]> {
+  await pool.query(CREATE_TABLE);
+  const result = await pool.query<{ version: number; applied_at: number }>(
+    'SELECT version, applied_at FROM schema_migrations',
+  );
+  return withStatus(loadMigrations('postgres'), result.rows);
+}
+
+function withStatus(migrations: Migration[], rows: { version: number; applied_at: number }[]): MigrationStatus[] {
+  const appliedAt = new Map(rows.map((row) => [Number(row.version), Number(row.applied_at)]));
+  return migrations.map((m) => ({ version: m.version, name: m.name, appliedAt: appliedAt.get(m.version) ?? null }));
+}

@@ -1,0 +1,150 @@
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import {
+  CompiledQuery,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type Kysely,
+  type QueryCompiler,
+  type QueryResult,
+} from 'kysely';
+
+/**
+ * A Kysely dialect for `node:sqlite`, the SQLite built into Node.js 24 (nothing to compile).
+ *
+ * There is one connection. A mutex hands it to one transaction at a time, so that a transaction
+ * that awaits between statements never sees another request's statements inside it. Write
+ * transactions start with BEGIN IMMEDIATE: the write lock is taken up front, so two processes
+ * sharing the file (server and CLI) wait on busy_timeout instead of failing on lock upgrade.
+ */
+export class NodeSqliteDialect implements Dialect {
+  readonly #database: DatabaseSync;
+
+  constructor(database: DatabaseSync) {
+    this.#database = database;
+  }
+
+  createAdapter(): DialectAdapter {
+    return new SqliteAdapter();
+  }
+  createDriver(): Driver {
+    return new NodeSqliteDriver(this.#database);
+  }
+  createQueryCompiler(): QueryCompiler {
+    return new SqliteQueryCompiler();
+  }
+  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new SqliteIntrospector(db);
+  }
+}
+
+class Mutex {
+  #tail: Promise<void> = Promise.resolve();
+
+  lock(): Promise<() => void> {
+    let release!: () => void;
+    const next = new Promise<void>((resolve) => (release = resolve));
+    const acquired = this.#tail.then(() => release);
+    this.#tail = this.#tail.then(() => next);
+    return acquired;
+  }
+}
+
+class NodeSqliteDriver implements Driver {
+  readonly #connection: NodeSqliteConnection;
+  readonly #mutex = new Mutex();
+  #release: (() => void) | undefined;
+
+  constructor(database: DatabaseSync) {
+    this.#connection = new NodeSqliteConnection(database);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    this.#release = await this.#mutex.lock();
+    return this.#connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`savepoint "${name}"`));
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`rollback to "${name}"`));
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`release "${name}"`));
+  }
+
+  async releaseConnection(): Promise<void> {
+    const release = this.#release;
+    this.#release = undefined;
+    release?.();
+  }
+
+  async destroy(): Promise<void> {
+    this.#connection.close();
+  }
+}
+
+type SqliteValue = null | number | bigint | string | NodeJS.ArrayBufferView;
+
+class NodeSqliteConnection implements DatabaseConnection {
+  readonly #database: DatabaseSync;
+  /** Prepared statements by SQL text: Kysely produces a small, fixed set of statements. */
+  readonly #statements = new Map<string, { statement: StatementSync; reader: boolean }>();
+
+  constructor(database: DatabaseSync) {
+    this.#database = database;
+  }
+
+  #prepare(sql: string): { statement: StatementSync; reader: boolean } {
+    let prepared = this.#statements.get(sql);
+    if (prepared === undefined) {
+      const statement = this.#database.prepare(sql);
+      prepared = { statement, reader: statement.columns().length > 0 };
+      if (this.#statements.size > 500) this.#statements.clear();
+      this.#statements.set(sql, prepared);
+    }
+    return prepared;
+  }
+
+  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const { statement, reader } = this.#prepare(compiledQuery.sql);
+    const parameters = compiledQuery.parameters as SqliteValue[];
+    if (reader) {
+      return { rows: statement.all(...parameters) as R[] };
+    }
+    const { changes, lastInsertRowid } = statement.run(...parameters);
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  }
+
+  // eslint-disable-next-line require-yield
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streaming is not supported on the embedded store');
+  }
+
+  close(): void {
+    this.#statements.clear();
+    if (this.#database.isOpen) this.#database.close();
+  }
+}
