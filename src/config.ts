@@ -56,7 +56,8 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   if (raw === undefined || raw === '') return fallback;
   if (!/^[0-9]+$/.test(raw)) throw new ConfigError(`${name}: must be a whole number, got "${raw}"`);
   const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(`${name}: must be between ${min} and ${max}, got ${value}`);
+  if (value < min || value > max)
+    throw new ConfigError(`${name}: must be between ${min} and ${max}, got ${value}`);
   return value;
 }
 
@@ -92,7 +93,8 @@ export function loadConfig(env: Env = process.env): Config {
   const bin = env['CARD_BIN'] || '539966';
   if (!/^[0-9]{6,8}$/.test(bin)) throw new ConfigError('CARD_BIN: must be 6 to 8 digits');
   const length = integer(env, 'CARD_LENGTH', 16, 12, 19);
-  if (length < bin.length + 4) throw new ConfigError('CARD_LENGTH: must leave at least 4 digits after CARD_BIN');
+  if (length < bin.length + 4)
+    throw new ConfigError('CARD_LENGTH: must leave at least 4 digits after CARD_BIN');
 
   const encryptionKeys = optional(env, 'ENCRYPTION_KEYS');
   if (databaseUrl !== undefined && encryptionKeys === undefined) {
@@ -103,7 +105,8 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const logLevel = (env['LOG_LEVEL'] || 'info') as Config['logLevel'];
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}`);
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}`);
 
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),

@@ -91,10 +91,8 @@ export const ApplicationRequest = Type.Object(
       '广东省-深圳市-南山区-科技园路1号',
     ),
     birthday: date('Date of birth, YYYY-MM-DD.', '1990-03-07'),
-    sex: Type.Union([Type.Literal('M'), Type.Literal('F')], { description: '`M` (male) or `F` (female).' }),
-    cert_type: Type.Union([Type.Literal('00'), Type.Literal('02')], {
-      description: '`00` identity card, `02` passport.',
-    }),
+    sex: Type.Enum(['M', 'F'], { description: '`M` (male) or `F` (female).' }),
+    cert_type: Type.Enum(['00', '02'], { description: '`00` identity card, `02` passport.' }),
     cert_id: text(LIMITS.certId, 'Identity document number.'),
     country: text(LIMITS.code, 'Country code (ISO 3166-1 alpha-2) from the `country` table.', 'CN'),
     id_card_img: imageUrl('Front image of the identity card.'),
@@ -171,7 +169,7 @@ export const ApplicationRequest = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false, $id: 'ApplicationRequest' },
+  { additionalProperties: false },
 );
 
 export type ApplicationRequest = Static<typeof ApplicationRequest>;

@@ -53,7 +53,8 @@ export const ERRORS = {
     'body: is empty; a JSON object is required',
     'body: 为空，需要 JSON 对象',
   ),
-  headerInvalid: entry(40008, 'header_invalid', '{field}: {reason}', '{field}: {reason}'),
+  headerInvalid: entry(40008, 'header_invalid', '{field}: {reason}', '{field}: {reason_zh}'),
+  requestMalformed: entry(40009, 'request_malformed', 'request: is malformed', 'request: 请求格式错误'),
 
   // 401: who is calling could not be established.
   tokenMissing: entry(
@@ -84,7 +85,7 @@ export const ERRORS = {
     40105,
     'timestamp_skew',
     'timestamp: is {skew} seconds away from server time; the allowed skew is {allowed} seconds{hint}',
-    'timestamp: 与服务器时间相差 {skew} 秒，允许的偏差为 {allowed} 秒{hint}',
+    'timestamp: 与服务器时间相差 {skew} 秒，允许的偏差为 {allowed} 秒{hint_zh}',
   ),
 
   // 403: the caller is known but may not do this.
@@ -95,7 +96,7 @@ export const ERRORS = {
     'app_id: 与令牌所属应用不一致',
   ),
   appDisabled: entry(40302, 'app_disabled', 'app_id: app is disabled', 'app_id: 应用已停用'),
-  forbidden: entry(40303, 'forbidden', 'role: {reason}', 'role: {reason}'),
+  forbidden: entry(40303, 'forbidden', 'role: {reason}', 'role: {reason_zh}'),
 
   // 404
   applicationNotFound: entry(
@@ -160,7 +161,7 @@ export const ERRORS = {
 
   // 422: field validation. One entry per rule; the field is named in the message.
   fieldRequired: entry(42201, 'field_required', '{field}: is required', '{field}: 为必填项'),
-  fieldType: entry(42202, 'field_type', '{field}: must be {expected}', '{field}: 类型必须为 {expected}'),
+  fieldType: entry(42202, 'field_type', '{field}: must be {expected}', '{field}: 类型必须为{expected_zh}'),
   fieldTooLong: entry(
     42203,
     'field_too_long',

@@ -51,7 +51,8 @@ export function isStoreUnavailable(error: unknown): boolean {
   const code = (error as PgError).code;
   if (typeof code === 'string') {
     if (NETWORK_CODES.has(code)) return true;
-    if (PG_UNAVAILABLE_CLASSES.some((prefix) => code.startsWith(prefix)) && /^[0-9A-Z]{5}$/.test(code)) return true;
+    if (PG_UNAVAILABLE_CLASSES.some((prefix) => code.startsWith(prefix)) && /^[0-9A-Z]{5}$/.test(code))
+      return true;
   }
   const sqlite = error as SqliteError;
   if (sqlite.code === 'ERR_SQLITE_ERROR') {

@@ -44,7 +44,9 @@ export function migrateSqlite(database: DatabaseSync): number[] {
   for (const migration of loadMigrations('sqlite')) {
     database.exec('BEGIN IMMEDIATE');
     try {
-      const done = database.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(migration.version);
+      const done = database
+        .prepare('SELECT 1 FROM schema_migrations WHERE version = ?')
+        .get(migration.version);
       if (done === undefined) {
         database.exec(migration.sql);
         database
@@ -80,14 +82,15 @@ export async function migratePostgres(pool: pg.Pool, schema: string): Promise<nu
       await client.query('BEGIN');
       try {
         await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`cardapply.migrate.${schema}`]);
-        const done = await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
+        const done = await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [
+          migration.version,
+        ]);
         if (done.rowCount === 0) {
           await client.query(migration.sql);
-          await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
-            migration.version,
-            migration.name,
-            Date.now(),
-          ]);
+          await client.query(
+            'INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)',
+            [migration.version, migration.name, Date.now()],
+          );
           applied.push(migration.version);
         }
         await client.query('COMMIT');
@@ -110,7 +113,14 @@ export async function postgresMigrationStatus(pool: pg.Pool): Promise<MigrationS
   return withStatus(loadMigrations('postgres'), result.rows);
 }
 
-function withStatus(migrations: Migration[], rows: { version: number; applied_at: number }[]): MigrationStatus[] {
+function withStatus(
+  migrations: Migration[],
+  rows: { version: number; applied_at: number }[],
+): MigrationStatus[] {
   const appliedAt = new Map(rows.map((row) => [Number(row.version), Number(row.applied_at)]));
-  return migrations.map((m) => ({ version: m.version, name: m.name, appliedAt: appliedAt.get(m.version) ?? null }));
+  return migrations.map((m) => ({
+    version: m.version,
+    name: m.name,
+    appliedAt: appliedAt.get(m.version) ?? null,
+  }));
 }

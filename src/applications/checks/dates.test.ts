@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ageOn, checkBirthday, checkDocumentDates, isRealDate, type DocumentDates } from './dates.ts';
+
+const now = new Date('2026-03-15T23:30:00Z');
+const ctx = { now, minAge: 18 };
+const errors = (list: readonly { field: string; error: string }[]) =>
+  list.map((p) => `${p.field}:${p.error}`);
+
+describe('isRealDate', () => {
+  const cases: [string, boolean][] = [
+    ['2024-02-29', true],
+    ['2023-02-29', false],
+    ['2000-02-29', true],
+    ['1900-02-29', false],
+    ['2026-04-30', true],
+    ['2026-04-31', false],
+    ['2026-12-31', true],
+    ['2026-13-01', false],
+    ['2026-00-10', false],
+    ['2026-01-00', false],
+    ['0000-01-01', false],
+    ['9999-12-31', true],
+    ['2026-1-01', false],
+    ['20260101', false],
+    ['2026-01-01 ', false],
+  ];
+  for (const [value, expected] of cases) {
+    test(`${JSON.stringify(value)} -> ${expected}`, () => assert.equal(isRealDate(value), expected));
+  }
+});
+
+describe('ageOn', () => {
+  const cases: [string, string, number][] = [
+    ['2008-03-15', '2026-03-15', 18],
+    ['2008-03-16', '2026-03-15', 17],
+    ['2008-02-29', '2026-02-28', 17],
+    ['2008-02-29', '2026-03-01', 18],
+    ['1906-03-15', '2026-03-15', 120],
+  ];
+  for (const [birthday, today, age] of cases) {
+    test(`${birthday} on ${today} is ${age}`, () => assert.equal(ageOn(birthday, today), age));
+  }
+});
+
+describe('checkBirthday', () => {
+  const cases: [string, string[], number?][] = [
+    ['1990-03-07', []],
+    ['2008-03-15', []], // 18 today (UTC)
+    ['2008-03-16', ['birthday:underAge']],
+    ['2008-03-16', [], 17],
+    ['2026-03-16', ['birthday:dateInFuture']],
+    ['2026-03-15', ['birthday:underAge']],
+    ['1906-03-15', []],
+    ['1906-03-14', []],
+    ['1905-03-15', ['birthday:overAge']],
+    ['1990-02-30', ['birthday:dateInvalid']],
+  ];
+  for (const [birthday, expected, minAge] of cases) {
+    test(`${birthday}${minAge === undefined ? '' : ` (min ${minAge})`} -> ${expected.join(',') || 'ok'}`, () => {
+      assert.deepEqual(errors(checkBirthday(birthday, { now, minAge: minAge ?? 18 })), expected);
+    });
+  }
+
+  test('underAge and overAge carry their limit', () => {
+    assert.deepEqual(checkBirthday('2010-01-01', ctx)[0]?.params, { min: 18 });
+    assert.deepEqual(checkBirthday('1900-01-01', ctx)[0]?.params, { max: 120 });
+  });
+});
+
+describe('checkDocumentDates', () => {
+  const doc = (over: Partial<DocumentDates>): DocumentDates => ({
+    cert_type: '00',
+    country: 'CN',
+    cert_start_date: '2016-01-01',
+    cert_end_date: '2036-01-01',
+    ...over,
+  });
+  const cases: [string, Partial<DocumentDates>, string[]][] = [
+    ['valid', {}, []],
+    ['no expiry', { cert_end_date: '9999-12-31' }, []],
+    ['end omitted', { cert_end_date: undefined }, []],
+    ['ends today', { cert_end_date: '2026-03-15' }, []],
+    ['expired yesterday', { cert_end_date: '2026-03-14' }, ['cert_end_date:documentExpired']],
+    ['end not a real date', { cert_end_date: '2036-02-30' }, ['cert_end_date:dateInvalid']],
+    ['start today', { cert_start_date: '2026-03-15' }, []],
+    ['start tomorrow', { cert_start_date: '2026-03-16' }, ['cert_start_date:dateInFuture']],
+    ['start not a real date', { cert_start_date: '2016-13-01' }, ['cert_start_date:dateInvalid']],
+    [
+      'start equals end',
+      { cert_start_date: '2026-03-15', cert_end_date: '2026-03-15' },
+      ['cert_end_date:documentDatesOrder'],
+    ],
+    [
+      'start omitted, mainland card',
+      { cert_start_date: undefined },
+      ['cert_start_date:documentStartRequired'],
+    ],
+    [
+      'start omitted, passport',
+      { cert_type: '02', cert_start_date: undefined },
+      ['cert_start_date:documentStartRequired'],
+    ],
+    ['start omitted, Hong Kong card', { country: 'HK', cert_start_date: undefined }, []],
+    [
+      'start omitted, Hong Kong passport',
+      { country: 'HK', cert_type: '02', cert_start_date: undefined },
+      ['cert_start_date:documentStartRequired'],
+    ],
+    ['start omitted, country unknown', { country: undefined, cert_start_date: undefined }, []],
+    ['start failed earlier', { cert_start_date: null }, []],
+    [
+      'end failed earlier',
+      { cert_end_date: null, cert_start_date: '2030-01-01' },
+      ['cert_start_date:dateInFuture'],
+    ],
+    [
+      'both bad',
+      { cert_start_date: '2030-01-01', cert_end_date: '2020-01-01' },
+      ['cert_start_date:dateInFuture', 'cert_end_date:documentExpired'],
+    ],
+  ];
+  for (const [name, over, expected] of cases) {
+    test(`${name} -> ${expected.join(',') || 'ok'}`, () => {
+      assert.deepEqual(errors(checkDocumentDates(doc(over), { now })), expected);
+    });
+  }
+});

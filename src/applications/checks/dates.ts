@@ -1,0 +1,120 @@
+import { problem, type FieldProblem } from '../../errors/problems.ts';
+
+/**
+ * Calendar checks on `birthday` and the document dates. Dates are compared as UTC calendar days:
+ * "today" is the UTC date of `now`, so a test passes a fixed `now` and gets a fixed answer.
+ */
+
+/** The oldest accepted applicant, in whole years. */
+export const MAX_AGE = 120;
+/** `cert_end_date` of a document that does not expire. */
+export const NO_EXPIRY = '9999-12-31';
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+export function daysInMonth(year: number, month: number): number {
+  if (month === 2) return isLeapYear(year) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** A real proleptic-Gregorian calendar date written `YYYY-MM-DD`, years 0001 to 9999. */
+export function isRealDate(value: string): boolean {
+  const m = DATE.exec(value);
+  if (m === null) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+/** The UTC calendar date of an instant, `YYYY-MM-DD`. */
+export function utcDay(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/**
+ * Age in whole years on `today` of someone born on `birthday` (both real `YYYY-MM-DD` dates). A
+ * 29 February birthday is reached on 1 March in a common year.
+ */
+export function ageOn(birthday: string, today: string): number {
+  const years = Number(today.slice(0, 4)) - Number(birthday.slice(0, 4));
+  // Same-width MM-DD strings compare like the dates they name.
+  return today.slice(5) < birthday.slice(5) ? years - 1 : years;
+}
+
+export interface DateContext {
+  readonly now: Date;
+  readonly minAge: number;
+}
+
+/** `birthday`: a real date, not in the future, the applicant at least `minAge` and at most 120 years old. */
+export function checkBirthday(birthday: string, ctx: DateContext): FieldProblem[] {
+  const field = 'birthday';
+  if (!isRealDate(birthday)) return [problem(field, 'dateInvalid')];
+  const today = utcDay(ctx.now);
+  if (birthday > today) return [problem(field, 'dateInFuture')];
+  const age = ageOn(birthday, today);
+  if (age < ctx.minAge) return [problem(field, 'underAge', { min: ctx.minAge })];
+  if (age > MAX_AGE) return [problem(field, 'overAge', { max: MAX_AGE })];
+  return [];
+}
+
+export interface DocumentDates {
+  /** `undefined` when `cert_type` failed an earlier check. */
+  readonly cert_type: string | undefined;
+  /** `undefined` when `country` failed an earlier check. */
+  readonly country: string | undefined;
+  /** `null` when the field failed an earlier check: it is then left alone. */
+  readonly cert_start_date: string | undefined | null;
+  /** `null` when the field failed an earlier check: it is then left alone. */
+  readonly cert_end_date: string | undefined | null;
+}
+
+/** A Hong Kong identity card: the one document whose start date may be omitted. */
+export function isHongKongIdentityCard(doc: {
+  cert_type: string | undefined;
+  country: string | undefined;
+}): boolean {
+  return doc.cert_type === '00' && doc.country === 'HK';
+}
+
+/**
+ * Document dates. `cert_start_date`: a real date, not in the future; required except for a Hong Kong
+ * identity card (`documentStartRequired`, not judged while `cert_type` or `country` is unknown).
+ * `cert_end_date`: optional; a real date, today or later (`9999-12-31` means no expiry); after
+ * `cert_start_date` (`documentDatesOrder`).
+ */
+export function checkDocumentDates(doc: DocumentDates, ctx: { now: Date }): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const today = utcDay(ctx.now);
+  const start = doc.cert_start_date;
+  const end = doc.cert_end_date;
+  let validStart: string | undefined;
+  if (start === undefined) {
+    const known = doc.cert_type !== undefined && doc.country !== undefined;
+    if (known && !isHongKongIdentityCard(doc))
+      problems.push(problem('cert_start_date', 'documentStartRequired'));
+  } else if (start === null) {
+    // failed earlier
+  } else if (!isRealDate(start)) {
+    problems.push(problem('cert_start_date', 'dateInvalid'));
+  } else if (start > today) {
+    problems.push(problem('cert_start_date', 'dateInFuture'));
+  } else {
+    validStart = start;
+  }
+  if (end !== undefined && end !== null) {
+    if (!isRealDate(end)) {
+      problems.push(problem('cert_end_date', 'dateInvalid'));
+    } else if (end < today) {
+      problems.push(problem('cert_end_date', 'documentExpired'));
+    } else if (validStart !== undefined && end <= validStart) {
+      problems.push(problem('cert_end_date', 'documentDatesOrder'));
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,42 @@
+import type { Caller } from '../apps/credentials.ts';
+import type { ServiceContext } from '../context.ts';
+import { ServiceError } from '../errors/serviceError.ts';
+import { findApplicationOfApp, listTransitions } from './applicationRepository.ts';
+import { isSerialNumber } from './serialNumber.ts';
+
+/**
+ * The status view a caller sees: where the application stands and how it got there. Never
+ * identity numbers, phones, e-mails, images or the payment password.
+ */
+export interface StatusView {
+  busi_water_no: string;
+  status: string;
+  status_reason: string | null;
+  card_no_masked: string;
+  created_at: number;
+  updated_at: number;
+  history: { status: string; at: number; reason: string | null }[];
+}
+
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+export async function queryApplication(
+  ctx: ServiceContext,
+  caller: Caller,
+  busiWaterNo: string,
+): Promise<StatusView> {
+  // A string that cannot be a serial is not looked up: it answers like an unknown one.
+  if (!isSerialNumber(busiWaterNo)) throw new ServiceError('applicationNotFound');
+  const row = await findApplicationOfApp(ctx.store.db, caller.appId, busiWaterNo);
+  if (row === undefined) throw new ServiceError('applicationNotFound');
+  const history = await listTransitions(ctx.store.db, busiWaterNo);
+  return {
+    busi_water_no: row.busi_water_no,
+    status: row.status,
+    status_reason: row.status_reason,
+    card_no_masked: row.card_no_masked,
+    created_at: seconds(row.created_at),
+    updated_at: seconds(row.updated_at),
+    history: history.map((h) => ({ status: h.to_status, at: seconds(h.at), reason: h.reason })),
+  };
+}

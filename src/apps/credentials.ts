@@ -1,0 +1,105 @@
+import type { Kysely } from 'kysely';
+import { ServiceError } from '../errors/serviceError.ts';
+import { hashSecret, newAppId, newSecret, secretMatches } from '../crypto/secrets.ts';
+import type { Database } from '../store/tables.ts';
+import {
+  findApp,
+  findTokenWithApp,
+  insertApp,
+  insertSecret,
+  insertToken,
+  liveSecretHashes,
+} from './appRepository.ts';
+
+/**
+ * Callers and their credentials: apps with a secret, exchanged for short-lived opaque access
+ * tokens. Secrets and tokens are stored only as SHA-256 hashes and shown once.
+ */
+
+export interface CreatedApp {
+  app_id: string;
+  app_secret: string;
+}
+
+export async function createApp(db: Kysely<Database>, name: string, now: number): Promise<CreatedApp> {
+  const appId = newAppId();
+  const secret = newSecret('sk');
+  await db.transaction().execute(async (trx) => {
+    await insertApp(trx, {
+      app_id: appId,
+      name,
+      status: 'active',
+      rate_limit_per_second: null,
+      rate_limit_burst: null,
+      created_at: now,
+      updated_at: now,
+    });
+    await insertSecret(trx, {
+      secret_hash: hashSecret(secret),
+      app_id: appId,
+      created_at: now,
+      expires_at: null,
+    });
+  });
+  return { app_id: appId, app_secret: secret };
+}
+
+export interface IssuedToken {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+}
+
+export async function issueToken(
+  db: Kysely<Database>,
+  request: { appId: string; appSecret: string; ttlSeconds: number; now: number },
+): Promise<IssuedToken> {
+  const app = await findApp(db, request.appId);
+  const hashes = app === undefined ? [] : await liveSecretHashes(db, request.appId, request.now);
+  // Compare against every live secret (rotation keeps two) without stopping early.
+  let matched = false;
+  for (const hash of hashes) matched = secretMatches(request.appSecret, hash) || matched;
+  if (app === undefined || !matched) throw new ServiceError('credentialsInvalid');
+  if (app.status !== 'active') throw new ServiceError('appDisabled');
+
+  const token = newSecret('at');
+  await insertToken(db, {
+    token_hash: hashSecret(token),
+    app_id: app.app_id,
+    created_at: request.now,
+    expires_at: request.now + request.ttlSeconds * 1000,
+  });
+  return { access_token: token, token_type: 'Bearer', expires_in: request.ttlSeconds };
+}
+
+export interface Caller {
+  appId: string;
+  rateLimitPerSecond: number | null;
+  rateLimitBurst: number | null;
+}
+
+/** The `Authorization` header holds the bare token or `Bearer <token>`. */
+export function tokenFromHeader(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const match = /^\s*(?:bearer\s+)?(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+export async function authenticate(
+  db: Kysely<Database>,
+  header: string | undefined,
+  now: number,
+): Promise<Caller> {
+  const token = tokenFromHeader(header);
+  if (token === undefined) throw new ServiceError('tokenMissing');
+  // Looked up by its hash: the lookup itself reveals nothing about stored tokens.
+  const row = await findTokenWithApp(db, hashSecret(token));
+  if (row === undefined || row.revoked_at !== null) throw new ServiceError('tokenInvalid');
+  if (row.expires_at <= now) throw new ServiceError('tokenExpired');
+  if (row.app_status !== 'active') throw new ServiceError('appDisabled');
+  return {
+    appId: row.app_id,
+    rateLimitPerSecond: row.rate_limit_per_second,
+    rateLimitBurst: row.rate_limit_burst,
+  };
+}

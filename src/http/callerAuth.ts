@@ -1,0 +1,61 @@
+import type { FastifyRequest } from 'fastify';
+import { authenticate, type Caller } from '../apps/credentials.ts';
+import type { ServiceContext } from '../context.ts';
+import { ServiceError } from '../errors/serviceError.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated app, set by the caller authentication hook. */
+    caller: Caller | null;
+  }
+}
+
+/**
+ * `timestamp` bounds the replay window: a request too far from server time is refused, with the
+ * server's time in `data` so that a caller can see its clock is off. A value that is not an
+ * integer is left to field validation.
+ */
+export function checkTimestamp(value: unknown, nowMs: number, allowedSeconds: number): void {
+  if (typeof value !== 'number' || !Number.isInteger(value)) return;
+  const serverTime = Math.floor(nowMs / 1000);
+  const skew = Math.abs(value - serverTime);
+  if (skew <= allowedSeconds) return;
+  const milliseconds = Math.abs(value / 1000 - serverTime) <= allowedSeconds;
+  throw new ServiceError('timestampSkew', {
+    params: {
+      skew,
+      allowed: allowedSeconds,
+      hint: milliseconds ? '; it looks like milliseconds: send seconds' : '',
+      hint_zh: milliseconds ? '；该值似乎是毫秒，请使用秒' : '',
+    },
+    data: { server_time: serverTime },
+  });
+}
+
+/** The body as an object with possibly anything in it; the parser guarantees an object. */
+export function bodyOf(request: FastifyRequest): Record<string, unknown> {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ServiceError('bodyEmpty');
+  return body as Record<string, unknown>;
+}
+
+/**
+ * Who is calling: the token names the app, the body's `app_id` must be that app, and the
+ * `timestamp` must be fresh. Runs after the body is parsed and before it is validated.
+ */
+export function callerAuthentication(ctx: ServiceContext) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const now = ctx.now();
+    const caller = await authenticate(ctx.store.db, request.headers.authorization, now);
+    const body = bodyOf(request);
+    if (typeof body['app_id'] === 'string' && body['app_id'] !== caller.appId)
+      throw new ServiceError('appMismatch');
+    checkTimestamp(body['timestamp'], now, ctx.config.timestampSkewSeconds);
+    request.caller = caller;
+  };
+}
+
+export function callerOf(request: FastifyRequest): Caller {
+  if (request.caller === null) throw new Error('caller route without caller authentication');
+  return request.caller;
+}

@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { issueToken } from '../../apps/credentials.ts';
+import type { ServiceContext } from '../../context.ts';
+import { bodyOf, checkTimestamp } from '../callerAuth.ts';
+import { success } from '../envelope.ts';
+import { PATHS } from '../paths.ts';
+import { AppId, CALLER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
+
+const TokenRequest = Type.Object(
+  {
+    app_id: AppId,
+    app_secret: Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description: 'The secret shown when the app was created.',
+    }),
+    timestamp: Timestamp,
+  },
+  { additionalProperties: false },
+);
+
+const TokenResponse = Type.Object({
+  access_token: Type.String({ description: 'Opaque token for the Authorization header.' }),
+  token_type: Type.Literal('Bearer'),
+  expires_in: Type.Integer({ description: 'Lifetime in seconds.' }),
+});
+
+export function tokenRoutes(ctx: ServiceContext) {
+  return async (app: FastifyInstance) => {
+    // The timestamp is checked before the secret, so a replayed exchange learns nothing.
+    app.addHook('preValidation', async (request) => {
+      checkTimestamp(bodyOf(request)['timestamp'], ctx.now(), ctx.config.timestampSkewSeconds);
+    });
+
+    app.post(
+      PATHS.token,
+      {
+        config: { operation: 'auth.token' },
+        schema: {
+          operationId: 'exchangeToken',
+          summary: 'Exchange the app secret for an access token',
+          tags: ['auth'],
+          body: TokenRequest,
+          response: {
+            200: SuccessEnvelope(TokenResponse),
+            ...errorResponses([
+              ...CALLER_ERRORS.filter((e) => !e.startsWith('token') && e !== 'appMismatch'),
+              'credentialsInvalid',
+              'fieldEmpty',
+              'fieldTooLong',
+            ]),
+          },
+        },
+      },
+      async (request) => {
+        const body = request.body as { app_id: string; app_secret: string };
+        const token = await issueToken(ctx.store.db, {
+          appId: body.app_id,
+          appSecret: body.app_secret,
+          ttlSeconds: ctx.config.tokenTtlSeconds,
+          now: ctx.now(),
+        });
+        return success(request, token);
+      },
+    );
+  };
+}

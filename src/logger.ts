@@ -1,0 +1,22 @@
+import pino, { type DestinationStream, type Logger } from 'pino';
+import type { Config } from './config.ts';
+import { SENSITIVE_FIELDS } from './applications/schema.ts';
+
+/**
+ * Structured JSON logs. Bodies are never logged; as a second line of defence, any identity field,
+ * secret or credential header that reaches a log object is censored wherever it sits.
+ */
+const SECRET_KEYS = ['authorization', 'app_secret', 'access_token', 'password', 'secret', 'token'];
+
+const REDACT_PATHS = [...SENSITIVE_FIELDS, ...SECRET_KEYS].flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
+
+export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
+  const options = {
+    level: config.logLevel,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    base: { service: 'cardapply' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label: string) => ({ level: label }) },
+  };
+  return destination === undefined ? pino(options) : pino(options, destination);
+}

@@ -1,0 +1,34 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { ServiceContext } from './context.ts';
+import { loadCodeTables } from './codes/tables.ts';
+import { loadOrCreateKeyFile, parseEncryptionKeys } from './crypto/keyRing.ts';
+import { openStore } from './store/connect.ts';
+import { describe } from './http/errorHandler.ts';
+
+/**
+ * Opens everything the domain needs, from configuration: the store (migrated), the key ring and
+ * the code tables. Shared by the server, the CLI and the tests.
+ */
+export async function openContext(
+  config: Config,
+  logger: Logger,
+  options: { migrate?: boolean } = {},
+): Promise<ServiceContext> {
+  // With the embedded store and no keys configured, a key is generated into DATA_DIR (mode 0600).
+  const keyRing =
+    config.encryptionKeys !== undefined
+      ? parseEncryptionKeys(config.encryptionKeys)
+      : parseEncryptionKeys(loadOrCreateKeyFile(config.dataDir), {
+          source: `${config.dataDir}/encryption-keys`,
+        });
+  const codes = loadCodeTables(config.codesFile);
+  const store = openStore(config, {
+    onBackgroundError: (error) => logger.warn({ err: describe(error) }, 'idle store connection failed'),
+  });
+  if (options.migrate !== false) {
+    const applied = await store.migrate();
+    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+  }
+  return { config, store, keyRing, codes, now: Date.now };
+}

@@ -1,0 +1,105 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import type { TSchema, Static } from 'typebox';
+import { problem, type FieldProblem } from '../errors/problems.ts';
+
+/**
+ * Compiles a TypeBox schema into a validator that reports every problem at once, one per field,
+ * each as a catalogue rule naming the field. Types are never coerced and strings never trimmed:
+ * what the caller sent is what is checked.
+ */
+export type SchemaResult<T> =
+  { ok: true; value: T } | { ok: false; problems: FieldProblem[]; invalidFields: Set<string> };
+
+const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
+
+const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
+const AREA_CODE_PATTERN = '^\\+[0-9]{1,4}$';
+
+const TYPE_NAMES: Record<string, [en: string, zh: string]> = {
+  string: ['a string', '字符串'],
+  integer: ['an integer', '整数'],
+  number: ['a number', '数字'],
+  array: ['an array', '数组'],
+  object: ['an object', '对象'],
+  boolean: ['true or false', '布尔值'],
+  null: ['null', 'null'],
+};
+
+/** `/other_field/0/name` -> `other_field[0].name` */
+export function fieldPath(instancePath: string, child?: string): string {
+  const parts = instancePath.split('/').slice(1);
+  if (child !== undefined) parts.push(child);
+  let path = '';
+  for (const raw of parts) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (/^[0-9]+$/.test(part)) path += `[${part}]`;
+    else path += path === '' ? part : `.${part}`;
+  }
+  return path === '' ? 'body' : path;
+}
+
+function toProblem(error: ErrorObject): FieldProblem | undefined {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return problem(fieldPath(error.instancePath, String(params['missingProperty'])), 'fieldRequired');
+    case 'additionalProperties':
+      return problem(fieldPath(error.instancePath, String(params['additionalProperty'])), 'fieldUnknown');
+    case 'type': {
+      const [en, zh] = TYPE_NAMES[String(params['type'])] ?? [String(params['type']), String(params['type'])];
+      return problem(fieldPath(error.instancePath), 'fieldType', { expected: en, expected_zh: zh });
+    }
+    case 'minLength':
+    case 'minItems':
+      return problem(fieldPath(error.instancePath), 'fieldEmpty');
+    case 'maxLength':
+      return problem(fieldPath(error.instancePath), 'fieldTooLong', { max: Number(params['limit']) });
+    case 'maxItems':
+      return problem(fieldPath(error.instancePath), 'fieldTooManyItems', { max: Number(params['limit']) });
+    case 'enum':
+      return problem(fieldPath(error.instancePath), 'fieldNotAllowed', {
+        allowed: (params['allowedValues'] as unknown[]).join(', '),
+      });
+    case 'pattern': {
+      const field = fieldPath(error.instancePath);
+      if (params['pattern'] === DATE_PATTERN) return problem(field, 'dateInvalid');
+      if (params['pattern'] === AREA_CODE_PATTERN) return problem(field, 'areaCodeInvalid');
+      return problem(field, 'fieldFormat', { rule: 'has an invalid format', rule_zh: '格式不正确' });
+    }
+    case 'minimum':
+    case 'maximum':
+      return problem(fieldPath(error.instancePath), 'fieldFormat', {
+        rule: `must be ${error.keyword === 'minimum' ? 'at least' : 'at most'} ${String(params['limit'])}`,
+        rule_zh: `${error.keyword === 'minimum' ? '不能小于' : '不能大于'} ${String(params['limit'])}`,
+      });
+    default:
+      return problem(fieldPath(error.instancePath), 'fieldFormat', { rule: 'is invalid', rule_zh: '不合法' });
+  }
+}
+
+/** The top-level field a path belongs to: `other_field[0].name` -> `other_field`. */
+export function topField(path: string): string {
+  const match = /^[^.[]+/.exec(path);
+  return match === null ? path : match[0];
+}
+
+export function compileValidator<S extends TSchema>(schema: S): (value: unknown) => SchemaResult<Static<S>> {
+  const validate = ajv.compile(schema as object);
+  const order = new Map(
+    Object.keys((schema as { properties?: object }).properties ?? {}).map((k, i) => [k, i]),
+  );
+  return (value) => {
+    if (validate(value)) return { ok: true, value: value as Static<S> };
+    const problems: FieldProblem[] = [];
+    const seen = new Set<string>();
+    for (const error of validate.errors ?? []) {
+      const found = toProblem(error);
+      if (found === undefined || seen.has(found.field)) continue;
+      seen.add(found.field);
+      problems.push(found);
+    }
+    const rank = (p: FieldProblem) => order.get(topField(p.field)) ?? order.size;
+    problems.sort((a, b) => rank(a) - rank(b));
+    return { ok: false, problems, invalidFields: new Set(problems.map((p) => topField(p.field))) };
+  };
+}

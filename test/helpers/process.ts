@@ -1,0 +1,37 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+
+/** The service as a separate process (the way it runs in production), on a free port. */
+export interface ServiceProcess {
+  readonly child: ChildProcess;
+  readonly baseUrl: string;
+  /** Every line the process wrote on stdout and stderr. */
+  readonly output: string[];
+  exited: Promise<number | null>;
+}
+
+export async function spawnService(env: Record<string, string>): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  createInterface({ input: child.stderr! }).on('line', (line) => output.push(line));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output.join('\n')}`)), 20_000);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      output.push(line);
+      const url = (JSON.parse(line) as { url?: string; msg?: string }).url;
+      if (url !== undefined) {
+        clearTimeout(timer);
+        resolve(url);
+      }
+    });
+    void exited.then((code) => reject(new Error(`service exited with ${code}:\n${output.join('\n')}`)));
+  });
+  return { child, baseUrl, output, exited };
+}

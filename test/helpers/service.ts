@@ -1,0 +1,104 @@
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { build } from '../../src/app.ts';
+import { createApp } from '../../src/apps/credentials.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { ServiceContext } from '../../src/context.ts';
+import { PATHS } from '../../src/http/paths.ts';
+import { createLogger } from '../../src/logger.ts';
+import { openContext } from '../../src/start.ts';
+import { createStoreTarget, type StoreTarget } from './stores.ts';
+
+/** A running service on a random loopback port, on one store, with its log lines captured. */
+export interface TestService {
+  readonly target: StoreTarget;
+  readonly ctx: ServiceContext;
+  readonly app: FastifyInstance;
+  readonly baseUrl: string;
+  /** Every log line the service wrote, raw. */
+  readonly logs: string[];
+  close(): Promise<void>;
+}
+
+export async function startService(
+  storeName: 'sqlite' | 'postgres',
+  env: Record<string, string> = {},
+): Promise<TestService> {
+  const target = createStoreTarget(storeName);
+  const config = loadConfig({ ...target.env, LOG_LEVEL: 'info', ...env });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      logs.push(chunk.toString('utf8'));
+      callback();
+    },
+  });
+  const logger = createLogger(config, sink);
+  const ctx = await openContext(config, logger);
+  const app = await build(ctx, { logger });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    target,
+    ctx,
+    app,
+    baseUrl: address,
+    logs,
+    close: async () => {
+      await app.close();
+      await ctx.store.close();
+      await target.cleanup();
+    },
+  };
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: { code: number; data: unknown; msg: string } & Record<string, unknown>;
+  text: string;
+}
+
+/** POST a JSON body (or raw text/bytes) and read the envelope back. */
+export async function post(
+  baseUrl: string,
+  path: string,
+  body: unknown,
+  options: { token?: string; headers?: Record<string, string>; raw?: string | Buffer } = {},
+): Promise<Reply> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
+  if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers,
+    body: options.raw ?? JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: Reply['body'];
+  try {
+    parsed = JSON.parse(text) as Reply['body'];
+  } catch {
+    throw new Error(`not JSON (HTTP ${response.status}): ${text.slice(0, 200)}`);
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+export interface TestCaller {
+  appId: string;
+  secret: string;
+  token: string;
+}
+
+/** A fresh app with a token obtained over HTTP, as a partner would. */
+export async function newCaller(service: TestService, name = 'test partner'): Promise<TestCaller> {
+  const created = await createApp(service.ctx.store.db, name, Date.now());
+  const reply = await post(service.baseUrl, PATHS.token, {
+    app_id: created.app_id,
+    app_secret: created.app_secret,
+    timestamp: nowSeconds(),
+  });
+  if (reply.status !== 200) throw new Error(`token exchange failed: ${reply.text}`);
+  const data = reply.body.data as { access_token: string };
+  return { appId: created.app_id, secret: created.app_secret, token: data.access_token };
+}

@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/**
+ * The stores every storing test runs on: SQLite always, PostgreSQL whenever DATABASE_URL is set.
+ * Each target is private to its test: a fresh data directory, or a fresh PostgreSQL schema.
+ */
+export interface StoreTarget {
+  readonly name: 'sqlite' | 'postgres';
+  /** Environment for loadConfig (and for child processes). */
+  readonly env: Record<string, string>;
+  readonly dataDir: string;
+  readonly schema: string | undefined;
+  cleanup(): Promise<void>;
+}
+
+/** A fixed test key: tests of other keys make their own. */
+export const TEST_ENCRYPTION_KEYS = `t1:${Buffer.alloc(32, 7).toString('base64')}`;
+
+export function storeNames(): ('sqlite' | 'postgres')[] {
+  return process.env['DATABASE_URL'] ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+export function createStoreTarget(name: 'sqlite' | 'postgres'): StoreTarget {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cardapply-test-'));
+  // DATABASE_URL is blanked so that a child process does not inherit the shared server's.
+  const base = { DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' };
+  if (name === 'sqlite') {
+    return {
+      name,
+      env: base,
+      dataDir,
+      schema: undefined,
+      cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const url = process.env['DATABASE_URL'];
+  if (url === undefined) throw new Error('DATABASE_URL is not set');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  return {
+    name,
+    env: { ...base, DATABASE_URL: url, DATABASE_SCHEMA: schema, ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS },
+    dataDir,
+    schema,
+    cleanup: async () => {
+      rmSync(dataDir, { recursive: true, force: true });
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
