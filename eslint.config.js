@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'bench/results/**', 'coverage/**', '**/dist/**'] },
+  { ignores: ['node_modules/**', 'data/**', 'bench/results/**', 'coverage/**', '**/dist/**', '.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -5,8 +5,17 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { ServiceContext } from './context.ts';
 import { ServiceError, ValidationError } from './errors/serviceError.ts';
 import { installErrorHandler } from './http/errorHandler.ts';
+import { installIdempotency } from './http/idempotency.ts';
 import { installJsonParser } from './http/jsonParser.ts';
+import { installRateLimits } from './http/rateLimit.ts';
+import { installHttpMetrics } from './metrics/httpMetrics.ts';
+import { DOCUMENT_SCHEMAS, SERVERS, TAGS, webhooksSection, withExamples } from './http/openapiDocs.ts';
+import { adminRoutes, ADMIN_PREFIX } from './http/admin/adminRoutes.ts';
+import { webhookAdminRoutes } from './http/admin/webhookRoutes.ts';
+import { consoleRoutes } from './http/console/consoleRoutes.ts';
 import { applicationRoutes } from './http/routes/applicationRoutes.ts';
+import { codeRoutes } from './http/routes/codeRoutes.ts';
+import { eventRoutes } from './http/routes/eventRoutes.ts';
 import { systemRoutes } from './http/routes/systemRoutes.ts';
 import { tokenRoutes } from './http/routes/tokenRoutes.ts';
 import { compileValidator } from './validation/schemaValidator.ts';
@@ -36,6 +45,14 @@ export async function build(ctx: ServiceContext, options: BuildOptions): Promise
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
     connectionTimeout: config.requestTimeoutMs,
+    // Node cuts off a client whose headers (or whole request) take longer than the time-outs; it
+    // looks every `connectionsCheckingInterval`, so a slow-drip client goes close to the time-out.
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, Math.floor(config.headersTimeoutMs / 2)),
+    },
+    trustProxy: config.protection.trustProxy,
     return503OnClosing: true,
     requestIdHeader: false,
     genReqId: (request) => {
@@ -45,6 +62,7 @@ export async function build(ctx: ServiceContext, options: BuildOptions): Promise
     routerOptions: { maxParamLength: 128 },
   });
   app.decorateRequest('caller', null);
+  app.decorateRequest('operator', null);
 
   // One validator for every route: every problem at once, no coercion, catalogue codes.
   app.setValidatorCompiler(({ schema }) => {
@@ -54,8 +72,12 @@ export async function build(ctx: ServiceContext, options: BuildOptions): Promise
       return result.ok ? { value: result.value } : { error: new ValidationError(result.problems) };
     };
   });
-  installJsonParser(app);
+  installJsonParser(app, config.protection.jsonMaxDepth);
   installErrorHandler(app, config.bodyLimitBytes);
+  installHttpMetrics(app, ctx);
+  // Before the routes: `config: { idempotent: true }` on a route switches idempotency keys on.
+  installIdempotency(app, ctx);
+  await installRateLimits(app, config, options.logger);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -78,6 +100,7 @@ export async function build(ctx: ServiceContext, options: BuildOptions): Promise
         status: reply.statusCode,
         duration_ms: Math.round(reply.elapsedTime * 100) / 100,
         app_id: request.caller?.appId,
+        operator: request.operator?.username,
       },
       'request',
     );
@@ -92,7 +115,11 @@ export async function build(ctx: ServiceContext, options: BuildOptions): Promise
         description:
           'Partner platforms submit applications for payment-network cards and follow them through review, issuance and delivery. Every response is the envelope `{code, data, msg}`; `code` 0 is success, otherwise HTTP status × 100 + detail.',
       },
+      servers: SERVERS,
+      tags: TAGS,
+      webhooks: webhooksSection(),
       components: {
+        schemas: DOCUMENT_SCHEMAS,
         securitySchemes: {
           accessToken: {
             type: 'apiKey',
@@ -100,15 +127,28 @@ export async function build(ctx: ServiceContext, options: BuildOptions): Promise
             name: 'Authorization',
             description: 'The token from the token exchange, bare or as `Bearer <token>`.',
           },
+          operatorToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Admin API: the token of the login.',
+          },
+          operatorCookie: { type: 'apiKey', in: 'cookie', name: 'cardapply_session' },
         },
       },
       security: [{ accessToken: [] }],
     },
+    // Complete request and response examples per caller operation (src/http/openapiDocs.ts).
+    transform: withExamples,
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   await app.register(systemRoutes(ctx));
   await app.register(tokenRoutes(ctx));
   await app.register(applicationRoutes(ctx));
+  await app.register(adminRoutes(ctx), { prefix: ADMIN_PREFIX });
+  await app.register(webhookAdminRoutes(ctx), { prefix: ADMIN_PREFIX });
+  await app.register(consoleRoutes(ctx));
+  await app.register(codeRoutes(ctx));
+  await app.register(eventRoutes(ctx));
   return app;
 }

@@ -1,5 +1,7 @@
 import type { Config } from './config.ts';
-import type { KeyRing } from './crypto/keyRing.ts';
+import type { Keys } from './keys/liveKeyRing.ts';
+import type { ServiceMetrics } from './metrics/metrics.ts';
+import type { Workers } from './metrics/workers.ts';
 import type { LoadedCodeTables } from './codes/tables.ts';
 import type { Store } from './store/connect.ts';
 
@@ -10,8 +12,12 @@ import type { Store } from './store/connect.ts';
 export interface ServiceContext {
   readonly config: Config;
   readonly store: Store;
-  readonly keyRing: KeyRing;
+  readonly keyRing: Keys;
   readonly codes: LoadedCodeTables;
   /** Milliseconds since the epoch; replaced in tests that need another time. */
   readonly now: () => number;
+  /** This process's metrics; the domain counts its commits here. */
+  readonly metrics: ServiceMetrics;
+  /** The background workers this process runs, for /readyz. */
+  readonly workers: Workers;
 }

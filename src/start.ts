@@ -2,7 +2,10 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { ServiceContext } from './context.ts';
 import { loadCodeTables } from './codes/tables.ts';
-import { loadOrCreateKeyFile, parseEncryptionKeys } from './crypto/keyRing.ts';
+import { loadKeyRing } from './keys/loadKeyRing.ts';
+import { ServiceMetrics } from './metrics/metrics.ts';
+import { registerStoreGauges } from './metrics/storeGauges.ts';
+import { Workers } from './metrics/workers.ts';
 import { openStore } from './store/connect.ts';
 import { describe } from './http/errorHandler.ts';
 
@@ -16,12 +19,7 @@ export async function openContext(
   options: { migrate?: boolean } = {},
 ): Promise<ServiceContext> {
   // With the embedded store and no keys configured, a key is generated into DATA_DIR (mode 0600).
-  const keyRing =
-    config.encryptionKeys !== undefined
-      ? parseEncryptionKeys(config.encryptionKeys)
-      : parseEncryptionKeys(loadOrCreateKeyFile(config.dataDir), {
-          source: `${config.dataDir}/encryption-keys`,
-        });
+  const keyRing = loadKeyRing(config, logger);
   const codes = loadCodeTables(config.codesFile);
   const store = openStore(config, {
     onBackgroundError: (error) => logger.warn({ err: describe(error) }, 'idle store connection failed'),
@@ -30,5 +28,7 @@ export async function openContext(
     const applied = await store.migrate();
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   }
-  return { config, store, keyRing, codes, now: Date.now };
+  const metrics = new ServiceMetrics();
+  registerStoreGauges(metrics, store, Date.now);
+  return { config, store, keyRing, codes, now: Date.now, metrics, workers: new Workers() };
 }

@@ -1,7 +1,48 @@
 import type { Kysely } from 'kysely';
-import type { ApplicationsTable, Database } from '../store/tables.ts';
+import type { StoreKind } from '../store/connect.ts';
+import type {
+  ApplicationsTable,
+  ApplicationTransitionsTable,
+  Database,
+  EventsTable,
+} from '../store/tables.ts';
 
 /** Queries over applications and their history. Takes a Kysely handle or a transaction. */
+
+/** A submission's rows: the application, its first history row and its first event. */
+export interface SubmissionRows {
+  application: ApplicationsTable;
+  transition: Omit<ApplicationTransitionsTable, 'id'>;
+  event: EventsTable;
+}
+
+/**
+ * Stores a submission. On PostgreSQL it is one statement (data-modifying CTEs): atomic by itself
+ * and one round trip, the hot path's largest saving. SQLite has no DML in CTEs, and no round trips
+ * to save: three inserts in the caller's transaction.
+ */
+export async function insertSubmission(
+  db: Kysely<Database>,
+  kind: StoreKind,
+  rows: SubmissionRows,
+): Promise<void> {
+  if (kind === 'postgres') {
+    await db
+      .with('application', (qb) =>
+        qb.insertInto('applications').values(rows.application).returning('busi_water_no'),
+      )
+      .with('transition', (qb) =>
+        qb.insertInto('application_transitions').values(rows.transition).returning('id'),
+      )
+      .insertInto('events')
+      .values(rows.event)
+      .execute();
+    return;
+  }
+  await insertApplication(db, rows.application);
+  await insertTransition(db, rows.transition);
+  await db.insertInto('events').values(rows.event).execute();
+}
 
 export async function insertApplication(db: Kysely<Database>, row: ApplicationsTable): Promise<void> {
   await db.insertInto('applications').values(row).execute();
@@ -50,11 +91,116 @@ export async function findApplicationOfApp(db: Kysely<Database>, appId: string, 
     .executeTakeFirst();
 }
 
-export async function listTransitions(db: Kysely<Database>, busiWaterNo: string) {
+const TRANSITION_COLUMNS = [
+  'busi_water_no',
+  'from_status',
+  'to_status',
+  'actor',
+  'reason',
+  'details',
+  'at',
+] as const;
+
+export type TransitionRow = Pick<ApplicationTransitionsTable, (typeof TRANSITION_COLUMNS)[number]>;
+
+export async function listTransitions(db: Kysely<Database>, busiWaterNo: string): Promise<TransitionRow[]> {
   return db
     .selectFrom('application_transitions')
-    .select(['to_status', 'at', 'reason'])
+    .select(TRANSITION_COLUMNS)
     .where('busi_water_no', '=', busiWaterNo)
     .orderBy('id')
     .execute();
+}
+
+/** The histories of several applications in one round trip, each in order. */
+export async function listTransitionsOf(
+  db: Kysely<Database>,
+  busiWaterNos: readonly string[],
+): Promise<Map<string, TransitionRow[]>> {
+  const histories = new Map<string, TransitionRow[]>(busiWaterNos.map((serial) => [serial, []]));
+  if (busiWaterNos.length === 0) return histories;
+  const rows = await db
+    .selectFrom('application_transitions')
+    .select(TRANSITION_COLUMNS)
+    .where('busi_water_no', 'in', busiWaterNos)
+    .orderBy('id')
+    .execute();
+  for (const row of rows) histories.get(row.busi_water_no)?.push(row);
+  return histories;
+}
+
+/** A position in the listing order (created_at, busi_water_no): where the next page starts after. */
+export interface ListPosition {
+  createdAt: number;
+  busiWaterNo: string;
+}
+
+export interface ApplicationFilter {
+  appId?: string | undefined;
+  status?: string | undefined;
+  busiWaterNo?: string | undefined;
+  /** Milliseconds, inclusive. */
+  createdFrom?: number | undefined;
+  /** Milliseconds, exclusive. */
+  createdBefore?: number | undefined;
+  after?: ListPosition | undefined;
+  limit: number;
+  /** By (created_at, busi_water_no): oldest first unless `desc`. */
+  order?: 'asc' | 'desc' | undefined;
+}
+
+const SUMMARY_COLUMNS = [
+  'busi_water_no',
+  'app_id',
+  'status',
+  'status_reason',
+  'cert_type',
+  'card_no_masked',
+  'version',
+  'created_at',
+  'updated_at',
+] as const;
+
+export type ApplicationSummaryRow = Pick<ApplicationsTable, (typeof SUMMARY_COLUMNS)[number]>;
+
+/**
+ * One page of applications in the order (created_at, busi_water_no), starting after a position:
+ * keyset pagination, so rows inserted meanwhile never shift a page (nothing skipped or repeated).
+ * Reads `limit + 1` rows so that the caller knows whether another page follows.
+ */
+export async function listApplicationRows(
+  db: Kysely<Database>,
+  filter: ApplicationFilter,
+): Promise<ApplicationSummaryRow[]> {
+  let query = db.selectFrom('applications').select(SUMMARY_COLUMNS);
+  if (filter.appId !== undefined) query = query.where('app_id', '=', filter.appId);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.busiWaterNo !== undefined) query = query.where('busi_water_no', '=', filter.busiWaterNo);
+  if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
+  if (filter.createdBefore !== undefined) query = query.where('created_at', '<', filter.createdBefore);
+  const after = filter.after;
+  const order = filter.order ?? 'asc';
+  if (after !== undefined) {
+    query = query.where((eb) =>
+      eb(
+        eb.refTuple('created_at', 'busi_water_no'),
+        order === 'desc' ? '<' : '>',
+        eb.tuple(after.createdAt, after.busiWaterNo),
+      ),
+    );
+  }
+  return query
+    .orderBy('created_at', order)
+    .orderBy('busi_water_no', order)
+    .limit(filter.limit + 1)
+    .execute();
+}
+
+/** An application with its encrypted payload, for the operators' view. */
+export async function findApplication(db: Kysely<Database>, busiWaterNo: string) {
+  return db
+    .selectFrom('applications')
+    .select([...SUMMARY_COLUMNS, 'payload_enc'])
+    .where('busi_water_no', '=', busiWaterNo)
+    .executeTakeFirst();
 }

@@ -17,10 +17,16 @@ export type Status = (typeof STATUSES)[number];
 
 export type ActorKind = 'caller' | 'operator' | 'system';
 
+/** Facts a move must record besides its reason: where a shipped card went. */
+export const TRANSITION_DETAILS = ['carrier', 'tracking_no'] as const;
+export type TransitionDetail = (typeof TRANSITION_DETAILS)[number];
+
 export interface TransitionRule {
   readonly to: Status;
   readonly by: readonly ActorKind[];
   readonly reasonRequired: boolean;
+  /** Details the move must carry (stored with the transition, shown in its history). */
+  readonly detailsRequired?: readonly TransitionDetail[];
 }
 
 export const TRANSITIONS: Readonly<Record<Status, readonly TransitionRule[]>> = {
@@ -35,7 +41,14 @@ export const TRANSITIONS: Readonly<Record<Status, readonly TransitionRule[]>> = 
     { to: 'CANCELLED', by: ['caller'], reasonRequired: false },
   ],
   APPROVED: [{ to: 'CARD_ISSUED', by: ['operator', 'system'], reasonRequired: false }],
-  CARD_ISSUED: [{ to: 'SHIPPED', by: ['operator', 'system'], reasonRequired: false }],
+  CARD_ISSUED: [
+    {
+      to: 'SHIPPED',
+      by: ['operator', 'system'],
+      reasonRequired: false,
+      detailsRequired: ['carrier', 'tracking_no'],
+    },
+  ],
   SHIPPED: [{ to: 'DELIVERED', by: ['operator', 'system'], reasonRequired: false }],
   DELIVERED: [],
   REJECTED: [],
@@ -43,6 +56,18 @@ export const TRANSITIONS: Readonly<Record<Status, readonly TransitionRule[]>> = 
 };
 
 export const INITIAL_STATUS: Status = 'SUBMITTED';
+
+/** The operators' verbs, one per move they make: the admin API's routes and the CLI's commands. */
+export const OPERATOR_ACTIONS = {
+  review: 'IN_REVIEW',
+  approve: 'APPROVED',
+  reject: 'REJECTED',
+  issue: 'CARD_ISSUED',
+  ship: 'SHIPPED',
+  deliver: 'DELIVERED',
+} as const satisfies Record<string, Status>;
+
+export type OperatorAction = keyof typeof OPERATOR_ACTIONS;
 
 export function isFinal(status: Status): boolean {
   return TRANSITIONS[status].length === 0;

@@ -1,7 +1,7 @@
 import type { Caller } from '../apps/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
-import { findApplicationOfApp, listTransitions } from './applicationRepository.ts';
+import { findApplicationOfApp, listTransitions, type TransitionRow } from './applicationRepository.ts';
 import { isSerialNumber } from './serialNumber.ts';
 
 /**
@@ -15,10 +15,53 @@ export interface StatusView {
   card_no_masked: string;
   created_at: number;
   updated_at: number;
-  history: { status: string; at: number; reason: string | null }[];
+  history: HistoryEntry[];
 }
 
-const seconds = (ms: number) => Math.floor(ms / 1000);
+export interface HistoryEntry {
+  status: string;
+  at: number;
+  reason: string | null;
+  /** Only for a move that records details: carrier and tracking number of a shipment. */
+  details?: { carrier: string; tracking_no: string };
+}
+
+export const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/** The details a caller may see: the shipment's carrier and tracking number, nothing else. */
+export function shipmentOf(details: string | null): { carrier: string; tracking_no: string } | undefined {
+  if (details === null) return undefined;
+  const parsed = JSON.parse(details) as { carrier?: unknown; tracking_no?: unknown };
+  if (typeof parsed.carrier !== 'string' || typeof parsed.tracking_no !== 'string') return undefined;
+  return { carrier: parsed.carrier, tracking_no: parsed.tracking_no };
+}
+
+export function statusView(
+  row: {
+    busi_water_no: string;
+    status: string;
+    status_reason: string | null;
+    card_no_masked: string;
+    created_at: number;
+    updated_at: number;
+  },
+  history: readonly TransitionRow[],
+): StatusView {
+  return {
+    busi_water_no: row.busi_water_no,
+    status: row.status,
+    status_reason: row.status_reason,
+    card_no_masked: row.card_no_masked,
+    created_at: seconds(row.created_at),
+    updated_at: seconds(row.updated_at),
+    history: history.map((h) => {
+      const entry: HistoryEntry = { status: h.to_status, at: seconds(h.at), reason: h.reason };
+      const shipment = shipmentOf(h.details);
+      if (shipment !== undefined) entry.details = shipment;
+      return entry;
+    }),
+  };
+}
 
 export async function queryApplication(
   ctx: ServiceContext,
@@ -30,13 +73,5 @@ export async function queryApplication(
   const row = await findApplicationOfApp(ctx.store.db, caller.appId, busiWaterNo);
   if (row === undefined) throw new ServiceError('applicationNotFound');
   const history = await listTransitions(ctx.store.db, busiWaterNo);
-  return {
-    busi_water_no: row.busi_water_no,
-    status: row.status,
-    status_reason: row.status_reason,
-    card_no_masked: row.card_no_masked,
-    created_at: seconds(row.created_at),
-    updated_at: seconds(row.updated_at),
-    history: history.map((h) => ({ status: h.to_status, at: seconds(h.at), reason: h.reason })),
-  };
+  return statusView(row, history);
 }

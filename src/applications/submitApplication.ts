@@ -3,14 +3,15 @@ import type { Caller } from '../apps/credentials.ts';
 import { generateCardNumber, maskCardNumber } from '../cards/cardNumber.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
-import { recordEvent } from '../events/outbox.ts';
+import { firstEventRow } from '../events/outbox.ts';
+import type { IdempotentCompletion } from '../idempotency/idempotencyKeys.ts';
 import { isUniqueViolation, violatedConstraint } from '../store/errors.ts';
 import type { Database } from '../store/tables.ts';
 import {
   findActiveByCertHash,
-  insertApplication,
-  insertTransition,
+  insertSubmission,
   isCardNumberTaken,
+  type SubmissionRows,
 } from './applicationRepository.ts';
 import { eventTypeFor, INITIAL_STATUS } from './lifecycle.ts';
 import type { ApplicationRequest } from './schema.ts';
@@ -44,6 +45,7 @@ export async function submitApplication(
   ctx: ServiceContext,
   caller: Caller,
   body: unknown,
+  options: { idempotency?: IdempotentCompletion | undefined } = {},
 ): Promise<{ busi_water_no: string }> {
   const application = validateApplication(body, validationContext(ctx));
   const requested = application.card_no;
@@ -51,25 +53,30 @@ export async function submitApplication(
 
   for (let attempt = 1; ; attempt++) {
     const cardNo = requested ?? generateCardNumber(ctx.config.card);
+    const rows = submissionRows(ctx, caller, { ...application, card_no: cardNo }, documentHash);
+    const result = { busi_water_no: rows.application.busi_water_no };
     try {
-      return await ctx.store.transaction((trx) =>
-        storeSubmission(
-          ctx,
-          trx,
-          caller,
-          { ...application, card_no: cardNo },
-          documentHash,
-          requested !== undefined,
-        ),
-      );
+      if (ctx.store.kind === 'postgres' && options.idempotency === undefined) {
+        // One statement is its own transaction: one round trip, durable when it returns.
+        await insertSubmission(ctx.store.db, ctx.store.kind, rows);
+      } else {
+        await ctx.store.transaction(async (trx) => {
+          if (ctx.store.kind === 'sqlite') await checkConflicts(trx, caller, rows, requested !== undefined);
+          await insertSubmission(trx, ctx.store.kind, rows);
+          // In the same transaction: acknowledged and replayable are one commit.
+          await options.idempotency?.complete(trx, result);
+        });
+      }
+      ctx.metrics.onSubmitted();
+      return result;
     } catch (error) {
       if (error instanceof DrawnCardNumberTaken) {
         if (attempt >= CARD_DRAW_ATTEMPTS) throw error;
         continue;
       }
       if (!isUniqueViolation(error)) throw error;
-      // Another submission won a race that the checks inside the transaction could not see
-      // (PostgreSQL, several instances). Name the conflict by the constraint it broke.
+      // PostgreSQL names the unique constraint a submission broke: the document has an active
+      // application, or the card number is taken (requested: 409; drawn: draw again).
       const constraint = violatedConstraint(error);
       if (constraint === 'applications_active_cert_hash_key') {
         throw await duplicateError(ctx, caller, documentHash);
@@ -103,63 +110,72 @@ function duplicateOf(
   );
 }
 
-async function storeSubmission(
-  ctx: ServiceContext,
+/**
+ * The conflicts the unique indexes guard against, checked first where the store cannot name the
+ * index a write broke (SQLite). Inside the transaction, and SQLite has one writer: no race.
+ */
+async function checkConflicts(
   trx: Transaction<Database>,
   caller: Caller,
-  application: ApplicationRequest & { card_no: string },
-  documentHash: string,
+  rows: SubmissionRows,
   cardRequested: boolean,
-): Promise<{ busi_water_no: string }> {
-  const existing = await findActiveByCertHash(trx, documentHash);
+): Promise<void> {
+  const existing = await findActiveByCertHash(trx, rows.application.cert_hash);
   if (existing !== undefined) throw duplicateOf(caller, existing);
-
-  const cardHash = ctx.keyRing.blindIndex('card', application.card_no);
-  if (await isCardNumberTaken(trx, cardHash)) {
+  if (await isCardNumberTaken(trx, rows.application.card_no_hash)) {
     if (cardRequested) throw new ServiceError('cardNoTaken');
     throw new DrawnCardNumberTaken();
   }
+}
 
+/** Everything a submission stores, built before the store is touched (CPU only). */
+function submissionRows(
+  ctx: ServiceContext,
+  caller: Caller,
+  application: ApplicationRequest & { card_no: string },
+  documentHash: string,
+): SubmissionRows {
   const now = ctx.now();
   const busiWaterNo = newSerialNumber(now);
   const masked = maskCardNumber(application.card_no);
   const payload = ctx.keyRing.encrypt(JSON.stringify(application), busiWaterNo);
-  await insertApplication(trx, {
-    busi_water_no: busiWaterNo,
-    app_id: caller.appId,
-    status: INITIAL_STATUS,
-    status_reason: null,
-    cert_type: application.cert_type,
-    cert_hash: documentHash,
-    active_cert_hash: documentHash,
-    card_no_hash: cardHash,
-    card_no_masked: masked,
-    payload_enc: payload,
-    key_id: ctx.keyRing.keyIdOf(payload),
-    version: 1,
-    created_at: now,
-    updated_at: now,
-  });
-  await insertTransition(trx, {
-    busi_water_no: busiWaterNo,
-    from_status: null,
-    to_status: INITIAL_STATUS,
-    actor: `caller:${caller.appId}`,
-    reason: null,
-    details: null,
-    at: now,
-  });
-  await recordEvent(trx, {
-    appId: caller.appId,
-    type: eventTypeFor(INITIAL_STATUS),
-    payload: {
+  return {
+    application: {
       busi_water_no: busiWaterNo,
+      app_id: caller.appId,
       status: INITIAL_STATUS,
-      previous_status: null,
-      reason: null,
+      status_reason: null,
+      cert_type: application.cert_type,
+      cert_hash: documentHash,
+      active_cert_hash: documentHash,
+      card_no_hash: ctx.keyRing.blindIndex('card', application.card_no),
       card_no_masked: masked,
+      payload_enc: payload,
+      key_id: ctx.keyRing.keyIdOf(payload),
+      version: 1,
+      created_at: now,
+      updated_at: now,
     },
-    at: now,
-  });
-  return { busi_water_no: busiWaterNo };
+    transition: {
+      busi_water_no: busiWaterNo,
+      from_status: null,
+      to_status: INITIAL_STATUS,
+      actor: `caller:${caller.appId}`,
+      reason: null,
+      details: null,
+      at: now,
+    },
+    event: firstEventRow({
+      appId: caller.appId,
+      type: eventTypeFor(INITIAL_STATUS),
+      payload: {
+        busi_water_no: busiWaterNo,
+        status: INITIAL_STATUS,
+        previous_status: null,
+        reason: null,
+        card_no_masked: masked,
+      },
+      at: now,
+    }),
+  };
 }

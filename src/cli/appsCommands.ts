@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { listApps } from '../apps/appRepository.ts';
 import { createApp } from '../apps/credentials.ts';
+import { appCredentialsCommands } from './appCredentialsCommands.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
 
 export function appsCommands(program: Command): void {
   const apps = program.command('apps').description('manage callers (apps) and their secrets');
+  appCredentialsCommands(apps);
 
   apps
     .command('create')

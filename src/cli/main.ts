@@ -1,9 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { Command } from 'commander';
 import { ConfigError } from '../config.ts';
+import { applicationsCommands } from './applicationsCommands.ts';
 import { appsCommands } from './appsCommands.ts';
+import { auditCommands } from './auditCommands.ts';
 import { withContext } from './context.ts';
+import { cliMessage } from './errors.ts';
+import { operatorsCommands } from './operatorsCommands.ts';
+import { keysCommands } from './keysCommands.ts';
 import { print } from './output.ts';
+import { retentionCommands } from './retentionCommands.ts';
+import { tokensCommands } from './tokensCommands.ts';
+import { webhooksCommands } from './webhooksCommands.ts';
+import { workerCommand } from './workerCommand.ts';
 
 /** `cardapply`: the operators' and engineers' command line. One file per command group. */
 const program = new Command('cardapply').description('card application service').showHelpAfterError();
@@ -44,19 +52,19 @@ program
     });
   });
 
-const keys = program.command('keys').description('encryption keys');
-keys
-  .command('generate')
-  .description('print a new ENCRYPTION_KEYS entry (id:base64 of 32 random bytes)')
-  .option('--id <id>', 'key id', 'k1')
-  .action((options: { id: string }) => {
-    process.stdout.write(`${options.id}:${randomBytes(32).toString('base64')}\n`);
-  });
-
+keysCommands(program);
+retentionCommands(program);
 appsCommands(program);
+operatorsCommands(program);
+applicationsCommands(program);
+auditCommands(program);
+tokensCommands(program);
+webhooksCommands(program);
+workerCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof ConfigError) console.error(`configuration error: ${error.message}`);
+  else if (cliMessage(error) !== undefined) console.error(`error: ${cliMessage(error)}`);
   else console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -46,6 +46,11 @@ export interface KeyRingOptions {
   indexKey?: Buffer;
   /** What to call the spec in error messages; `ENCRYPTION_KEYS` by default. */
   source?: string;
+  /**
+   * The id of the key new values are encrypted with; the last entry when not given. Lets a new key
+   * be known to every instance before any of them writes with it (`ENCRYPTION_CURRENT_KEY`).
+   */
+  currentKeyId?: string | undefined;
 }
 
 export class KeyRing {
@@ -65,14 +70,17 @@ export class KeyRing {
   /** One derived key per purpose; purposes are a handful of constants in the code. */
   readonly #purposeKeys = new Map<string, KeyObject>();
 
-  constructor(keys: ReadonlyArray<readonly [string, Buffer]>, indexKey: Buffer) {
+  constructor(keys: ReadonlyArray<readonly [string, Buffer]>, indexKey: Buffer, currentKeyId?: string) {
     const last = keys[keys.length - 1];
     if (last === undefined) throw new Error('key ring: no keys');
     // Held as KeyObjects: given a Buffer, createCipheriv builds one on every call (2.5x slower).
     this.#keys = new Map(keys.map(([id, key]) => [id, createSecretKey(key)]));
     this.keyIds = keys.map(([id]) => id);
-    this.currentKeyId = last[0];
-    this.#current = this.#keys.get(last[0])!;
+    this.currentKeyId = currentKeyId ?? last[0];
+    const current = this.#keys.get(this.currentKeyId);
+    if (current === undefined)
+      throw new Error(`key ring: current key "${this.currentKeyId}" is not in the ring`);
+    this.#current = current;
     this.#indexKey = Buffer.from(indexKey);
     this.indexKeyFingerprint = createHmac('sha256', this.#indexKey)
       .update('fingerprint')
@@ -154,6 +162,35 @@ export class KeyRing {
  */
 export function parseEncryptionKeys(spec: string, options: KeyRingOptions = {}): KeyRing {
   const source = options.source ?? 'ENCRYPTION_KEYS';
+  const keys = parseKeyEntries(spec, source);
+  let indexKey: Buffer;
+  if (options.indexKey !== undefined) {
+    if (options.indexKey.length < KEY_BYTES) {
+      throw new Error(`${source}: the blind-index key must be at least ${KEY_BYTES} bytes`);
+    }
+    indexKey = options.indexKey;
+  } else {
+    indexKey = deriveIndexKey(keys[0]![1]);
+  }
+  if (options.currentKeyId !== undefined && !keys.some(([id]) => id === options.currentKeyId)) {
+    throw new Error(`${source}: the current key "${options.currentKeyId}" is not among its keys`);
+  }
+  return new KeyRing(keys, indexKey, options.currentKeyId);
+}
+
+function deriveIndexKey(firstKey: Buffer): Buffer {
+  return Buffer.from(hkdfSync('sha256', firstKey, Buffer.alloc(0), INDEX_KEY_INFO, KEY_BYTES));
+}
+
+/**
+ * The blind-index key a spec gives by default (derived from its first key). Kept as an explicit
+ * index key when that first key retires, so that the stored hashes still match.
+ */
+export function defaultIndexKeyOf(spec: string, source = 'ENCRYPTION_KEYS'): Buffer {
+  return deriveIndexKey(parseKeyEntries(spec, source)[0]![1]);
+}
+
+function parseKeyEntries(spec: string, source: string): [string, Buffer][] {
   const trimmed = spec.trim();
   if (trimmed === '') {
     throw new Error(`${source}: no keys given; expected a comma-separated list of id:base64 entries`);
@@ -184,17 +221,7 @@ export function parseEncryptionKeys(spec: string, options: KeyRingOptions = {}):
     }
     keys.push([id, key]);
   });
-
-  let indexKey: Buffer;
-  if (options.indexKey !== undefined) {
-    if (options.indexKey.length < KEY_BYTES) {
-      throw new Error(`${source}: the blind-index key must be at least ${KEY_BYTES} bytes`);
-    }
-    indexKey = options.indexKey;
-  } else {
-    indexKey = Buffer.from(hkdfSync('sha256', keys[0]![1], Buffer.alloc(0), INDEX_KEY_INFO, KEY_BYTES));
-  }
-  return new KeyRing(keys, indexKey);
+  return keys;
 }
 
 /** A fresh `id:base64` entry. */
@@ -272,13 +299,8 @@ export function loadOrCreateKeyFile(dataDir: string): string {
   return readKeyFile(path);
 }
 
-/**
- * Adds a fresh key to `<dataDir>/encryption-keys` and makes it current (for `keys rotate`). Its id
- * is `k<n+1>`, n the highest number among the existing `k<n>` ids. The new file replaces the old
- * one atomically (rename); a lock file keeps two rotations from both adding a key and losing one.
- * Running processes keep their old ring until they load the file again.
- */
-export function appendKeyToFile(dataDir: string): { keyId: string; spec: string } {
+/** Runs `work` holding the key file's lock: two rotations never both add a key and lose one. */
+function withKeyFileLock<T>(dataDir: string, work: (path: string) => T): T {
   const path = join(dataDir, KEY_FILE);
   const lock = join(dataDir, `${KEY_FILE}.lock`);
   let lockFd: number;
@@ -293,6 +315,31 @@ export function appendKeyToFile(dataDir: string): { keyId: string; spec: string 
     throw err;
   }
   try {
+    return work(path);
+  } finally {
+    closeSync(lockFd);
+    unlinkSync(lock);
+  }
+}
+
+/** Replaces the key file atomically (rename) with `entries`, after checking that they parse. */
+function replaceKeyFile(dataDir: string, path: string, entries: string[], indexKey?: Buffer): void {
+  // Never write a file that cannot be read.
+  parseEncryptionKeys(entries.join(','), { source: path, indexKey });
+  const temp = tempPath(dataDir);
+  writeFileDurably(temp, entries.join('\n') + '\n');
+  renameSync(temp, path);
+  syncDir(dataDir);
+}
+
+/**
+ * Adds a fresh key to `<dataDir>/encryption-keys` and makes it current (for `keys rotate`). Its id
+ * is `k<n+1>`, n the highest number among the existing `k<n>` ids. The new file replaces the old
+ * one atomically (rename); a lock file keeps two rotations from both adding a key and losing one.
+ * Running processes keep their old ring until they load the file again.
+ */
+export function appendKeyToFile(dataDir: string): { keyId: string; spec: string } {
+  return withKeyFileLock(dataDir, (path) => {
     const spec = loadOrCreateKeyFile(dataDir);
     const ring = parseEncryptionKeys(spec, { source: path });
     let highest = 0;
@@ -302,14 +349,54 @@ export function appendKeyToFile(dataDir: string): { keyId: string; spec: string 
     }
     const keyId = `k${highest + 1}`;
     const entries = [...spec.split(','), newKeyEntry(keyId)];
-    parseEncryptionKeys(entries.join(','), { source: path }); // never write a file that cannot be read
-    const temp = tempPath(dataDir);
-    writeFileDurably(temp, entries.join('\n') + '\n');
-    renameSync(temp, path);
-    syncDir(dataDir);
+    replaceKeyFile(dataDir, path, entries, readIndexKeyFile(dataDir));
     return { keyId, spec: entries.join(',') };
-  } finally {
-    closeSync(lockFd);
-    unlinkSync(lock);
+  });
+}
+
+const INDEX_KEY_FILE = 'encryption-index-key';
+
+/**
+ * The explicit blind-index key of the embedded store, `<dataDir>/encryption-index-key` (base64), or
+ * undefined while the index key is still derived from the first key of the key file.
+ */
+export function readIndexKeyFile(dataDir: string): Buffer | undefined {
+  try {
+    return Buffer.from(readFileSync(join(dataDir, INDEX_KEY_FILE), 'utf8').trim(), 'base64');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
   }
+}
+
+/**
+ * Removes a key from `<dataDir>/encryption-keys` (for `keys retire`), under the rotation lock.
+ * `check` runs under the lock with the current spec and throws to refuse (the current key, a key
+ * still in use). When the key is the one the blind-index key derives from, that index key is first
+ * written to `<dataDir>/encryption-index-key`, so stored hashes keep matching without the key.
+ */
+export function removeKeyFromFile(
+  dataDir: string,
+  keyId: string,
+  check: (ring: KeyRing) => void,
+): { spec: string; indexKeyWritten: boolean } {
+  return withKeyFileLock(dataDir, (path) => {
+    const spec = loadOrCreateKeyFile(dataDir);
+    let indexKey = readIndexKeyFile(dataDir);
+    const ring = parseEncryptionKeys(spec, { source: path, indexKey });
+    if (!ring.keyIds.includes(keyId)) throw new Error(`key "${keyId}" is not in ${path}`);
+    check(ring);
+    const entries = spec.split(',').filter((entry) => !entry.startsWith(`${keyId}:`));
+    let indexKeyWritten = false;
+    if (indexKey === undefined && ring.keyIds[0] === keyId) {
+      indexKey = defaultIndexKeyOf(spec, path);
+      const temp = tempPath(dataDir);
+      writeFileDurably(temp, indexKey.toString('base64') + '\n');
+      renameSync(temp, join(dataDir, INDEX_KEY_FILE));
+      syncDir(dataDir);
+      indexKeyWritten = true;
+    }
+    replaceKeyFile(dataDir, path, entries, indexKey);
+    return { spec: entries.join(','), indexKeyWritten };
+  });
 }

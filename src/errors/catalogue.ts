@@ -87,6 +87,24 @@ export const ERRORS = {
     'timestamp: is {skew} seconds away from server time; the allowed skew is {allowed} seconds{hint}',
     'timestamp: 与服务器时间相差 {skew} 秒，允许的偏差为 {allowed} 秒{hint_zh}',
   ),
+  operatorAuthRequired: entry(
+    40110,
+    'operator_auth_required',
+    'Authorization: an operator token (Bearer) or session cookie is required',
+    'Authorization: 需要操作员令牌（Bearer）或会话 Cookie',
+  ),
+  operatorSessionInvalid: entry(
+    40111,
+    'operator_session_invalid',
+    'Authorization: the session is unknown, expired or revoked; log in again',
+    'Authorization: 会话无效、已过期或已注销，请重新登录',
+  ),
+  loginFailed: entry(
+    40112,
+    'login_failed',
+    'password: the user name or password is wrong',
+    'password: 用户名或密码错误',
+  ),
 
   // 403: the caller is known but may not do this.
   appMismatch: entry(
@@ -97,6 +115,18 @@ export const ERRORS = {
   ),
   appDisabled: entry(40302, 'app_disabled', 'app_id: app is disabled', 'app_id: 应用已停用'),
   forbidden: entry(40303, 'forbidden', 'role: {reason}', 'role: {reason_zh}'),
+  csrfTokenInvalid: entry(
+    40304,
+    'csrf_token_invalid',
+    'x-csrf-token: header is missing or does not match the session',
+    'x-csrf-token: 缺少该请求头或与会话不匹配',
+  ),
+  selfChangeForbidden: entry(
+    40305,
+    'self_change_forbidden',
+    'username: you cannot disable or demote your own account',
+    'username: 不能停用或降级自己的账号',
+  ),
 
   // 404
   applicationNotFound: entry(
@@ -106,6 +136,20 @@ export const ERRORS = {
     'busi_water_no: 申请不存在',
   ),
   routeNotFound: entry(40402, 'route_not_found', 'path: no such route', 'path: 接口不存在'),
+  operatorNotFound: entry(
+    40403,
+    'operator_not_found',
+    'username: no such operator',
+    'username: 操作员不存在',
+  ),
+  appNotFound: entry(40404, 'app_not_found', 'app_id: no such app', 'app_id: 应用不存在'),
+  webhookEndpointNotFound: entry(
+    40410,
+    'webhook_endpoint_not_found',
+    'id: no such webhook endpoint',
+    'id: Webhook 端点不存在',
+  ),
+  eventNotFound: entry(40411, 'event_not_found', 'event_id: no such event', 'event_id: 事件不存在'),
 
   // 409: the request conflicts with what is stored.
   duplicateApplication: entry(
@@ -143,6 +187,18 @@ export const ERRORS = {
     'concurrent_change',
     'busi_water_no: the application was changed by someone else; read it again',
     'busi_water_no: 申请已被他人修改，请重新读取',
+  ),
+  operatorExists: entry(
+    40907,
+    'operator_exists',
+    'username: an operator with this name already exists',
+    'username: 该操作员已存在',
+  ),
+  webhookEndpointDisabled: entry(
+    40930,
+    'webhook_endpoint_disabled',
+    'id: the webhook endpoint is disabled; enable it first',
+    'id: Webhook 端点已停用，请先启用',
   ),
 
   // 413, 415
@@ -354,6 +410,24 @@ export const ERRORS = {
     '{field}: 必须以产品 BIN {bin} 开头',
   ),
   cardNoLuhn: entry(42240, 'card_no_luhn', '{field}: fails the Luhn check', '{field}: 未通过 Luhn 校验'),
+  passwordTooShort: entry(
+    42250,
+    'password_too_short',
+    '{field}: must be at least {min} characters',
+    '{field}: 长度不能少于 {min} 个字符',
+  ),
+  textCarriesNumber: entry(
+    42251,
+    'text_carries_number',
+    '{field}: must not contain an identity or card number',
+    '{field}: 不能包含证件号或卡号',
+  ),
+  webhookUrlUnresolvable: entry(
+    42280,
+    'webhook_url_unresolvable',
+    '{field}: the host name does not resolve',
+    '{field}: 主机名无法解析',
+  ),
 
   // 429
   rateLimited: entry(
@@ -361,6 +435,12 @@ export const ERRORS = {
     'rate_limited',
     'app_id: rate limit exceeded; retry after {retry_after} seconds',
     'app_id: 超出调用频率限制，请在 {retry_after} 秒后重试',
+  ),
+  authAttemptsLimited: entry(
+    42902,
+    'auth_attempts_limited',
+    'app_secret: too many failed attempts; retry after {retry_after} seconds',
+    'app_secret: 失败次数过多，请在 {retry_after} 秒后重试',
   ),
 
   // 5xx: never internals.
@@ -371,6 +451,7 @@ export const ERRORS = {
     'service temporarily unavailable; retry later',
     '服务暂不可用，请稍后重试',
   ),
+  notReady: entry(50302, 'not_ready', 'instance not ready: {reasons}', '实例未就绪：{reasons}'),
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorName = keyof typeof ERRORS;

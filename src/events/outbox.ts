@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../store/tables.ts';
+import { eventTypeFor, STATUSES } from '../applications/lifecycle.ts';
+import type { Database, EventsTable } from '../store/tables.ts';
 
 /**
  * The outbox: an event row is written in the same transaction as the change it reports, so there
- * is no change without its event and no event without its change. Delivery reads from here.
+ * is no change without its event and no event without its change. The webhook dispatcher fans new
+ * rows out into deliveries later (`fanned_out_at` is null until then), so the change itself pays
+ * for one insert only.
  */
 export interface ApplicationEventPayload {
   busi_water_no: string;
@@ -14,8 +17,37 @@ export interface ApplicationEventPayload {
   card_no_masked: string;
 }
 
+/** Every event type, one per state an application can move into. */
+export const EVENT_TYPES: readonly string[] = STATUSES.map(eventTypeFor);
+
 export function newEventId(): string {
   return `evt_${randomBytes(16).toString('hex')}`;
+}
+
+/**
+ * Records an event inside the caller's transaction. Its `seq` is the next number in the
+ * application's own sequence (1 for the submission), which receivers order by. Call it after the
+ * application row has been changed in the same transaction: on PostgreSQL the row lock then
+ * serialises two changes of one application, so each sees the other's event (a unique index on
+ * (busi_water_no, seq) refuses a duplicate in any case).
+ */
+/** The row of an application's first event (its submission): sequence 1, nothing to look up. */
+export function firstEventRow(event: {
+  appId: string;
+  type: string;
+  payload: ApplicationEventPayload;
+  at: number;
+}): EventsTable {
+  return {
+    event_id: newEventId(),
+    app_id: event.appId,
+    busi_water_no: event.payload.busi_water_no,
+    type: event.type,
+    payload: JSON.stringify(event.payload),
+    created_at: event.at,
+    seq: 1,
+    fanned_out_at: null,
+  };
 }
 
 export async function recordEvent(
@@ -23,6 +55,15 @@ export async function recordEvent(
   event: { appId: string; type: string; payload: ApplicationEventPayload; at: number },
 ): Promise<string> {
   const eventId = newEventId();
+  // The submission (no previous status) is an application's first event: no lookup on that path.
+  const last =
+    event.payload.previous_status === null
+      ? undefined
+      : await db
+          .selectFrom('events')
+          .select((eb) => eb.fn.max('seq').as('seq'))
+          .where('busi_water_no', '=', event.payload.busi_water_no)
+          .executeTakeFirst();
   await db
     .insertInto('events')
     .values({
@@ -32,7 +73,40 @@ export async function recordEvent(
       type: event.type,
       payload: JSON.stringify(event.payload),
       created_at: event.at,
+      seq: Number(last?.seq ?? 0) + 1,
+      fanned_out_at: null,
     })
     .execute();
   return eventId;
+}
+
+/**
+ * The wire form of an event, the same in a webhook body and in the caller's event list. The
+ * payload never holds identity data; `sequence` orders the events of one application.
+ */
+export interface EventView {
+  id: string;
+  type: string;
+  /** Unix seconds. */
+  created_at: number;
+  data: ApplicationEventPayload & { sequence: number };
+}
+
+export function eventView(
+  row: Pick<EventsTable, 'event_id' | 'type' | 'payload' | 'created_at' | 'seq'>,
+): EventView {
+  const payload = JSON.parse(row.payload) as ApplicationEventPayload;
+  return {
+    id: row.event_id,
+    type: row.type,
+    created_at: Math.floor(row.created_at / 1000),
+    data: {
+      busi_water_no: payload.busi_water_no,
+      sequence: row.seq,
+      status: payload.status,
+      previous_status: payload.previous_status,
+      reason: payload.reason,
+      card_no_masked: payload.card_no_masked,
+    },
+  };
 }

@@ -1,7 +1,9 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, type Caller } from '../apps/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
+// `request.server.limits`, installed by build().
+import type {} from './rateLimit.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,18 +42,21 @@ export function bodyOf(request: FastifyRequest): Record<string, unknown> {
 }
 
 /**
- * Who is calling: the token names the app, the body's `app_id` must be that app, and the
- * `timestamp` must be fresh. Runs after the body is parsed and before it is validated.
+ * Who is calling: the token names the app, the app's rate limit has room, the body's `app_id` must
+ * be that app, and the `timestamp` must be fresh. Runs after the body is parsed and before it is
+ * validated. The token and the app's status are read on every request: a revoked token or a
+ * disabled app stops working at once, on every instance.
  */
 export function callerAuthentication(ctx: ServiceContext) {
-  return async (request: FastifyRequest): Promise<void> => {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const now = ctx.now();
     const caller = await authenticate(ctx.store.db, request.headers.authorization, now);
+    request.caller = caller;
+    await request.server.limits.limitCaller(reply, caller);
     const body = bodyOf(request);
     if (typeof body['app_id'] === 'string' && body['app_id'] !== caller.appId)
       throw new ServiceError('appMismatch');
     checkTimestamp(body['timestamp'], now, ctx.config.timestampSkewSeconds);
-    request.caller = caller;
   };
 }
 

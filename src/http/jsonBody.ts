@@ -268,7 +268,8 @@ function pathTo(
   return path + keySegment(key, level === 0);
 }
 
-function keySegment(key: string, first: boolean): string {
+/** One key of a field path; shared with the schema validator so that both name keys alike. */
+export function keySegment(key: string, first: boolean): string {
   if (SIMPLE_KEY.test(key) && key.length <= MAX_SEGMENT) return first ? key : `.${key}`;
   const shown = key.length <= MAX_SEGMENT ? key : `${key.slice(0, MAX_SEGMENT)}...`;
   return `[${JSON.stringify(shown)}]`;

@@ -7,13 +7,13 @@ import { readJsonObject } from './jsonBody.ts';
  * and excessive nesting are refused instead of being silently accepted by JSON.parse.
  * Any other content type is a 415.
  */
-export function installJsonParser(app: FastifyInstance): void {
+export function installJsonParser(app: FastifyInstance, maxDepth?: number): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     /^application\/([a-z0-9.+-]+\+)?json$/i,
     { parseAs: 'buffer' },
     (_request, body, done) => {
-      const result = readJsonObject(body as Buffer);
+      const result = readJsonObject(body as Buffer, maxDepth === undefined ? undefined : { maxDepth });
       if (result.ok) return done(null, result.value);
       const params: Record<string, string | number> = {};
       if (result.field !== undefined) params['field'] = result.field;

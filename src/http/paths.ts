@@ -11,4 +11,5 @@ export const PATHS = {
   cancel: `${APPLY}/cancel`,
   simulate: `${APPLY}/simulate`,
   codes: `${OPEN}/et/vs/card/codes`,
+  events: `${OPEN}/et/vs/card/events/list`,
 } as const;

@@ -1,14 +1,17 @@
 import { Type, type TSchema } from 'typebox';
-import { ERRORS, type ErrorName } from '../errors/catalogue.ts';
+import { ERRORS, renderMessage, type ErrorName } from '../errors/catalogue.ts';
 
 /** Response shapes for the OpenAPI document (and fast serialisation of successes). */
 
 export function SuccessEnvelope<T extends TSchema>(data: T) {
-  return Type.Object({
-    code: Type.Literal(0, { description: '0 means success.' }),
-    data,
-    msg: Type.String({ description: 'A success text.', examples: ['success'] }),
-  });
+  return Type.Object(
+    {
+      code: Type.Literal(0, { description: '0 means success.' }),
+      data,
+      msg: Type.String({ description: 'A success text.', examples: ['success'] }),
+    },
+    { description: 'Success: `code` is 0 and `data` holds the result.' },
+  );
 }
 
 const FieldError = Type.Object({
@@ -17,7 +20,32 @@ const FieldError = Type.Object({
   message: Type.String(),
 });
 
-const ErrorEnvelope = (description: string) =>
+/** Statuses whose answer says when to try again (the client honours it). */
+const RETRY_AFTER: Record<number, string> = {
+  429: 'Seconds to wait before the next request.',
+  503: 'Seconds to wait before retrying.',
+};
+
+/** An example answer for the first code of a status, its message rendered with sample values. */
+function errorExample(name: ErrorName) {
+  const entry = ERRORS[name];
+  const msg = renderMessage(entry.en, {
+    field: 'cert_id',
+    max: 32,
+    min: 1,
+    retry_after: 1,
+    allowed: '00, 02',
+  });
+  const data =
+    entry.status === 422
+      ? { errors: [{ field: 'cert_id', code: entry.code, message: msg }] }
+      : entry.status === 429
+        ? { retry_after: 1 }
+        : null;
+  return { code: entry.code, data, msg };
+}
+
+const ErrorEnvelope = (description: string, first: ErrorName) =>
   Type.Object(
     {
       code: Type.Integer({ description: 'HTTP status × 100 + detail, from the error catalogue.' }),
@@ -34,7 +62,17 @@ const ErrorEnvelope = (description: string) =>
         description: 'Names the field and the rule; English, or Chinese with Accept-Language: zh.',
       }),
     },
-    { description },
+    {
+      description,
+      examples: [errorExample(first)],
+      ...(RETRY_AFTER[ERRORS[first].status] === undefined
+        ? {}
+        : {
+            headers: {
+              'retry-after': Type.Integer({ minimum: 1, description: RETRY_AFTER[ERRORS[first].status] }),
+            },
+          }),
+    },
   );
 
 /** Errors every caller route can answer with, besides its own. */
@@ -52,6 +90,7 @@ export const CALLER_ERRORS: ErrorName[] = [
   'timestampSkew',
   'appMismatch',
   'appDisabled',
+  'rateLimited',
   'bodyTooLarge',
   'unsupportedContentType',
   'fieldRequired',
@@ -63,16 +102,16 @@ export const CALLER_ERRORS: ErrorName[] = [
 
 /** One response entry per HTTP status, its description listing the catalogue codes it may carry. */
 export function errorResponses(names: readonly ErrorName[]): Record<number, TSchema> {
-  const byStatus = new Map<number, string[]>();
+  const byStatus = new Map<number, { first: ErrorName; lines: string[] }>();
   for (const name of new Set(names)) {
     const entry = ERRORS[name];
-    const lines = byStatus.get(entry.status) ?? [];
-    lines.push(`\`${entry.code}\` ${entry.name}: ${entry.en}`);
-    byStatus.set(entry.status, lines);
+    const group = byStatus.get(entry.status) ?? { first: name, lines: [] };
+    group.lines.push(`\`${entry.code}\` ${entry.name}: ${entry.en}`);
+    byStatus.set(entry.status, group);
   }
   const responses: Record<number, TSchema> = {};
-  for (const [status, lines] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    responses[status] = ErrorEnvelope(lines.join('\n\n'));
+  for (const [status, group] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    responses[status] = ErrorEnvelope(group.lines.join('\n\n'), group.first);
   }
   return responses;
 }

@@ -4,6 +4,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
+import { groupCommitter } from './groupCommit.ts';
 import { NodeSqliteDialect } from './sqliteDialect.ts';
 import {
   migratePostgres,
@@ -25,9 +26,13 @@ export interface Store {
   readonly db: Kysely<Database>;
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
   migrate(): Promise<number[]>;
+  /** SQLite only: how many transactions shared each commit so far. */
+  groupCommitStats?: () => { commits: number; units: number };
   migrationStatus(): Promise<MigrationStatus[]>;
   /** Cheap round trip: proves the store answers. */
   ping(): Promise<void>;
+  /** Connections of the PostgreSQL pool (for metrics); undefined for SQLite, which has one. */
+  poolStats(): { total: number; idle: number; waiting: number } | undefined;
   close(): Promise<void>;
 }
 
@@ -48,21 +53,29 @@ export function openStore(config: Config, options: StoreOptions = {}): Store {
 function openSqlite(dataDir: string): Store {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const database = new DatabaseSync(join(dataDir, SQLITE_FILE));
+  // First: switching a new file to WAL waits for the lock when several processes open it at once.
+  database.exec('PRAGMA busy_timeout = 5000');
   // WAL with synchronous=FULL: a committed transaction survives a crash and a power cut.
   database.exec('PRAGMA journal_mode = WAL');
   database.exec('PRAGMA synchronous = FULL');
-  database.exec('PRAGMA busy_timeout = 5000');
   database.exec('PRAGMA foreign_keys = ON');
+  // Deleted and overwritten content is zeroed, not left in free pages: retention's erasures leave
+  // no trace in the file (the WAL is checkpointed and truncated after them).
+  database.exec('PRAGMA secure_delete = ON');
   const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(database) });
+  // Concurrent transactions share one commit (one fsync): see groupCommit.ts.
+  const committer = groupCommitter(db);
   return {
     kind: 'sqlite',
     db,
-    transaction: (work) => db.transaction().execute(work),
+    transaction: (work) => committer.transaction(work),
+    groupCommitStats: () => committer.stats(),
     migrate: async () => migrateSqlite(database),
     migrationStatus: async () => sqliteMigrationStatus(database),
     ping: async () => {
       await sql`select 1`.execute(db);
     },
+    poolStats: () => undefined,
     close: () => db.destroy(),
   };
 }
@@ -76,6 +89,10 @@ function openPostgres(config: Config, options: StoreOptions): Store {
     idleTimeoutMillis: 30_000,
   });
   pool.on('error', (error) => options.onBackgroundError?.(error));
+  // A client in use (inside a transaction, between statements) has no pool listener: the server
+  // going away would be an uncaught 'error' event and crash the process. Its next query fails
+  // instead, and the pool drops it on release.
+  pool.on('connect', (client) => client.on('error', (error) => options.onBackgroundError?.(error)));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     kind: 'postgres',
@@ -86,6 +103,12 @@ function openPostgres(config: Config, options: StoreOptions): Store {
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    close: () => db.destroy(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    // Kysely ends the pool only if it ever used it; a process that only migrated would otherwise
+    // wait for the idle time-out before it can exit.
+    close: async () => {
+      await db.destroy();
+      if (!pool.ending) await pool.end();
+    },
   };
 }

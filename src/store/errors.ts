@@ -59,12 +59,14 @@ export function isStoreUnavailable(error: unknown): boolean {
     const primary = typeof sqlite.errcode === 'number' ? sqlite.errcode & 0xff : -1;
     return primary === SQLITE_BUSY || primary === SQLITE_LOCKED;
   }
-  // pg-pool reports an exhausted or broken pool with plain errors; a timeout while connecting is one.
+  // pg-pool reports an exhausted or broken pool with plain errors; a timeout while connecting is one,
+  // and so is a query on a client whose server went away inside a transaction.
   const message = (error as Error).message;
   return (
     error instanceof Error &&
     (message === 'Connection terminated unexpectedly' ||
       message === 'timeout exceeded when trying to connect' ||
-      message === 'Connection terminated due to connection timeout')
+      message === 'Connection terminated due to connection timeout' ||
+      message === 'Client has encountered a connection error and is not queryable')
   );
 }

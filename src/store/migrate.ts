@@ -76,8 +76,17 @@ export async function migratePostgres(pool: pg.Pool, schema: string): Promise<nu
   const applied: number[] = [];
   const client = await pool.connect();
   try {
-    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-    await client.query(CREATE_TABLE);
+    // Under the lock too: concurrent CREATE ... IF NOT EXISTS of one name can fail (unique violation).
+    await client.query('BEGIN');
+    try {
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`cardapply.migrate.${schema}`]);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      await client.query(CREATE_TABLE);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    }
     for (const migration of loadMigrations('postgres')) {
       await client.query('BEGIN');
       try {

@@ -10,7 +10,15 @@ export interface Database {
   access_tokens: AccessTokensTable;
   applications: ApplicationsTable;
   application_transitions: ApplicationTransitionsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  operators: OperatorsTable;
+  operator_sessions: OperatorSessionsTable;
+  audit_log: AuditLogTable;
   events: EventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_secrets: WebhookSecretsTable;
+  deliveries: DeliveriesTable;
+  delivery_attempts: DeliveryAttemptsTable;
 }
 
 export type AppStatus = 'active' | 'disabled';
@@ -59,6 +67,8 @@ export interface ApplicationsTable {
   /** The whole submitted application, encrypted (AES-256-GCM, key id inside the token). */
   payload_enc: string;
   key_id: string;
+  /** When retention erased its identity data (payload_enc then holds a tombstone); null before. */
+  erased_at?: number | null;
   /** Optimistic concurrency: incremented by every change. */
   version: number;
   created_at: number;
@@ -78,6 +88,42 @@ export interface ApplicationTransitionsTable {
   at: number;
 }
 
+export interface OperatorsTable {
+  username: string;
+  role: 'viewer' | 'reviewer' | 'admin';
+  /** `hashPassword` output (scrypt); the password itself is never stored. */
+  password_hash: string;
+  /** 0 or 1: a disabled operator cannot log in and its sessions stop working. */
+  disabled: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface OperatorSessionsTable {
+  /** SHA-256 of the opaque session token; the token is shown once, at login. */
+  token_hash: string;
+  username: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+/** Append-only: never updated or deleted (triggers refuse it). Never an identity value in it. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  /** `operator:<username>`, `caller:<app_id>`, `system` or `anonymous` (a failed login). */
+  actor: string;
+  /** `application.transition`, `application.reveal`, `operator.login`, `app.create`, ... */
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  /** JSON text: what changed (states, field name, role); never a value of an identity field. */
+  details: string | null;
+  /** Where it came from: `admin-api <ip>`, `caller-api`, `cli <os user>`. */
+  source: string;
+}
+
 export interface EventsTable {
   event_id: string;
   app_id: string;
@@ -86,4 +132,82 @@ export interface EventsTable {
   /** JSON text of the event payload; never identity data. */
   payload: string;
   created_at: number;
+  /** 1, 2, 3... per application: receivers order an application's events by it. */
+  seq: number;
+  /** When the dispatcher created its deliveries; null until then. */
+  fanned_out_at: number | null;
+}
+
+export type WebhookEndpointStatus = 'active' | 'disabled';
+
+export interface WebhookEndpointsTable {
+  id: string;
+  app_id: string;
+  url: string;
+  /** JSON array of event types, or null for every type. */
+  event_types: string | null;
+  status: WebhookEndpointStatus;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookSecretsTable {
+  id: string;
+  endpoint_id: string;
+  /** The whsec_ secret encrypted with the key ring (it signs, so it cannot be a hash). */
+  secret_enc: string;
+  key_id: string;
+  created_at: number;
+  /** Set when rotated out: it keeps signing until then. */
+  expires_at: number | null;
+}
+
+export type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'failed';
+
+export interface DeliveriesTable {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  /** When it may be claimed: the next retry, or the end of the lease while delivering. */
+  next_attempt_at: number;
+  /** Retries stop after this time. */
+  give_up_at: number;
+  lease_until: number | null;
+  leased_by: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DeliveryAttemptsTable {
+  id: Generated<number>;
+  delivery_id: string;
+  started_at: number;
+  /** Null when the worker never reported (killed; the lease expired). */
+  duration_ms: number | null;
+  status_code: number | null;
+  error: string | null;
+  worker: string;
+}
+
+/** One row per (app, key): claimed while the operation runs, then its response, for replays. */
+export interface IdempotencyKeysTable {
+  app_id: string;
+  idempotency_key: string;
+  /** SHA-256 of the operation and the canonical body; the body itself is never stored. */
+  request_hash: string;
+  state: 'in_progress' | 'completed';
+  /** Random per claim: only its holder may complete or release it. */
+  claim_token: string;
+  /** While in progress: after this a retry may take the claim over (its holder crashed). */
+  locked_until: number | null;
+  status_code: number | null;
+  /** The response body exactly as sent, replayed byte for byte. */
+  response_body: string | null;
+  created_at: number;
+  expires_at: number;
 }

@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import type { TSchema, Static } from 'typebox';
 import { problem, type FieldProblem } from '../errors/problems.ts';
+import { keySegment } from '../http/jsonBody.ts';
 
 /**
  * Compiles a TypeBox schema into a validator that reports every problem at once, one per field,
@@ -25,16 +26,18 @@ const TYPE_NAMES: Record<string, [en: string, zh: string]> = {
   null: ['null', 'null'],
 };
 
-/** `/other_field/0/name` -> `other_field[0].name` */
+/**
+ * `/other_field/0/name` -> `other_field[0].name`. `child` is a property name (a missing or unknown
+ * key): any key that is not a plain word is quoted and shortened as the JSON body reader does
+ * (`["a.b"]`), so that a sent key never reads as another field's path nor comes back at length.
+ */
 export function fieldPath(instancePath: string, child?: string): string {
-  const parts = instancePath.split('/').slice(1);
-  if (child !== undefined) parts.push(child);
   let path = '';
-  for (const raw of parts) {
+  for (const raw of instancePath.split('/').slice(1)) {
     const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (/^[0-9]+$/.test(part)) path += `[${part}]`;
-    else path += path === '' ? part : `.${part}`;
+    path += /^[0-9]+$/.test(part) ? `[${part}]` : keySegment(part, path === '');
   }
+  if (child !== undefined) path += keySegment(child, path === '');
   return path === '' ? 'body' : path;
 }
 

@@ -20,12 +20,15 @@ export interface TestService {
   close(): Promise<void>;
 }
 
+/** Tests of other features are not slowed by the per-app rate limit; rate-limit tests set their own. */
+export const UNLIMITED = { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' };
+
 export async function startService(
   storeName: 'sqlite' | 'postgres',
   env: Record<string, string> = {},
 ): Promise<TestService> {
   const target = createStoreTarget(storeName);
-  const config = loadConfig({ ...target.env, LOG_LEVEL: 'info', ...env });
+  const config = loadConfig({ ...target.env, LOG_LEVEL: 'info', ...UNLIMITED, ...env });
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, callback) {

@@ -8,8 +8,11 @@ import type { ServiceContext } from '../../context.ts';
 import type { ErrorName } from '../../errors/catalogue.ts';
 import { callerAuthentication, callerOf } from '../callerAuth.ts';
 import { success } from '../envelope.ts';
+import { idempotencyOf } from '../idempotency.ts';
 import { PATHS } from '../paths.ts';
 import { AppId, CALLER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
+import { registerLifecycleRoutes } from './lifecycleRoutes.ts';
+import { SerialNumber, StatusView } from './statusSchemas.ts';
 
 /** The submit body is checked by the domain (schema and domain checks together), not by Fastify. */
 const checkedInDomain = () => (value: unknown) => ({ value });
@@ -55,34 +58,6 @@ const SUBMIT_ERRORS: ErrorName[] = [
   'cardNoLuhn',
 ];
 
-const SerialNumber = Type.String({
-  minLength: 1,
-  maxLength: 32,
-  description: 'Application serial number returned by the submit.',
-  examples: ['01KAB3C4D5E6F7G8H9J0KMNPQR'],
-});
-
-const StatusView = Type.Object({
-  busi_water_no: SerialNumber,
-  status: Type.String({ description: 'Current state of the lifecycle.', examples: ['SUBMITTED'] }),
-  status_reason: Type.Union([Type.String(), Type.Null()], {
-    description: 'Reason of the last change, if any.',
-  }),
-  card_no_masked: Type.String({
-    description: 'First 6 and last 4 digits; the rest `*`.',
-    examples: ['539966******1234'],
-  }),
-  created_at: Type.Integer({ description: 'Unix seconds.' }),
-  updated_at: Type.Integer({ description: 'Unix seconds.' }),
-  history: Type.Array(
-    Type.Object({
-      status: Type.String(),
-      at: Type.Integer({ description: 'Unix seconds.' }),
-      reason: Type.Union([Type.String(), Type.Null()]),
-    }),
-  ),
-});
-
 const QueryRequest = Type.Object(
   { app_id: AppId, timestamp: Timestamp, busi_water_no: SerialNumber },
   { additionalProperties: false },
@@ -99,7 +74,7 @@ export function applicationRoutes(ctx: ServiceContext) {
     app.post(
       PATHS.apply,
       {
-        config: { operation: 'application.submit' },
+        config: { operation: 'application.submit', idempotent: true },
         validatorCompiler: checkedInDomain,
         schema: {
           operationId: 'submitApplication',
@@ -115,7 +90,13 @@ export function applicationRoutes(ctx: ServiceContext) {
           },
         },
       },
-      async (request) => success(request, await submitApplication(ctx, callerOf(request), request.body)),
+      async (request) =>
+        success(
+          request,
+          await submitApplication(ctx, callerOf(request), request.body, {
+            idempotency: idempotencyOf(request),
+          }),
+        ),
     );
 
     app.post(
@@ -150,6 +131,8 @@ export function applicationRoutes(ctx: ServiceContext) {
         schema: {
           operationId: 'queryApplication',
           summary: 'Read the status of an application',
+          description:
+            "The caller's view of one of its own applications: its state, the reason of the last change, the masked card number and the history of its states. Another app's serial number is answered as not found.",
           tags: ['applications'],
           headers: AUTH_HEADER,
           body: QueryRequest,
@@ -164,5 +147,7 @@ export function applicationRoutes(ctx: ServiceContext) {
         return success(request, await queryApplication(ctx, callerOf(request), busi_water_no));
       },
     );
+
+    registerLifecycleRoutes(app, ctx);
   };
 }

@@ -40,13 +40,19 @@ export function tokenRoutes(ctx: ServiceContext) {
         schema: {
           operationId: 'exchangeToken',
           summary: 'Exchange the app secret for an access token',
+          description:
+            'The only call without a token. Answers an opaque access token valid `expires_in` seconds (2 hours by default); exchange again before it expires (a caller may hold several). Failed secrets are counted per app and per client address: too many in a minute are refused with 429 for a while.',
           tags: ['auth'],
+          security: [],
           body: TokenRequest,
           response: {
             200: SuccessEnvelope(TokenResponse),
             ...errorResponses([
-              ...CALLER_ERRORS.filter((e) => !e.startsWith('token') && e !== 'appMismatch'),
+              ...CALLER_ERRORS.filter(
+                (e) => !e.startsWith('token') && e !== 'appMismatch' && e !== 'rateLimited',
+              ),
               'credentialsInvalid',
+              'authAttemptsLimited',
               'fieldEmpty',
               'fieldTooLong',
             ]),
@@ -55,12 +61,14 @@ export function tokenRoutes(ctx: ServiceContext) {
       },
       async (request) => {
         const body = request.body as { app_id: string; app_secret: string };
-        const token = await issueToken(ctx.store.db, {
-          appId: body.app_id,
-          appSecret: body.app_secret,
-          ttlSeconds: ctx.config.tokenTtlSeconds,
-          now: ctx.now(),
-        });
+        const token = await request.server.limits.limitSecretAttempts(request, body.app_id, () =>
+          issueToken(ctx.store.db, {
+            appId: body.app_id,
+            appSecret: body.app_secret,
+            ttlSeconds: ctx.config.tokenTtlSeconds,
+            now: ctx.now(),
+          }),
+        );
         return success(request, token);
       },
     );

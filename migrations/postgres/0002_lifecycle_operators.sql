@@ -1,0 +1,46 @@
+-- Operators (the issuer's back office) with their login sessions, the append-only audit trail, and
+-- an index for searching all applications by creation time.
+CREATE TABLE operators (
+  username TEXT PRIMARY KEY,
+  role TEXT NOT NULL CHECK (role IN ('viewer', 'reviewer', 'admin')),
+  password_hash TEXT NOT NULL,
+  disabled INTEGER NOT NULL DEFAULT 0 CHECK (disabled IN (0, 1)),
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL
+);
+
+CREATE TABLE operator_sessions (
+  token_hash TEXT PRIMARY KEY,
+  username TEXT NOT NULL REFERENCES operators (username),
+  created_at BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL,
+  revoked_at BIGINT
+);
+CREATE INDEX operator_sessions_username ON operator_sessions (username);
+
+CREATE TABLE audit_log (
+  id BIGSERIAL PRIMARY KEY,
+  at BIGINT NOT NULL,
+  actor TEXT NOT NULL,
+  action TEXT NOT NULL,
+  target_type TEXT,
+  target_id TEXT,
+  details TEXT,
+  source TEXT NOT NULL
+);
+CREATE INDEX audit_log_target ON audit_log (target_type, target_id, id);
+CREATE INDEX audit_log_actor ON audit_log (actor, id);
+CREATE INDEX audit_log_action ON audit_log (action, id);
+
+-- Append-only: the store itself refuses to change or remove a row (SQLSTATE 42501).
+CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'audit_log is append-only' USING ERRCODE = '42501';
+END
+$$;
+CREATE TRIGGER audit_log_no_change BEFORE UPDATE OR DELETE ON audit_log
+  FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
+CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
+  FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
+
+CREATE INDEX applications_created ON applications (created_at, busi_water_no);

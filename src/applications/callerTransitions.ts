@@ -1,0 +1,59 @@
+import type { Caller } from '../apps/credentials.ts';
+import type { ServiceContext } from '../context.ts';
+import type { Status } from './lifecycle.ts';
+import { queryApplication, type StatusView } from './queryApplication.ts';
+import { transitionApplication } from './transitionApplication.ts';
+
+/** The moves a caller makes on its own applications, answered with the status view. */
+
+export const CALLER_SOURCE = 'caller-api';
+
+/** Cancel: allowed from SUBMITTED or IN_REVIEW (the lifecycle table says so), else 409. */
+export async function cancelApplication(
+  ctx: ServiceContext,
+  caller: Caller,
+  request: { busi_water_no: string; reason?: string | undefined },
+): Promise<StatusView> {
+  await transitionApplication(ctx, {
+    busiWaterNo: request.busi_water_no,
+    to: 'CANCELLED',
+    actor: { kind: 'caller', id: caller.appId },
+    reason: request.reason,
+    appId: caller.appId,
+    source: CALLER_SOURCE,
+  });
+  return queryApplication(ctx, caller, request.busi_water_no);
+}
+
+/**
+ * Sandbox only (the route exists only with SANDBOX=true): the caller drives its own application
+ * along any move of the lifecycle table, as an operator would, to test its integration end to end.
+ * The history records the caller as the actor and marks the move as simulated. A shipment without
+ * carrier or tracking number gets sandbox ones.
+ */
+export async function simulateTransition(
+  ctx: ServiceContext,
+  caller: Caller,
+  request: {
+    busi_water_no: string;
+    status: Status;
+    reason?: string | undefined;
+    carrier?: string | undefined;
+    tracking_no?: string | undefined;
+  },
+): Promise<StatusView> {
+  await transitionApplication(ctx, {
+    busiWaterNo: request.busi_water_no,
+    to: request.status,
+    actor: { kind: 'caller', id: caller.appId },
+    reason: request.reason,
+    details: {
+      carrier: request.carrier ?? 'SANDBOX',
+      tracking_no: request.tracking_no ?? `SIM${request.busi_water_no.slice(-12)}`,
+    },
+    appId: caller.appId,
+    simulated: true,
+    source: `${CALLER_SOURCE} sandbox`,
+  });
+  return queryApplication(ctx, caller, request.busi_water_no);
+}

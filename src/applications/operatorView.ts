@@ -1,0 +1,109 @@
+import { recordAudit } from '../audit/auditTrail.ts';
+import type { ServiceContext } from '../context.ts';
+import { problem } from '../errors/problems.ts';
+import { ServiceError, ValidationError } from '../errors/serviceError.ts';
+import { ACTING_ROLE, hasRole, type Role } from '../operators/roles.ts';
+import { actorName } from './actor.ts';
+import { findApplication, listTransitions } from './applicationRepository.ts';
+import { summaryOf, type ApplicationSummary } from './listApplications.ts';
+import { isRevealable, maskApplication, REVEALABLE_FIELDS } from './masking.ts';
+import { seconds } from './queryApplication.ts';
+import { riskFlags, type RiskFlag } from './riskFlags.ts';
+import type { ApplicationRequest } from './schema.ts';
+import { isSerialNumber } from './serialNumber.ts';
+import { utcDay } from './checks/dates.ts';
+
+/** One application as operators see it: its state, its masked contents and its full history. */
+export interface OperatorApplicationView extends ApplicationSummary {
+  application: Record<string, unknown>;
+  history: {
+    from_status: string | null;
+    status: string;
+    actor: string;
+    reason: string | null;
+    details: Record<string, unknown> | null;
+    at: number;
+  }[];
+  /** Soft signals for the reviewer (riskFlags.ts), computed at each view. */
+  risk_flags: RiskFlag[];
+}
+
+async function load(ctx: ServiceContext, busiWaterNo: string) {
+  if (!isSerialNumber(busiWaterNo)) throw new ServiceError('applicationNotFound');
+  const row = await findApplication(ctx.store.db, busiWaterNo);
+  if (row === undefined) throw new ServiceError('applicationNotFound');
+  const application = JSON.parse(
+    ctx.keyRing.decrypt(row.payload_enc, row.busi_water_no),
+  ) as ApplicationRequest;
+  return { row, application };
+}
+
+export async function showApplication(
+  ctx: ServiceContext,
+  busiWaterNo: string,
+): Promise<OperatorApplicationView> {
+  const { row, application } = await load(ctx, busiWaterNo);
+  const history = await listTransitions(ctx.store.db, busiWaterNo);
+  return {
+    ...summaryOf(row),
+    application: maskApplication(application),
+    history: history.map((h) => ({
+      from_status: h.from_status,
+      status: h.to_status,
+      actor: h.actor,
+      reason: h.reason,
+      details: h.details === null ? null : (JSON.parse(h.details) as Record<string, unknown>),
+      at: seconds(h.at),
+    })),
+    risk_flags: riskFlags(application, {
+      today: utcDay(new Date(ctx.now())),
+      minAge: ctx.config.minAge,
+      otherCodes: { position: ctx.codes.position.otherCode },
+    }),
+  };
+}
+
+/**
+ * One masked field in the clear, for a reviewer or admin; written to the audit trail (who, when,
+ * which field, which application) in the same transaction that reads it, so no reveal goes
+ * unrecorded. The value itself is never in the trail.
+ */
+export async function revealField(
+  ctx: ServiceContext,
+  request: { busiWaterNo: string; field: string; operator: { username: string; role: Role }; source: string },
+): Promise<{ busi_water_no: string; field: string; value: unknown }> {
+  const { operator } = request;
+  if (!hasRole(operator.role, ACTING_ROLE)) {
+    throw new ServiceError('forbidden', {
+      params: {
+        reason: `a ${operator.role} cannot reveal fields; ${ACTING_ROLE} or admin is required`,
+        reason_zh: `${operator.role} 无权查看明文字段，需要 ${ACTING_ROLE} 或 admin 角色`,
+      },
+    });
+  }
+  if (!isRevealable(request.field)) {
+    throw new ValidationError([
+      problem('field', 'fieldNotAllowed', { allowed: REVEALABLE_FIELDS.join(', ') }),
+    ]);
+  }
+  const field = request.field;
+  return ctx.store.transaction(async (trx) => {
+    if (!isSerialNumber(request.busiWaterNo)) throw new ServiceError('applicationNotFound');
+    const row = await findApplication(trx, request.busiWaterNo);
+    if (row === undefined) throw new ServiceError('applicationNotFound');
+    const application = JSON.parse(ctx.keyRing.decrypt(row.payload_enc, row.busi_water_no)) as Record<
+      string,
+      unknown
+    >;
+    await recordAudit(trx, {
+      actor: actorName({ kind: 'operator', id: operator.username, role: operator.role }),
+      action: 'application.reveal',
+      targetType: 'application',
+      targetId: row.busi_water_no,
+      details: { field },
+      source: request.source,
+      at: ctx.now(),
+    });
+    return { busi_water_no: row.busi_water_no, field, value: application[field] ?? null };
+  });
+}

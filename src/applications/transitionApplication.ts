@@ -1,0 +1,184 @@
+import type { Transaction } from 'kysely';
+import { sql } from 'kysely';
+import { recordAudit } from '../audit/auditTrail.ts';
+import type { ServiceContext } from '../context.ts';
+import { problem, type FieldProblem } from '../errors/problems.ts';
+import { ServiceError, ValidationError } from '../errors/serviceError.ts';
+import { recordEvent } from '../events/outbox.ts';
+import { ACTING_ROLE, hasRole } from '../operators/roles.ts';
+import type { Database } from '../store/tables.ts';
+import { actorName, type Actor } from './actor.ts';
+import { insertTransition } from './applicationRepository.ts';
+import { freeTextProblems } from './freeText.ts';
+import { eventTypeFor, findTransition, isFinal, type Status, type TransitionDetail } from './lifecycle.ts';
+import { isSerialNumber } from './serialNumber.ts';
+
+/**
+ * The one way an application changes state, whoever asks: a caller's cancel, an operator's review
+ * over HTTP or the CLI, a sandbox simulation. In one transaction it reads the row, checks the move
+ * against the lifecycle table, updates the row under an optimistic version check (of two
+ * concurrent moves exactly one succeeds, on both stores), and writes the history row, the event
+ * and the audit entry.
+ */
+export interface TransitionRequest {
+  busiWaterNo: string;
+  to: Status;
+  actor: Actor;
+  reason?: string | null | undefined;
+  /** Carrier and tracking number for SHIPPED; ignored for other moves. */
+  details?: Partial<Record<TransitionDetail, string | undefined>> | null | undefined;
+  /** Caller scope: only this app's application is found; another's answers like an unknown one. */
+  appId?: string | undefined;
+  /** The version the actor last saw: if it has changed since, the move is refused (409). */
+  expectedVersion?: number | undefined;
+  /** Sandbox simulation: any move of the table, whoever may normally make it. */
+  simulated?: boolean | undefined;
+  /** Where the request came from, for the audit trail: `admin-api <ip>`, `cli <user>`, `caller-api`. */
+  source: string;
+}
+
+export interface TransitionResult {
+  busi_water_no: string;
+  status: Status;
+  previous_status: Status;
+  version: number;
+  /** Milliseconds. */
+  at: number;
+}
+
+/** Longest carrier name and tracking number. */
+export const DETAIL_LIMIT = 64;
+
+export async function transitionApplication(
+  ctx: ServiceContext,
+  request: TransitionRequest,
+): Promise<TransitionResult> {
+  const { actor } = request;
+  // Checked before anything is read: a viewer's attempt changes nothing and learns nothing.
+  if (actor.kind === 'operator' && !hasRole(actor.role, ACTING_ROLE)) {
+    throw new ServiceError('forbidden', {
+      params: {
+        reason: `a ${actor.role} cannot change applications; ${ACTING_ROLE} or admin is required`,
+        reason_zh: `${actor.role} 无权变更申请，需要 ${ACTING_ROLE} 或 admin 角色`,
+      },
+    });
+  }
+  if (!isSerialNumber(request.busiWaterNo)) throw new ServiceError('applicationNotFound');
+  const reason = request.reason ?? null;
+  const shapeProblems = [
+    ...freeTextProblems('reason', reason),
+    ...freeTextProblems('carrier', request.details?.carrier, DETAIL_LIMIT),
+    ...trackingProblems(request.details?.tracking_no),
+  ];
+  if (shapeProblems.length > 0) throw new ValidationError(shapeProblems);
+
+  const moved = await ctx.store.transaction((trx) => move(ctx, trx, request, reason));
+  ctx.metrics.onTransition(moved.previous_status, moved.status);
+  return moved;
+}
+
+function trackingProblems(value: string | undefined): FieldProblem[] {
+  if (value === undefined) return [];
+  if (value.length === 0) return [problem('tracking_no', 'fieldEmpty')];
+  if (value.length > DETAIL_LIMIT) return [problem('tracking_no', 'fieldTooLong', { max: DETAIL_LIMIT })];
+  return [];
+}
+
+async function move(
+  ctx: ServiceContext,
+  trx: Transaction<Database>,
+  request: TransitionRequest,
+  reason: string | null,
+): Promise<TransitionResult> {
+  const { actor, to, busiWaterNo } = request;
+  let query = trx
+    .selectFrom('applications')
+    .select(['busi_water_no', 'app_id', 'status', 'version', 'card_no_masked'])
+    .where('busi_water_no', '=', busiWaterNo);
+  if (request.appId !== undefined) query = query.where('app_id', '=', request.appId);
+  const row = await query.executeTakeFirst();
+  if (row === undefined) throw new ServiceError('applicationNotFound');
+
+  const from = row.status as Status;
+  if (request.expectedVersion !== undefined && request.expectedVersion !== row.version) {
+    throw new ServiceError('concurrentChange', { data: { version: row.version, status: from } });
+  }
+  const rule = findTransition(from, to);
+  if (rule === undefined) {
+    throw new ServiceError('transitionNotAllowed', { params: { from, to }, data: { status: from } });
+  }
+  if (request.simulated !== true && !rule.by.includes(actor.kind)) {
+    throw new ServiceError('forbidden', {
+      params: {
+        reason: `a ${actor.kind} cannot move an application to ${to}`,
+        reason_zh: `${actor.kind} 不能将申请变更为 ${to}`,
+      },
+    });
+  }
+  const missing: FieldProblem[] = [];
+  if (rule.reasonRequired && (reason === null || reason.trim() === '')) {
+    missing.push(problem('reason', 'fieldRequired'));
+  }
+  const details: Record<string, unknown> = {};
+  for (const name of rule.detailsRequired ?? []) {
+    const value = request.details?.[name];
+    if (value === undefined || value.trim() === '') missing.push(problem(name, 'fieldRequired'));
+    else details[name] = value;
+  }
+  if (missing.length > 0) throw new ValidationError(missing);
+  if (request.simulated === true) details['simulated'] = true;
+
+  const now = ctx.now();
+  const final = isFinal(to);
+  const updated = await trx
+    .updateTable('applications')
+    .set({
+      status: to,
+      status_reason: reason,
+      version: sql<number>`version + 1`,
+      updated_at: now,
+      // A final application no longer blocks a new one for the same document.
+      ...(final ? { active_cert_hash: null } : {}),
+    })
+    .where('busi_water_no', '=', busiWaterNo)
+    .where('version', '=', row.version)
+    .executeTakeFirst();
+  if (updated.numUpdatedRows === 0n) {
+    // Someone else moved it between our read and our write (PostgreSQL, read committed).
+    throw new ServiceError('concurrentChange');
+  }
+
+  const actorText = actorName(actor);
+  const detailsText = Object.keys(details).length === 0 ? null : JSON.stringify(details);
+  await insertTransition(trx, {
+    busi_water_no: busiWaterNo,
+    from_status: from,
+    to_status: to,
+    actor: actorText,
+    reason,
+    details: detailsText,
+    at: now,
+  });
+  await recordEvent(trx, {
+    appId: row.app_id,
+    type: eventTypeFor(to),
+    payload: {
+      busi_water_no: busiWaterNo,
+      status: to,
+      previous_status: from,
+      reason,
+      card_no_masked: row.card_no_masked,
+    },
+    at: now,
+  });
+  await recordAudit(trx, {
+    actor: actorText,
+    action: 'application.transition',
+    targetType: 'application',
+    targetId: busiWaterNo,
+    details: { from, to, reason, ...details },
+    source: request.source,
+    at: now,
+  });
+  return { busi_water_no: busiWaterNo, status: to, previous_status: from, version: row.version + 1, at: now };
+}

@@ -1,0 +1,123 @@
+import type { Kysely } from 'kysely';
+import { SENSITIVE_FIELDS } from '../applications/schema.ts';
+import type { Database } from '../store/tables.ts';
+
+/**
+ * The audit trail: who did what, to what, when and from where. Append-only: this module only
+ * inserts and reads (and the store's triggers refuse UPDATE and DELETE). Write the entry in the
+ * same transaction as the change it records, so there is no change without its entry.
+ *
+ * Never an identity value in it: `details` says which field or state, not what it holds.
+ */
+export type AuditAction =
+  | 'application.transition'
+  | 'application.reveal'
+  | 'application.erase'
+  | 'key.rotate'
+  | 'key.retire'
+  | 'operator.login'
+  | 'operator.login_failed'
+  | 'operator.logout'
+  | 'operator.create'
+  | 'operator.disable'
+  | 'operator.enable'
+  | 'operator.role'
+  | 'operator.password'
+  | 'app.create'
+  | 'app.disable'
+  | 'app.enable'
+  | 'app.secret_rotate'
+  | 'app.secret_revoke'
+  | 'app.token_revoke'
+  | 'app.update';
+
+export type AuditTargetType = 'application' | 'operator' | 'app' | 'key';
+
+export interface AuditEntry {
+  actor: string;
+  action: AuditAction;
+  targetType: AuditTargetType | null;
+  targetId: string | null;
+  details?: Record<string, unknown> | null;
+  source: string;
+  at: number;
+}
+
+export interface AuditView {
+  id: number;
+  at: number;
+  actor: string;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  details: Record<string, unknown> | null;
+  source: string;
+}
+
+const IDENTITY_KEYS: ReadonlySet<string> = new Set(SENSITIVE_FIELDS);
+
+/** A details object must not carry identity fields; a programming error, caught before it is stored. */
+function assertNoIdentity(value: unknown): void {
+  if (typeof value !== 'object' || value === null) return;
+  for (const [key, inner] of Object.entries(value)) {
+    if (IDENTITY_KEYS.has(key)) throw new Error(`audit: details must not carry the identity field ${key}`);
+    assertNoIdentity(inner);
+  }
+}
+
+export async function recordAudit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
+  const details = entry.details ?? null;
+  assertNoIdentity(details);
+  await db
+    .insertInto('audit_log')
+    .values({
+      at: entry.at,
+      actor: entry.actor,
+      action: entry.action,
+      target_type: entry.targetType,
+      target_id: entry.targetId,
+      details: details === null ? null : JSON.stringify(details),
+      source: entry.source,
+    })
+    .execute();
+}
+
+export interface AuditFilter {
+  actor?: string | undefined;
+  action?: string | undefined;
+  targetType?: string | undefined;
+  targetId?: string | undefined;
+  /** Entries with an id below this one: the cursor of the previous page. */
+  beforeId?: number | undefined;
+  limit: number;
+}
+
+/** Newest first; `next_cursor` is the id to continue below, or null at the end. */
+export async function listAudit(
+  db: Kysely<Database>,
+  filter: AuditFilter,
+): Promise<{ items: AuditView[]; next_cursor: string | null }> {
+  let query = db.selectFrom('audit_log').selectAll();
+  if (filter.actor !== undefined) query = query.where('actor', '=', filter.actor);
+  if (filter.action !== undefined) query = query.where('action', '=', filter.action);
+  if (filter.targetType !== undefined) query = query.where('target_type', '=', filter.targetType);
+  if (filter.targetId !== undefined) query = query.where('target_id', '=', filter.targetId);
+  if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
+  const rows = await query
+    .orderBy('id', 'desc')
+    .limit(filter.limit + 1)
+    .execute();
+  const page = rows.slice(0, filter.limit);
+  const items = page.map((row) => ({
+    id: Number(row.id),
+    at: Math.floor(row.at / 1000),
+    actor: row.actor,
+    action: row.action,
+    target_type: row.target_type,
+    target_id: row.target_id,
+    details: row.details === null ? null : (JSON.parse(row.details) as Record<string, unknown>),
+    source: row.source,
+  }));
+  const last = items[items.length - 1];
+  return { items, next_cursor: rows.length > filter.limit && last !== undefined ? String(last.id) : null };
+}

@@ -1,0 +1,90 @@
+import type { Command } from 'commander';
+import { rotateSecret, setRateLimit } from '../apps/manageCredentials.ts';
+import { setAppStatus } from '../operators/appAdministration.ts';
+import type { ChangedBy } from '../operators/operators.ts';
+import { cliSource, wholeNumberOption } from './cliSource.ts';
+import { withContext } from './context.ts';
+import { print } from './output.ts';
+
+/** A change from the command line, for the audit trail: the service acting for the shell user. */
+const byCli = (): ChangedBy => ({ actor: 'system', source: cliSource() });
+
+/** `apps rotate-secret`, `apps disable`, `apps enable`, `apps set-limit`: added to the apps group. */
+export function appCredentialsCommands(apps: Command): void {
+  apps
+    .command('rotate-secret')
+    .description('give an app a new secret (shown this once); the old one works until the overlap ends')
+    .requiredOption('--app <app_id>', 'the app')
+    .option(
+      '--overlap-seconds <n>',
+      'how long the previous secrets keep working (0: stop now)',
+      wholeNumberOption('--overlap-seconds', 0, 30 * 86_400),
+      86_400,
+    )
+    .option('--json', 'print {"app_id", "app_secret", "previous_secrets_expire_at"} as JSON')
+    .action(async (options: { app: string; overlapSeconds: number; json?: boolean }) => {
+      const rotated = await withContext((ctx) =>
+        rotateSecret(ctx, options.app, options.overlapSeconds, byCli()),
+      );
+      print(
+        options.json,
+        rotated,
+        () =>
+          `app_id:     ${rotated.app_id}\napp_secret: ${rotated.app_secret}\n(the secret is not shown again; ` +
+          `previous secrets stop working at ${new Date(rotated.previous_secrets_expire_at * 1000).toISOString()})`,
+      );
+    });
+
+  for (const [action, status] of [
+    ['disable', 'disabled'],
+    ['enable', 'active'],
+  ] as const) {
+    apps
+      .command(action)
+      .description(
+        action === 'disable'
+          ? 'disable an app: its tokens are refused at once and it cannot get new ones'
+          : 'enable a disabled app again',
+      )
+      .requiredOption('--app <app_id>', 'the app')
+      .option('--json', 'print the app as JSON')
+      .action(async (options: { app: string; json?: boolean }) => {
+        const view = await withContext((ctx) => setAppStatus(ctx, options.app, status, byCli()));
+        print(options.json, view, () => `${view.app_id}  ${view.status}`);
+      });
+  }
+
+  apps
+    .command('set-limit')
+    .description("set an app's rate limit (token bucket), or go back to the configured default")
+    .requiredOption('--app <app_id>', 'the app')
+    .option(
+      '--per-second <n>',
+      'requests per second, sustained',
+      wholeNumberOption('--per-second', 1, 1_000_000),
+    )
+    .option('--burst <n>', 'requests at once (the bucket size)', wholeNumberOption('--burst', 1, 1_000_000))
+    .option('--default', 'use RATE_LIMIT_PER_SECOND and RATE_LIMIT_BURST again')
+    .option('--json', 'print the limit as JSON')
+    .action(
+      async (options: {
+        app: string;
+        perSecond?: number;
+        burst?: number;
+        default?: boolean;
+        json?: boolean;
+      }) => {
+        const both = options.perSecond !== undefined && options.burst !== undefined;
+        const neither = options.perSecond === undefined && options.burst === undefined;
+        if (options.default === true ? !neither : !both)
+          throw new Error('give --per-second and --burst, or --default alone');
+        const limit = both ? { perSecond: options.perSecond!, burst: options.burst! } : null;
+        const view = await withContext((ctx) => setRateLimit(ctx, options.app, limit, byCli()));
+        print(options.json, view, () =>
+          view.rate_limit_per_second === null
+            ? `${view.app_id}  default limit`
+            : `${view.app_id}  ${view.rate_limit_per_second}/s, burst ${view.rate_limit_burst}`,
+        );
+      },
+    );
+}

@@ -1,0 +1,203 @@
+import type { Command } from 'commander';
+import { OPERATOR_ACTIONS, TRANSITIONS, type Status } from '../applications/lifecycle.ts';
+import { MAX_LIMIT, searchApplications, type ApplicationSummary } from '../applications/listApplications.ts';
+import { revealField, showApplication, type OperatorApplicationView } from '../applications/operatorView.ts';
+import { transitionApplication } from '../applications/transitionApplication.ts';
+import type { ServiceContext } from '../context.ts';
+import { actingOperator } from '../operators/operators.ts';
+import { ACTING_ROLE, type Role } from '../operators/roles.ts';
+import { cliSource, wholeNumberOption } from './cliSource.ts';
+import { withContext } from './context.ts';
+import { print } from './output.ts';
+
+/**
+ * `cardapply applications ...`: the operators' work from the command line, acting as a named
+ * operator (who must exist, be enabled and have the role), through the same domain functions as
+ * the admin API: the same rules, history, events and audit trail.
+ */
+
+const time = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+function summaryLine(a: ApplicationSummary): string {
+  return `${a.busi_water_no}  ${a.status.padEnd(11)}  ${a.app_id}  ${a.card_no_masked}  ${time(a.created_at)}`;
+}
+
+function showText(view: OperatorApplicationView): string {
+  const lines = [
+    `busi_water_no  ${view.busi_water_no}`,
+    `app_id         ${view.app_id}`,
+    `status         ${view.status}${view.status_reason === null ? '' : ` (${view.status_reason})`}`,
+    `version        ${view.version}`,
+    `card_no        ${view.card_no_masked}`,
+    `created_at     ${time(view.created_at)}`,
+    `updated_at     ${time(view.updated_at)}`,
+    '',
+    'application (identity fields masked):',
+    ...Object.entries(view.application).map(
+      ([field, value]) =>
+        `  ${field.padEnd(20)} ${typeof value === 'string' ? value : JSON.stringify(value)}`,
+    ),
+    '',
+    'history:',
+    ...view.history.map(
+      (h) =>
+        `  ${time(h.at)}  ${(h.from_status ?? '-').padEnd(11)} -> ${h.status.padEnd(11)}  ${h.actor}` +
+        `${h.reason === null ? '' : `  "${h.reason}"`}${h.details === null ? '' : `  ${JSON.stringify(h.details)}`}`,
+    ),
+  ];
+  return lines.join('\n');
+}
+
+/** Runs `work` as the named operator, who needs at least `role`. */
+function asOperator<T>(
+  username: string,
+  role: Role,
+  work: (ctx: ServiceContext, actor: Awaited<ReturnType<typeof actingOperator>>) => Promise<T>,
+) {
+  return withContext(async (ctx) => work(ctx, await actingOperator(ctx, username, role)));
+}
+
+function requirementsOf(to: Status) {
+  const rules = Object.values(TRANSITIONS)
+    .flat()
+    .filter((rule) => rule.to === to);
+  return {
+    reasonRequired: rules.some((rule) => rule.reasonRequired),
+    details: new Set(rules.flatMap((rule) => rule.detailsRequired ?? [])),
+  };
+}
+
+export function applicationsCommands(program: Command): void {
+  const applications = program
+    .command('applications')
+    .description('search, show and move applications, acting as a named operator');
+
+  applications
+    .command('list')
+    .description('search applications, oldest first')
+    .requiredOption('--operator <username>', 'the operator acting')
+    .option('--status <status>', 'only this state')
+    .option('--app-id <app_id>', 'only this app')
+    .option('--serial <busi_water_no>', 'only this serial number')
+    .option(
+      '--created-from <unix>',
+      'created at or after (Unix seconds)',
+      wholeNumberOption('--created-from', 0, 99_999_999_999),
+    )
+    .option(
+      '--created-to <unix>',
+      'created at or before (Unix seconds)',
+      wholeNumberOption('--created-to', 0, 99_999_999_999),
+    )
+    .option('--cursor <cursor>', 'next_cursor of the previous page')
+    .option('--limit <n>', `page size, 1 to ${MAX_LIMIT}`, wholeNumberOption('--limit', 1, MAX_LIMIT))
+    .option('--json', 'print {items, next_cursor} as JSON')
+    .action(
+      async (options: {
+        operator: string;
+        status?: string;
+        appId?: string;
+        serial?: string;
+        createdFrom?: number;
+        createdTo?: number;
+        cursor?: string;
+        limit?: number;
+        json?: boolean;
+      }) => {
+        const page = await asOperator(options.operator, 'viewer', (ctx) =>
+          searchApplications(ctx, {
+            status: options.status,
+            app_id: options.appId,
+            busi_water_no: options.serial,
+            created_from: options.createdFrom,
+            created_to: options.createdTo,
+            cursor: options.cursor,
+            limit: options.limit,
+          }),
+        );
+        print(options.json, page, () =>
+          [
+            ...page.items.map(summaryLine),
+            page.next_cursor === null ? '(end)' : `next: --cursor ${page.next_cursor}`,
+          ].join('\n'),
+        );
+      },
+    );
+
+  applications
+    .command('show')
+    .description('show one application, identity fields masked, with its history')
+    .argument('<busi_water_no>', 'serial number')
+    .requiredOption('--operator <username>', 'the operator acting')
+    .option('--json', 'print JSON')
+    .action(async (serial: string, options: { operator: string; json?: boolean }) => {
+      const view = await asOperator(options.operator, 'viewer', (ctx) => showApplication(ctx, serial));
+      print(options.json, view, () => showText(view));
+    });
+
+  applications
+    .command('reveal')
+    .description('show one masked field in the clear (reviewer or admin; audited)')
+    .argument('<busi_water_no>', 'serial number')
+    .requiredOption('--field <field>', 'the field, e.g. cert_id')
+    .requiredOption('--operator <username>', 'the operator acting')
+    .option('--json', 'print JSON')
+    .action(async (serial: string, options: { field: string; operator: string; json?: boolean }) => {
+      const revealed = await asOperator(options.operator, ACTING_ROLE, (ctx, actor) =>
+        revealField(ctx, {
+          busiWaterNo: serial,
+          field: options.field,
+          operator: { username: actor.id, role: actor.role },
+          source: cliSource(),
+        }),
+      );
+      print(options.json, revealed, () => `${revealed.field}: ${String(revealed.value)}`);
+    });
+
+  for (const [action, to] of Object.entries(OPERATOR_ACTIONS)) {
+    const { reasonRequired, details } = requirementsOf(to);
+    const command = applications
+      .command(action)
+      .description(`move an application to ${to}`)
+      .argument('<busi_water_no>', 'serial number')
+      .requiredOption('--operator <username>', 'the operator acting');
+    if (reasonRequired) command.requiredOption('--reason <text>', 'why (shown to the caller)');
+    else command.option('--reason <text>', 'why (shown to the caller)');
+    if (details.has('carrier')) command.requiredOption('--carrier <name>', 'carrier of the shipment');
+    if (details.has('tracking_no')) command.requiredOption('--tracking-no <number>', 'tracking number');
+    command
+      .option(
+        '--expect-version <n>',
+        'refuse if the application changed since this version',
+        wholeNumberOption('--expect-version', 1, 2_147_483_647),
+      )
+      .option('--json', 'print the application as JSON')
+      .action(
+        async (
+          serial: string,
+          options: {
+            operator: string;
+            reason?: string;
+            carrier?: string;
+            trackingNo?: string;
+            expectVersion?: number;
+            json?: boolean;
+          },
+        ) => {
+          const view = await asOperator(options.operator, ACTING_ROLE, async (ctx, actor) => {
+            await transitionApplication(ctx, {
+              busiWaterNo: serial,
+              to,
+              actor,
+              reason: options.reason,
+              details: { carrier: options.carrier, tracking_no: options.trackingNo },
+              expectedVersion: options.expectVersion,
+              source: cliSource(),
+            });
+            return showApplication(ctx, serial);
+          });
+          print(options.json, view, () => `${view.busi_water_no}  ${view.status}  (version ${view.version})`);
+        },
+      );
+  }
+}

@@ -1,0 +1,21 @@
+import { userInfo } from 'node:os';
+import { InvalidArgumentError } from 'commander';
+
+/** Where a CLI change came from, for the audit trail: `cli <shell user>`. */
+export function cliSource(): string {
+  try {
+    return `cli ${userInfo().username}`;
+  } catch {
+    return 'cli';
+  }
+}
+
+/** A whole number option, checked. */
+export function wholeNumberOption(option: string, min: number, max: number) {
+  return (value: string): number => {
+    if (!/^[0-9]{1,15}$/.test(value) || Number(value) < min || Number(value) > max) {
+      throw new InvalidArgumentError(`${option}: must be a whole number from ${min} to ${max}`);
+    }
+    return Number(value);
+  };
+}

@@ -1,0 +1,101 @@
+import type { Command } from 'commander';
+import type { ChangedBy, OperatorView } from '../operators/operators.ts';
+import {
+  createOperator,
+  listOperatorViews,
+  setOperatorDisabled,
+  setOperatorPassword,
+  setOperatorRole,
+} from '../operators/operators.ts';
+import { cliSource } from './cliSource.ts';
+import { withContext } from './context.ts';
+import { print } from './output.ts';
+import { newPassword } from './prompt.ts';
+
+/** Changes from the command line are made by the service on behalf of the shell user. */
+const byCli = (): ChangedBy => ({ actor: 'system', source: cliSource() });
+
+const line = (o: OperatorView) =>
+  `${o.username.padEnd(24)}  ${o.role.padEnd(8)}  ${o.disabled ? 'disabled' : 'active'}`;
+
+export function operatorsCommands(program: Command): void {
+  const operators = program.command('operators').description('back-office operator accounts and roles');
+
+  operators
+    .command('create')
+    .description('create an operator; asks for the password unless given')
+    .requiredOption('--username <name>', 'lower-case login name')
+    .requiredOption('--role <role>', 'viewer, reviewer or admin')
+    .option('--password <password>', 'the password (visible in the process list: prefer the prompt)')
+    .option('--password-stdin', 'read the password from standard input')
+    .option('--json', 'print JSON')
+    .action(
+      async (options: {
+        username: string;
+        role: string;
+        password?: string;
+        passwordStdin?: boolean;
+        json?: boolean;
+      }) => {
+        const password = await newPassword(options);
+        const created = await withContext((ctx) =>
+          createOperator(ctx, { username: options.username, role: options.role, password }, byCli()),
+        );
+        print(options.json, created, () => `created ${line(created)}`);
+      },
+    );
+
+  operators
+    .command('list')
+    .description('list operators')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const rows = await withContext((ctx) => listOperatorViews(ctx));
+      print(options.json, rows, () => rows.map(line).join('\n'));
+    });
+
+  for (const [name, disabled] of [
+    ['disable', true],
+    ['enable', false],
+  ] as const) {
+    operators
+      .command(name)
+      .description(disabled ? 'disable an operator and end its sessions' : 'enable an operator')
+      .requiredOption('--username <name>', 'the operator')
+      .option('--json', 'print JSON')
+      .action(async (options: { username: string; json?: boolean }) => {
+        const view = await withContext((ctx) =>
+          setOperatorDisabled(ctx, options.username, disabled, byCli()),
+        );
+        print(options.json, view, () => line(view));
+      });
+  }
+
+  operators
+    .command('set-role')
+    .description("change an operator's role")
+    .requiredOption('--username <name>', 'the operator')
+    .requiredOption('--role <role>', 'viewer, reviewer or admin')
+    .option('--json', 'print JSON')
+    .action(async (options: { username: string; role: string; json?: boolean }) => {
+      const view = await withContext((ctx) => setOperatorRole(ctx, options.username, options.role, byCli()));
+      print(options.json, view, () => line(view));
+    });
+
+  operators
+    .command('set-password')
+    .description("set an operator's password and end its sessions; asks for it unless given")
+    .requiredOption('--username <name>', 'the operator')
+    .option('--password <password>', 'the password (visible in the process list: prefer the prompt)')
+    .option('--password-stdin', 'read the password from standard input')
+    .option('--json', 'print JSON')
+    .action(
+      async (options: { username: string; password?: string; passwordStdin?: boolean; json?: boolean }) => {
+        const password = await newPassword(options);
+        const view = await withContext((ctx) =>
+          setOperatorPassword(ctx, options.username, password, byCli()),
+        );
+        print(options.json, view, () => `password set for ${view.username}`);
+      },
+    );
+}

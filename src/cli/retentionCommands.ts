@@ -1,0 +1,42 @@
+import type { Command } from 'commander';
+import { runRetention } from '../retention/retention.ts';
+import { cliSource, wholeNumberOption } from './cliSource.ts';
+import { withContext } from './context.ts';
+import { print } from './output.ts';
+
+/** `cardapply retention run`: the retention job once, now (or what it would erase, with --dry-run). */
+export function retentionCommands(program: Command): void {
+  const retention = program
+    .command('retention')
+    .description('erasure of identity data after the retention period');
+  retention
+    .command('run')
+    .description('erase the identity data of applications final for longer than RETENTION_DAYS')
+    .option('--dry-run', 'list what would be erased; change nothing')
+    .option(
+      '--days <n>',
+      'retention period in days (default RETENTION_DAYS)',
+      wholeNumberOption('--days', 1, 36_500),
+    )
+    .option('--json', 'print JSON')
+    .action(async (options: { dryRun?: boolean; days?: number; json?: boolean }) => {
+      const report = await withContext(async (ctx) => {
+        const days = options.days ?? ctx.config.operations.retentionDays;
+        if (days === undefined) throw new Error('no retention period: set RETENTION_DAYS or give --days');
+        return runRetention(ctx, { days, dryRun: options.dryRun === true, source: cliSource() });
+      });
+      print(options.json, report, () => {
+        const when = new Date(report.final_before * 1000).toISOString();
+        const head = report.dry_run
+          ? `${report.count} application(s) final before ${when} would be erased`
+          : `${report.count} application(s) final before ${when} erased`;
+        const more =
+          report.count > report.serials.length ? [`(${report.count - report.serials.length} more)`] : [];
+        const compacted =
+          report.store_compacted === false
+            ? ['warning: the store could not be compacted; retried next run']
+            : [];
+        return [head, ...report.serials, ...more, ...compacted].join('\n');
+      });
+    });
+}

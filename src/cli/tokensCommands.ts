@@ -1,0 +1,37 @@
+import type { Command } from 'commander';
+import { revokeTokens, type TokenSelector } from '../apps/manageCredentials.ts';
+import type { ChangedBy } from '../operators/operators.ts';
+import { cliSource } from './cliSource.ts';
+import { withContext } from './context.ts';
+import { print } from './output.ts';
+
+/** A change from the command line, for the audit trail: the service acting for the shell user. */
+const byCli = (): ChangedBy => ({ actor: 'system', source: cliSource() });
+
+export function tokensCommands(program: Command): void {
+  const tokens = program.command('tokens').description('access tokens of callers');
+
+  tokens
+    .command('revoke')
+    .description('revoke one access token, or every token of an app; refused on their next request')
+    .option('--token <token>', 'the access token itself')
+    .option('--token-hash <sha256>', 'the SHA-256 (hex) of the token, as stored')
+    .option('--app <app_id>', 'every live token of this app')
+    .option('--json', 'print {"revoked": n} as JSON')
+    .action(async (options: { token?: string; tokenHash?: string; app?: string; json?: boolean }) => {
+      const given = [options.token, options.tokenHash, options.app].filter((v) => v !== undefined);
+      if (given.length !== 1) throw new Error('give exactly one of --token, --token-hash, --app');
+      if (options.tokenHash !== undefined && !/^[0-9a-fA-F]{64}$/.test(options.tokenHash))
+        throw new Error('--token-hash: must be 64 hexadecimal digits');
+      const selector: TokenSelector =
+        options.app !== undefined
+          ? { appId: options.app }
+          : options.token !== undefined
+            ? { token: options.token }
+            : { tokenHash: options.tokenHash! };
+      const result = await withContext((ctx) => revokeTokens(ctx, selector, byCli()));
+      print(options.json, result, () =>
+        result.revoked === 0 ? 'no live token matched' : `revoked ${result.revoked} token(s)`,
+      );
+    });
+}

@@ -1,0 +1,58 @@
+import type { Command } from 'commander';
+import { loadConfig } from '../config.ts';
+import { createLogger } from '../logger.ts';
+import { openContext } from '../start.ts';
+import { startDispatcher } from '../webhooks/dispatcher.ts';
+
+/**
+ * `cardapply worker`: the webhook dispatcher on its own, for deployments that keep delivery apart
+ * from the HTTP instances (set WEBHOOK_WORKER=false there). Any number may run against one
+ * PostgreSQL. SIGTERM or SIGINT stops it gracefully; a second signal exits at once.
+ */
+export function workerCommand(program: Command): void {
+  program
+    .command('worker')
+    .description('deliver webhooks (the dispatcher alone, without the HTTP server)')
+    .option('--concurrency <n>', 'attempts in flight at once (default WEBHOOK_CONCURRENCY)')
+    .action(async (options: { concurrency?: string }) => {
+      const config = loadConfig();
+      const logger = createLogger(config);
+      const ctx = await openContext(config, logger);
+      const concurrency = options.concurrency === undefined ? undefined : Number(options.concurrency);
+      if (
+        concurrency !== undefined &&
+        !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 256)
+      )
+        throw new Error('--concurrency: must be a whole number from 1 to 256');
+      const dispatcher = startDispatcher(ctx, logger, concurrency === undefined ? {} : { concurrency });
+
+      let stopping = false;
+      const shutdown = (signal: string) => {
+        if (stopping) {
+          logger.warn({ signal }, 'second signal: exiting now');
+          process.exit(1);
+        }
+        stopping = true;
+        logger.info({ signal }, 'worker stopping: finishing attempts in flight');
+        const force = setTimeout(() => {
+          logger.error('shutdown grace period over: exiting');
+          process.exit(1);
+        }, config.shutdownGraceMs);
+        force.unref();
+        dispatcher
+          .stop()
+          .then(() => ctx.store.close())
+          .then(() => {
+            logger.info('stopped');
+            process.exit(0);
+          })
+          .catch((error: unknown) => {
+            logger.error({ err: error instanceof Error ? error.message : String(error) }, 'shutdown failed');
+            process.exit(1);
+          });
+      };
+      process.on('SIGTERM', () => shutdown('SIGTERM'));
+      process.on('SIGINT', () => shutdown('SIGINT'));
+      logger.info({ worker: dispatcher.workerId, store: ctx.store.kind }, 'worker running');
+    });
+}

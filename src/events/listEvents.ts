@@ -1,0 +1,77 @@
+import type { Caller } from '../apps/credentials.ts';
+import type { ServiceContext } from '../context.ts';
+import { problem } from '../errors/problems.ts';
+import { ValidationError } from '../errors/serviceError.ts';
+import { eventView, type EventView } from './outbox.ts';
+
+/**
+ * A caller's own events, oldest first, a page at a time: to reconcile what its webhooks received.
+ * The cursor is opaque to callers: the (created_at, event_id) of the last item of the page.
+ */
+export interface ListEventsRequest {
+  cursor?: string;
+  limit?: number;
+  type?: string;
+  busi_water_no?: string;
+}
+
+export interface EventPage {
+  items: EventView[];
+  next_cursor: string | null;
+}
+
+export const DEFAULT_LIMIT = 20;
+
+export async function listEvents(
+  ctx: ServiceContext,
+  caller: Caller,
+  request: ListEventsRequest,
+): Promise<EventPage> {
+  const limit = request.limit ?? DEFAULT_LIMIT;
+  const after = request.cursor === undefined ? undefined : decodeCursor(request.cursor);
+  let query = ctx.store.db
+    .selectFrom('events')
+    .select(['event_id', 'type', 'payload', 'created_at', 'seq'])
+    .where('app_id', '=', caller.appId);
+  if (request.type !== undefined) query = query.where('type', '=', request.type);
+  if (request.busi_water_no !== undefined) query = query.where('busi_water_no', '=', request.busi_water_no);
+  if (after !== undefined) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('created_at', '>', after.createdAt),
+        eb.and([eb('created_at', '=', after.createdAt), eb('event_id', '>', after.eventId)]),
+      ]),
+    );
+  }
+  const rows = await query
+    .orderBy('created_at')
+    .orderBy('event_id')
+    .limit(limit + 1)
+    .execute();
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(eventView),
+    next_cursor:
+      rows.length > limit && last !== undefined ? encodeCursor(last.created_at, last.event_id) : null,
+  };
+}
+
+function encodeCursor(createdAt: number, eventId: string): string {
+  return Buffer.from(`${createdAt}.${eventId}`, 'utf8').toString('base64url');
+}
+
+const CURSOR = /^([0-9]{1,16})\.(evt_[0-9a-f]{32})$/;
+
+function decodeCursor(cursor: string): { createdAt: number; eventId: string } {
+  const match = CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (match === null) {
+    throw new ValidationError([
+      problem('cursor', 'fieldFormat', {
+        rule: 'is not a cursor returned by this listing',
+        rule_zh: '不是本列表返回的游标',
+      }),
+    ]);
+  }
+  return { createdAt: Number(match[1]), eventId: match[2]! };
+}

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import type { ServiceContext } from '../../context.ts';
+import { applicationAdminRoutes } from './applicationAdminRoutes.ts';
+import { applicationOverviewRoutes } from './applicationOverviewRoutes.ts';
+import { appSecretRoutes } from './appSecretRoutes.ts';
+import { manageRoutes } from './manageRoutes.ts';
+import { sessionCsrfRoutes } from './sessionCsrfRoutes.ts';
+import { sessionRoutes } from './sessionRoutes.ts';
+
+/** Where the admin API lives. */
+export const ADMIN_PREFIX = '/admin/v1';
+
+/**
+ * The admin API for operators, under `/admin/v1`, with its own authentication (`requireOperator`
+ * on every route but the login). Same envelope and error handler as the caller API.
+ */
+export function adminRoutes(ctx: ServiceContext) {
+  return async (app: FastifyInstance) => {
+    await app.register(sessionRoutes(ctx));
+    await app.register(applicationAdminRoutes(ctx));
+    await app.register(manageRoutes(ctx));
+    // Added for the console: counts and events of applications, app secret rotation, the session.
+    await app.register(applicationOverviewRoutes(ctx));
+    await app.register(appSecretRoutes(ctx));
+    await app.register(sessionCsrfRoutes(ctx));
+  };
+}

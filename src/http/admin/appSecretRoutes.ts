@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { rotateSecret } from '../../apps/manageCredentials.ts';
+import type { ServiceContext } from '../../context.ts';
+import { success } from '../envelope.ts';
+import { adminSource, operatorOf, requireOperator } from './operatorAuth.ts';
+import { ADMIN_SECURITY, adminBodyErrors, AppIdParams, ok } from './schemas.ts';
+
+/** An app's secret rotated from the console, as `cardapply apps rotate-secret` does it. */
+
+const DEFAULT_OVERLAP_SECONDS = 86_400;
+
+const RotateBody = Type.Object(
+  {
+    overlap_seconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 30 * 86_400,
+        description: `How long the previous secrets keep working; ${DEFAULT_OVERLAP_SECONDS} by default.`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const RotatedSecret = Type.Object({
+  app_id: Type.String(),
+  app_secret: Type.String({ description: 'Shown this once; only its hash is stored.' }),
+  previous_secrets_expire_at: Type.Integer({ description: 'Unix seconds.' }),
+});
+
+export function appSecretRoutes(ctx: ServiceContext) {
+  return async (app: FastifyInstance) => {
+    app.post(
+      '/apps/:app_id/rotate-secret',
+      {
+        onRequest: requireOperator(ctx, 'admin'),
+        config: { operation: 'admin.app.rotate_secret' },
+        schema: {
+          operationId: 'adminRotateAppSecret',
+          summary: "Give an app a new secret (shown once); the previous ones work until the overlap ends",
+          tags: ['admin'],
+          security: ADMIN_SECURITY,
+          params: AppIdParams,
+          body: RotateBody,
+          response: { ...ok(RotatedSecret), ...adminBodyErrors('appNotFound', 'fieldFormat') },
+        },
+      },
+      async (request) => {
+        const { app_id } = request.params as { app_id: string };
+        const { overlap_seconds } = request.body as { overlap_seconds?: number };
+        const operator = operatorOf(request);
+        return success(
+          request,
+          await rotateSecret(ctx, app_id, overlap_seconds ?? DEFAULT_OVERLAP_SECONDS, {
+            actor: `operator:${operator.username}`,
+            username: operator.username,
+            source: adminSource(request),
+          }),
+        );
+      },
+    );
+  };
+}

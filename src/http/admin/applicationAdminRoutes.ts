@@ -1,0 +1,176 @@
+import type { FastifyInstance } from 'fastify';
+import { OPERATOR_ACTIONS, TRANSITIONS, type Status } from '../../applications/lifecycle.ts';
+import { searchApplications } from '../../applications/listApplications.ts';
+import { revealField, showApplication } from '../../applications/operatorView.ts';
+import { transitionApplication } from '../../applications/transitionApplication.ts';
+import type { ServiceContext } from '../../context.ts';
+import { ACTING_ROLE } from '../../operators/roles.ts';
+import { success } from '../envelope.ts';
+import { adminSource, operatorActor, operatorOf, requireOperator } from './operatorAuth.ts';
+import {
+  ADMIN_SECURITY,
+  adminBodyErrors,
+  adminErrors,
+  ApplicationPage,
+  numberOf,
+  ok,
+  OperatorApplicationView,
+  RevealBody,
+  RevealResponse,
+  SearchQuery,
+  SerialParams,
+  transitionBody,
+} from './schemas.ts';
+
+/** What the lifecycle table asks of a move into `to`, whatever state it comes from. */
+function requirementsOf(to: Status) {
+  const rules = Object.values(TRANSITIONS)
+    .flat()
+    .filter((rule) => rule.to === to);
+  return {
+    reasonRequired: rules.some((rule) => rule.reasonRequired),
+    detailsRequired: [...new Set(rules.flatMap((rule) => rule.detailsRequired ?? []))],
+  };
+}
+
+/** Search, show, reveal, and one route per move of the lifecycle. */
+export function applicationAdminRoutes(ctx: ServiceContext) {
+  return async (app: FastifyInstance) => {
+    app.get(
+      '/applications',
+      {
+        onRequest: requireOperator(ctx, 'viewer'),
+        config: { operation: 'admin.application.search' },
+        schema: {
+          operationId: 'adminSearchApplications',
+          summary: 'Search applications',
+          description:
+            'Filters by status, app, serial number and creation time (Unix seconds, inclusive); ordered by creation (oldest first, or newest first with `order=desc`), with an opaque cursor that neither skips nor repeats while applications arrive.',
+          tags: ['admin'],
+          security: ADMIN_SECURITY,
+          querystring: SearchQuery,
+          response: { ...ok(ApplicationPage), ...adminErrors('fieldFormat', 'fieldNotAllowed') },
+        },
+      },
+      async (request) => {
+        const query = request.query as Record<string, string | undefined>;
+        return success(
+          request,
+          await searchApplications(ctx, {
+            status: query['status'],
+            app_id: query['app_id'],
+            busi_water_no: query['busi_water_no'],
+            created_from: numberOf(query['created_from']),
+            created_to: numberOf(query['created_to']),
+            cursor: query['cursor'],
+            limit: numberOf(query['limit']),
+            order: query['order'] === 'desc' ? 'desc' : 'asc',
+          }),
+        );
+      },
+    );
+
+    app.get(
+      '/applications/:busi_water_no',
+      {
+        onRequest: requireOperator(ctx, 'viewer'),
+        config: { operation: 'admin.application.show' },
+        schema: {
+          operationId: 'adminShowApplication',
+          summary: 'Show one application, identity fields masked',
+          tags: ['admin'],
+          security: ADMIN_SECURITY,
+          params: SerialParams,
+          response: { ...ok(OperatorApplicationView), ...adminErrors('applicationNotFound') },
+        },
+      },
+      async (request) => {
+        const { busi_water_no } = request.params as { busi_water_no: string };
+        return success(request, await showApplication(ctx, busi_water_no));
+      },
+    );
+
+    app.post(
+      '/applications/:busi_water_no/reveal',
+      {
+        onRequest: requireOperator(ctx, ACTING_ROLE),
+        config: { operation: 'admin.application.reveal' },
+        schema: {
+          operationId: 'adminRevealField',
+          summary: 'Reveal one masked field',
+          description:
+            'Reviewer or admin. Written to the audit trail: who, when, which field, which application.',
+          tags: ['admin'],
+          security: ADMIN_SECURITY,
+          params: SerialParams,
+          body: RevealBody,
+          response: { ...ok(RevealResponse), ...adminBodyErrors('applicationNotFound', 'fieldNotAllowed') },
+        },
+      },
+      async (request) => {
+        const { busi_water_no } = request.params as { busi_water_no: string };
+        const { field } = request.body as { field: string };
+        const operator = operatorOf(request);
+        return success(
+          request,
+          await revealField(ctx, {
+            busiWaterNo: busi_water_no,
+            field,
+            operator: { username: operator.username, role: operator.role },
+            source: adminSource(request),
+          }),
+        );
+      },
+    );
+
+    for (const [action, to] of Object.entries(OPERATOR_ACTIONS)) {
+      const { reasonRequired, detailsRequired } = requirementsOf(to);
+      app.post(
+        `/applications/:busi_water_no/${action}`,
+        {
+          onRequest: requireOperator(ctx, ACTING_ROLE),
+          config: { operation: `admin.application.${action}` },
+          schema: {
+            operationId: `adminApplication${action[0]!.toUpperCase()}${action.slice(1)}`,
+            summary: `Move an application to ${to}`,
+            description: `Reviewer or admin. Allowed only from the states the lifecycle allows (otherwise 409 naming both states). Recorded in the history, the events and the audit trail.`,
+            tags: ['admin'],
+            security: ADMIN_SECURITY,
+            params: SerialParams,
+            body: transitionBody(reasonRequired, detailsRequired),
+            response: {
+              ...ok(OperatorApplicationView),
+              ...adminBodyErrors(
+                'applicationNotFound',
+                'transitionNotAllowed',
+                'concurrentChange',
+                'fieldEmpty',
+                'fieldTooLong',
+                'textCarriesNumber',
+              ),
+            },
+          },
+        },
+        async (request) => {
+          const { busi_water_no } = request.params as { busi_water_no: string };
+          const body = request.body as {
+            reason?: string;
+            version?: number;
+            carrier?: string;
+            tracking_no?: string;
+          };
+          await transitionApplication(ctx, {
+            busiWaterNo: busi_water_no,
+            to,
+            actor: operatorActor(request),
+            reason: body.reason,
+            details: { carrier: body.carrier, tracking_no: body.tracking_no },
+            expectedVersion: body.version,
+            source: adminSource(request),
+          });
+          return success(request, await showApplication(ctx, busi_water_no));
+        },
+      );
+    }
+  };
+}

@@ -1,0 +1,95 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { countApplicationsByStatus } from '../../applications/countApplications.ts';
+import { STATUSES } from '../../applications/lifecycle.ts';
+import { LIMITS } from '../../applications/schema.ts';
+import type { ServiceContext } from '../../context.ts';
+import { listApplicationEvents } from '../../events/applicationEvents.ts';
+import { hasRole } from '../../operators/roles.ts';
+import { success } from '../envelope.ts';
+import { EventView } from '../routes/eventRoutes.ts';
+import { operatorOf, requireOperator } from './operatorAuth.ts';
+import { ADMIN_SECURITY, adminErrors, numberOf, ok, SerialParams } from './schemas.ts';
+import { DeliveryView } from './webhookRoutes.ts';
+
+/**
+ * What the console shows around the search: counts per status at a glance, and the events of one
+ * application with their webhook deliveries. Every operator reads both; deliveries (endpoint URLs,
+ * receivers' errors) only reviewers and admins, as in the webhook routes.
+ */
+
+const seconds = (description: string) => Type.String({ pattern: '^[0-9]{1,12}$', description });
+
+const CountsQuery = Type.Object(
+  {
+    app_id: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.appId })),
+    created_from: Type.Optional(seconds('Created at or after, Unix seconds.')),
+    created_to: Type.Optional(seconds('Created at or before, Unix seconds.')),
+  },
+  { additionalProperties: false },
+);
+
+const StatusCounts = Type.Object({
+  counts: Type.Object(Object.fromEntries(STATUSES.map((status) => [status, Type.Integer()]))),
+  total: Type.Integer(),
+});
+
+const ApplicationEvent = Type.Object({
+  ...EventView.properties,
+  deliveries: Type.Union([Type.Array(DeliveryView), Type.Null()], {
+    description: 'Its webhook deliveries with every attempt; null for a viewer.',
+  }),
+});
+
+const route = (operationId: string, summary: string) => ({
+  operationId,
+  summary,
+  tags: ['admin'],
+  security: ADMIN_SECURITY,
+});
+
+export function applicationOverviewRoutes(ctx: ServiceContext) {
+  return async (app: FastifyInstance) => {
+    app.get(
+      '/applications/counts',
+      {
+        onRequest: requireOperator(ctx, 'viewer'),
+        config: { operation: 'admin.application.counts' },
+        schema: {
+          ...route('adminCountApplications', 'How many applications are in each status'),
+          querystring: CountsQuery,
+          response: { ...ok(StatusCounts), ...adminErrors('fieldFormat') },
+        },
+      },
+      async (request) => {
+        const query = request.query as Record<string, string | undefined>;
+        return success(
+          request,
+          await countApplicationsByStatus(ctx, {
+            app_id: query['app_id'],
+            created_from: numberOf(query['created_from']),
+            created_to: numberOf(query['created_to']),
+          }),
+        );
+      },
+    );
+
+    app.get(
+      '/applications/:busi_water_no/events',
+      {
+        onRequest: requireOperator(ctx, 'viewer'),
+        config: { operation: 'admin.application.events' },
+        schema: {
+          ...route('adminListApplicationEvents', 'The events of an application, with their deliveries'),
+          params: SerialParams,
+          response: { ...ok(Type.Array(ApplicationEvent)), ...adminErrors('applicationNotFound') },
+        },
+      },
+      async (request) => {
+        const { busi_water_no } = request.params as { busi_water_no: string };
+        const withDeliveries = hasRole(operatorOf(request).role, 'reviewer');
+        return success(request, await listApplicationEvents(ctx, busi_water_no, { withDeliveries }));
+      },
+    );
+  };
+}

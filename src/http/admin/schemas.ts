@@ -1,0 +1,280 @@
+import { Type, type TSchema } from 'typebox';
+import { STATUSES } from '../../applications/lifecycle.ts';
+import { REVEALABLE_FIELDS } from '../../applications/masking.ts';
+import { MAX_LIMIT } from '../../applications/listApplications.ts';
+import { LIMITS } from '../../applications/schema.ts';
+import { DETAIL_LIMIT } from '../../applications/transitionApplication.ts';
+import type { ErrorName } from '../../errors/catalogue.ts';
+import { MAX_PASSWORD_LENGTH, USERNAME_PATTERN } from '../../operators/operators.ts';
+import { ROLES } from '../../operators/roles.ts';
+import { errorResponses, SuccessEnvelope } from '../schemas.ts';
+
+/** Request and response shapes of the admin API: validation, types and the OpenAPI document. */
+
+/** Errors every admin route behind `requireOperator` can answer with. */
+export const ADMIN_ERRORS: ErrorName[] = [
+  'operatorAuthRequired',
+  'operatorSessionInvalid',
+  'csrfTokenInvalid',
+  'forbidden',
+  'fieldRequired',
+  'fieldType',
+  'fieldUnknown',
+  'internal',
+  'storeUnavailable',
+];
+
+/** Errors of routes with a JSON body. */
+export const BODY_ERRORS: ErrorName[] = [
+  'bodyNotJson',
+  'bodyNotObject',
+  'bodyDuplicateKey',
+  'bodyBadEncoding',
+  'bodyForbiddenKey',
+  'bodyTooDeep',
+  'bodyEmpty',
+  'bodyTooLarge',
+  'unsupportedContentType',
+];
+
+export const adminErrors = (...extra: ErrorName[]) => errorResponses([...ADMIN_ERRORS, ...extra]);
+export const adminBodyErrors = (...extra: ErrorName[]) =>
+  errorResponses([...ADMIN_ERRORS, ...BODY_ERRORS, ...extra]);
+
+export const ok = <T extends TSchema>(data: T) => ({ 200: SuccessEnvelope(data) });
+
+export const ADMIN_SECURITY: { [name: string]: string[] }[] = [{ operatorToken: [] }, { operatorCookie: [] }];
+
+const nullable = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description === undefined ? {} : { description });
+
+const digits = (description: string, max = 12) => Type.String({ pattern: `^[0-9]{1,${max}}$`, description });
+
+export const SerialParams = Type.Object(
+  { busi_water_no: Type.String({ minLength: 1, maxLength: 32, description: 'Application serial number.' }) },
+  { additionalProperties: false },
+);
+
+export const AppIdParams = Type.Object(
+  { app_id: Type.String({ minLength: 1, maxLength: LIMITS.appId }) },
+  { additionalProperties: false },
+);
+
+export const UsernameParams = Type.Object(
+  { username: Type.String({ minLength: 1, maxLength: 64 }) },
+  { additionalProperties: false },
+);
+
+/** A POST that needs nothing beyond the path still sends `{}`: every POST has a JSON body. */
+export const EmptyBody = Type.Object({}, { additionalProperties: false });
+
+const Reason = Type.String({
+  minLength: 1,
+  maxLength: LIMITS.freeText,
+  description: 'Why; shown to the caller. Must not contain identity or card numbers.',
+});
+const Version = Type.Integer({
+  minimum: 1,
+  maximum: 2_147_483_647,
+  description: 'The version last seen; if the application changed since, the move is refused (409).',
+});
+
+/** The body of a move: a reason where the lifecycle requires one, carrier and tracking where it does. */
+export function transitionBody(reasonRequired: boolean, detailsRequired: readonly string[]) {
+  const properties: Record<string, TSchema> = {
+    reason: reasonRequired ? Reason : Type.Optional(Reason),
+    version: Type.Optional(Version),
+  };
+  for (const name of detailsRequired) {
+    properties[name] = Type.String({
+      minLength: 1,
+      maxLength: DETAIL_LIMIT,
+      description: name === 'carrier' ? 'Carrier of the shipment.' : 'Tracking number of the shipment.',
+    });
+  }
+  return Type.Object(properties, { additionalProperties: false });
+}
+
+export const RevealBody = Type.Object(
+  {
+    field: Type.Enum([...REVEALABLE_FIELDS], {
+      description: 'The masked field to show in the clear. Written to the audit trail.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const SearchQuery = Type.Object(
+  {
+    status: Type.Optional(Type.Enum([...STATUSES])),
+    app_id: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.appId })),
+    busi_water_no: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+    created_from: Type.Optional(digits('Created at or after, Unix seconds.')),
+    created_to: Type.Optional(digits('Created at or before, Unix seconds.')),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'From next_cursor.' })),
+    limit: Type.Optional(digits(`Page size, 1 to ${MAX_LIMIT}; default 20.`, 3)),
+    order: Type.Optional(
+      Type.Enum(['asc', 'desc'], { description: 'By creation: oldest first (default) or newest.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const AuditQuery = Type.Object(
+  {
+    actor: Type.Optional(Type.String({ minLength: 1, maxLength: 128, examples: ['operator:alice'] })),
+    action: Type.Optional(Type.String({ minLength: 1, maxLength: 64, examples: ['application.reveal'] })),
+    target_type: Type.Optional(Type.Enum(['application', 'operator', 'app'])),
+    target_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    cursor: Type.Optional(digits('From next_cursor.', 18)),
+    limit: Type.Optional(digits(`Page size, 1 to ${MAX_LIMIT}; default 20.`, 3)),
+  },
+  { additionalProperties: false },
+);
+
+export const LoginBody = Type.Object(
+  {
+    username: Type.String({ minLength: 1, maxLength: 64 }),
+    password: Type.String({ minLength: 1, maxLength: MAX_PASSWORD_LENGTH }),
+    cookie: Type.Optional(
+      Type.Boolean({ description: 'Also set the session as an HttpOnly cookie (for the web console).' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const Role = Type.Enum([...ROLES], {
+  description: 'viewer reads; reviewer also moves applications and reveals fields; admin also manages.',
+});
+
+export const OperatorBody = Type.Object(
+  {
+    username: Type.String({ minLength: 1, maxLength: 64, pattern: USERNAME_PATTERN }),
+    role: Role,
+    password: Type.String({ minLength: 1, maxLength: MAX_PASSWORD_LENGTH }),
+  },
+  { additionalProperties: false },
+);
+export const RoleBody = Type.Object({ role: Role }, { additionalProperties: false });
+export const PasswordBody = Type.Object(
+  { password: Type.String({ minLength: 1, maxLength: MAX_PASSWORD_LENGTH }) },
+  { additionalProperties: false },
+);
+export const AppBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 128, description: 'Display name of the partner.' }) },
+  { additionalProperties: false },
+);
+
+// Responses.
+
+export const OperatorView = Type.Object({
+  username: Type.String(),
+  role: Type.String(),
+  disabled: Type.Boolean(),
+  created_at: Type.Integer(),
+  updated_at: Type.Integer(),
+});
+
+export const LoginResponse = Type.Object({
+  token: Type.String({ description: 'Opaque session token for `Authorization: Bearer`.' }),
+  token_type: Type.Literal('Bearer'),
+  expires_in: Type.Integer({ description: 'Lifetime in seconds.' }),
+  csrf_token: Type.String({
+    description: 'Send as `x-csrf-token` with every cookie-authenticated request that changes something.',
+  }),
+  operator: Type.Object({ username: Type.String(), role: Type.String() }),
+});
+
+export const MeResponse = Type.Object({
+  username: Type.String(),
+  role: Type.String(),
+  via: Type.String({ description: '`bearer` or `cookie`.' }),
+});
+
+const summaryProperties = {
+  busi_water_no: Type.String(),
+  app_id: Type.String(),
+  status: Type.String(),
+  status_reason: nullable(Type.String()),
+  cert_type: Type.String(),
+  card_no_masked: Type.String(),
+  version: Type.Integer({ description: 'Send it back with a move to refuse it if anything changed.' }),
+  created_at: Type.Integer({ description: 'Unix seconds.' }),
+  updated_at: Type.Integer({ description: 'Unix seconds.' }),
+};
+
+export const ApplicationSummary = Type.Object(summaryProperties);
+
+export const ApplicationPage = Type.Object({
+  items: Type.Array(ApplicationSummary),
+  next_cursor: nullable(Type.String(), 'Pass as cursor for the next page; null on the last page.'),
+});
+
+export const OperatorApplicationView = Type.Object({
+  ...summaryProperties,
+  application: Type.Object(
+    {},
+    {
+      additionalProperties: true,
+      description: 'The submitted fields; identity fields masked, pay_pwd never shown.',
+    },
+  ),
+  history: Type.Array(
+    Type.Object({
+      from_status: nullable(Type.String()),
+      status: Type.String(),
+      actor: Type.String({ description: '`caller:<app_id>`, `operator:<username>` or `system`.' }),
+      reason: nullable(Type.String()),
+      details: nullable(Type.Object({}, { additionalProperties: true })),
+      at: Type.Integer(),
+    }),
+  ),
+  risk_flags: Type.Array(
+    Type.Object({
+      code: Type.String({ description: 'A soft signal for the reviewer, e.g. `document_expiring`.' }),
+      fields: Type.Array(Type.String(), { description: 'The fields it concerns.' }),
+      params: Type.Record(Type.String(), Type.Number(), { description: 'Days, years, counts.' }),
+    }),
+    { description: 'Soft signals computed at each view; none of them is an error.' },
+  ),
+});
+
+export const RevealResponse = Type.Object({
+  busi_water_no: Type.String(),
+  field: Type.String(),
+  value: Type.Unknown({ description: 'The field in the clear; null when the application lacks it.' }),
+});
+
+export const AuditPage = Type.Object({
+  items: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      at: Type.Integer({ description: 'Unix seconds.' }),
+      actor: Type.String(),
+      action: Type.String(),
+      target_type: nullable(Type.String()),
+      target_id: nullable(Type.String()),
+      details: nullable(Type.Object({}, { additionalProperties: true })),
+      source: Type.String(),
+    }),
+  ),
+  next_cursor: nullable(Type.String()),
+});
+
+export const AppView = Type.Object({
+  app_id: Type.String(),
+  name: Type.String(),
+  status: Type.String(),
+  created_at: Type.Integer(),
+  updated_at: Type.Integer(),
+});
+
+export const CreatedApp = Type.Object({
+  app_id: Type.String(),
+  app_secret: Type.String({ description: 'Shown this once; only its hash is stored.' }),
+});
+
+/** Query-string numbers arrive as digit strings (the schema checked them): read them as numbers. */
+export function numberOf(value: string | undefined): number | undefined {
+  return value === undefined ? undefined : Number(value);
+}

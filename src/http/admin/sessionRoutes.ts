@@ -1,0 +1,111 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { ServiceContext } from '../../context.ts';
+import { login, logout, SESSION_TTL_SECONDS } from '../../operators/sessions.ts';
+import { success } from '../envelope.ts';
+import { errorResponses } from '../schemas.ts';
+import {
+  adminSource,
+  clearedSessionCookie,
+  operatorOf,
+  requireOperator,
+  sessionCookie,
+} from './operatorAuth.ts';
+import {
+  ADMIN_SECURITY,
+  adminBodyErrors,
+  adminErrors,
+  BODY_ERRORS,
+  EmptyBody,
+  LoginBody,
+  LoginResponse,
+  MeResponse,
+  ok,
+} from './schemas.ts';
+
+/** Log in, log out, and who am I. */
+export function sessionRoutes(ctx: ServiceContext) {
+  return async (app: FastifyInstance) => {
+    app.post(
+      '/login',
+      {
+        config: { operation: 'admin.login' },
+        schema: {
+          operationId: 'adminLogin',
+          summary: 'Log in as an operator',
+          description:
+            'Exchanges user name and password for an expiring session token. With `cookie: true` the session is also set as an HttpOnly, SameSite=Strict cookie for the console; cookie-authenticated requests that change something must send `csrf_token` as `x-csrf-token`. Every attempt is audited.',
+          tags: ['admin'],
+          security: [],
+          body: LoginBody,
+          response: {
+            ...ok(LoginResponse),
+            ...errorResponses([
+              ...BODY_ERRORS,
+              'loginFailed',
+              'fieldRequired',
+              'fieldType',
+              'fieldUnknown',
+              'fieldEmpty',
+              'fieldTooLong',
+              'internal',
+              'storeUnavailable',
+            ]),
+          },
+        },
+      },
+      async (request, reply) => {
+        const body = request.body as { username: string; password: string; cookie?: boolean };
+        const result = await login(ctx, {
+          username: body.username,
+          password: body.password,
+          source: adminSource(request),
+        });
+        if (body.cookie === true) {
+          reply.header('set-cookie', sessionCookie(request, result.token, SESSION_TTL_SECONDS));
+        }
+        return success(request, result);
+      },
+    );
+
+    app.post(
+      '/logout',
+      {
+        onRequest: requireOperator(ctx, 'viewer'),
+        config: { operation: 'admin.logout' },
+        schema: {
+          operationId: 'adminLogout',
+          summary: 'End the session',
+          tags: ['admin'],
+          security: ADMIN_SECURITY,
+          body: EmptyBody,
+          response: { ...ok(Type.Object({ logged_out: Type.Literal(true) })), ...adminBodyErrors() },
+        },
+      },
+      async (request, reply) => {
+        await logout(ctx, operatorOf(request), adminSource(request));
+        reply.header('set-cookie', clearedSessionCookie(request));
+        return success(request, { logged_out: true as const });
+      },
+    );
+
+    app.get(
+      '/me',
+      {
+        onRequest: requireOperator(ctx, 'viewer'),
+        config: { operation: 'admin.me' },
+        schema: {
+          operationId: 'adminMe',
+          summary: 'The operator of this session',
+          tags: ['admin'],
+          security: ADMIN_SECURITY,
+          response: { ...ok(MeResponse), ...adminErrors() },
+        },
+      },
+      async (request) => {
+        const operator = operatorOf(request);
+        return success(request, { username: operator.username, role: operator.role, via: operator.via });
+      },
+    );
+  };
+}

@@ -1,0 +1,220 @@
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onSendHookHandler,
+  preHandlerHookHandler,
+  RouteOptions,
+} from 'fastify';
+import type { Kysely } from 'kysely';
+import { Type, type TSchema } from 'typebox';
+import type { ServiceContext } from '../context.ts';
+import { ERRORS, type ErrorName } from '../errors/catalogue.ts';
+import { ServiceError } from '../errors/serviceError.ts';
+import { requestHash } from '../idempotency/canonicalJson.ts';
+import {
+  beginIdempotentRequest,
+  completeClaim,
+  purgeExpiredKeys,
+  releaseClaim,
+  type IdempotencyClaim,
+  type IdempotencySettings,
+  type IdempotentCompletion,
+} from '../idempotency/idempotencyKeys.ts';
+import type { Database } from '../store/tables.ts';
+import { bodyOf, callerOf } from './callerAuth.ts';
+import { success } from './envelope.ts';
+import { describe } from './errorHandler.ts';
+import { errorResponses } from './schemas.ts';
+
+/**
+ * `Idempotency-Key` for mutating caller routes. A route opts in with `config: { idempotent: true }`;
+ * the hooks here then claim the key before its handler runs (or replay the stored response, marked
+ * `Idempotent-Replayed: true`), and store the response it sends (or release the key on a 5xx).
+ *
+ * A handler whose operation has a transaction should pass `idempotencyOf(request)` down, so that the
+ * success is recorded in that same transaction (see `IdempotentCompletion`); otherwise the response
+ * is stored as it is sent, which is still one run per key but not crash-atomic with the operation.
+ */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Honour `Idempotency-Key` on this route (caller routes after authentication only). */
+    idempotent?: boolean;
+  }
+  interface FastifyRequest {
+    /** The claimed idempotency key of this request, if it sent one on an idempotent route. */
+    idempotency: RequestIdempotency | null;
+  }
+}
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export const REPLAYED_HEADER = 'idempotent-replayed';
+const KEY = /^[\x20-\x7e]{1,255}$/;
+const PURGE_INTERVAL_MS = 15 * 60_000;
+
+/** The claim of one request, and how its response is recorded. */
+export class RequestIdempotency implements IdempotentCompletion {
+  readonly claim: IdempotencyClaim;
+  readonly #request: FastifyRequest;
+  /** The body recorded inside the operation's transaction, sent as is so first and replay agree. */
+  recordedBody: string | undefined;
+
+  constructor(claim: IdempotencyClaim, request: FastifyRequest) {
+    this.claim = claim;
+    this.#request = request;
+  }
+
+  async complete(trx: Kysely<Database>, data: unknown): Promise<void> {
+    this.recordedBody = undefined;
+    const body = JSON.stringify(success(this.#request, data));
+    if (!(await completeClaim(trx, this.claim, { status: 200, body }))) {
+      // A retry took the key over after our lease: its run is the one that counts.
+      throw new ServiceError('idempotencyInProgress', { headers: { 'retry-after': '1' } });
+    }
+    this.recordedBody = body;
+  }
+}
+
+/** The request's idempotency handle, for an operation that records its success itself. */
+export function idempotencyOf(request: FastifyRequest): IdempotentCompletion | undefined {
+  return request.idempotency ?? undefined;
+}
+
+function parseKey(value: string | string[] | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && KEY.test(value)) return value;
+  throw new ServiceError('headerInvalid', {
+    params: {
+      field: 'Idempotency-Key',
+      reason: 'must be 1 to 255 printable ASCII characters',
+      reason_zh: '必须为 1 到 255 个可打印 ASCII 字符',
+    },
+  });
+}
+
+function settingsOf(ctx: ServiceContext): IdempotencySettings {
+  const { protection } = ctx.config;
+  return {
+    ttlMs: protection.idempotencyTtlSeconds * 1000,
+    waitMs: protection.idempotencyWaitMs,
+    leaseMs: protection.idempotencyLeaseMs,
+  };
+}
+
+function claimHook(ctx: ServiceContext): preHandlerHookHandler {
+  const settings = settingsOf(ctx);
+  return async function claimIdempotencyKey(request: FastifyRequest, reply: FastifyReply) {
+    const key = parseKey(request.headers[IDEMPOTENCY_HEADER]);
+    if (key === undefined) return;
+    const operation = request.routeOptions.config.operation ?? request.routeOptions.url ?? '';
+    const outcome = await beginIdempotentRequest(
+      ctx.store.db,
+      { appId: callerOf(request).appId, key, requestHash: requestHash(operation, bodyOf(request)) },
+      settings,
+      ctx.now,
+    );
+    if (outcome.kind === 'replay') {
+      return reply
+        .code(outcome.response.status)
+        .header(REPLAYED_HEADER, 'true')
+        .type('application/json; charset=utf-8')
+        .send(outcome.response.body);
+    }
+    request.idempotency = new RequestIdempotency(outcome.claim, request);
+  };
+}
+
+function finishHook(ctx: ServiceContext): onSendHookHandler {
+  return async function storeIdempotentResponse(request, reply, payload) {
+    const handle = request.idempotency;
+    if (handle === null) return payload;
+    request.idempotency = null;
+    if (handle.recordedBody !== undefined && reply.statusCode === 200) return handle.recordedBody;
+    try {
+      if (reply.statusCode >= 500 || typeof payload !== 'string') {
+        await releaseClaim(ctx.store.db, handle.claim);
+      } else if (
+        !(await completeClaim(ctx.store.db, handle.claim, { status: reply.statusCode, body: payload }))
+      ) {
+        request.log.warn({ operation: request.routeOptions.config.operation }, 'idempotency claim lost');
+      }
+    } catch (error) {
+      // The response still goes out; the claim ends with its lease.
+      request.log.warn({ err: describe(error) }, 'idempotency key not recorded');
+    }
+    return payload;
+  };
+}
+
+function asArray<T>(value: T | T[] | undefined): T[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+/** The route's documented error responses, with `names` added to their status's description. */
+function withErrors(responses: Record<string, unknown>, names: ErrorName[]): Record<string, unknown> {
+  const merged = { ...responses };
+  for (const name of names) {
+    const entry = ERRORS[name];
+    const line = `\`${entry.code}\` ${entry.name}: ${entry.en}`;
+    const existing = merged[String(entry.status)] as (TSchema & { description?: string }) | undefined;
+    merged[String(entry.status)] =
+      existing === undefined
+        ? errorResponses([name])[entry.status]
+        : { ...existing, description: existing.description ? `${existing.description}\n\n${line}` : line };
+  }
+  return merged;
+}
+
+/** Documents the header and its errors on an idempotent route; the hooks validate it. */
+function document(route: RouteOptions): void {
+  const schema = route.schema;
+  if (schema === undefined) return;
+  const headers = (schema.headers ?? Type.Object({})) as TSchema & { properties?: Record<string, unknown> };
+  schema.headers = {
+    ...headers,
+    properties: {
+      ...headers.properties,
+      [IDEMPOTENCY_HEADER]: Type.Optional(
+        Type.String({
+          description:
+            '1 to 255 printable ASCII characters, unique per request of this app, kept 24 hours: the same key with the same body (compared without `timestamp`) returns the first response again, with `Idempotent-Replayed: true`; with another body it is a 409.',
+        }),
+      ),
+    },
+  };
+  if (schema.response !== undefined) {
+    schema.response = withErrors(schema.response as Record<string, unknown>, [
+      'headerInvalid',
+      'idempotencyKeyReused',
+      'idempotencyInProgress',
+    ]);
+  }
+}
+
+/**
+ * Installs the idempotency hooks on every route declared with `config: { idempotent: true }` after
+ * this call, and the periodic removal of expired keys. Call before registering routes.
+ */
+export function installIdempotency(app: FastifyInstance, ctx: ServiceContext): void {
+  app.decorateRequest('idempotency', null);
+  const claim = claimHook(ctx);
+  const finish = finishHook(ctx);
+  app.addHook('onRoute', (route) => {
+    if (route.config?.idempotent !== true) return;
+    route.preHandler = [...asArray(route.preHandler), claim];
+    route.onSend = [...asArray(route.onSend), finish];
+    document(route);
+  });
+
+  const purge = () => {
+    purgeExpiredKeys(ctx.store.db, ctx.now()).then(
+      (removed) => {
+        if (removed > 0) app.log.info({ removed }, 'expired idempotency keys removed');
+      },
+      (error: unknown) => app.log.warn({ err: describe(error) }, 'idempotency key purge failed'),
+    );
+  };
+  const timer = setInterval(purge, PURGE_INTERVAL_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+}

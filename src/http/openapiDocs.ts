@@ -1,0 +1,314 @@
+import type { FastifySchema } from 'fastify';
+import { STATUSES, eventTypeFor, type Status } from '../applications/lifecycle.ts';
+import { defaultCodeTables, TABLE_NAMES, type TableName } from '../codes/tables.ts';
+import { signature } from '../webhooks/signing.ts';
+import { EventView } from './routes/eventRoutes.ts';
+
+/**
+ * What the OpenAPI document needs besides the route schemas: the servers, a complete request and
+ * response example per caller operation (keyed by operationId, added by `withExamples`, the
+ * swagger `transform`), and the `webhooks` section describing the event deliveries. The examples
+ * are real: a test sends every request example to the service and expects `code: 0`.
+ */
+
+export const SERVERS = [{ url: '/', description: 'The service that serves this document.' }];
+
+/** The groups of the reference at /docs, in reading order. */
+export const TAGS = [
+  { name: 'auth', description: 'Exchange the app secret for an access token.' },
+  {
+    name: 'applications',
+    description: 'Submit, check, read, list and cancel card applications.',
+  },
+  { name: 'codes', description: 'The code tables the submit checks against.' },
+  { name: 'events', description: "The caller's events: the webhook bodies, as a list to reconcile with." },
+  { name: 'sandbox', description: 'Only with SANDBOX=true: drive an application through its lifecycle.' },
+  {
+    name: 'webhooks',
+    description:
+      "What the service sends to an app's webhook endpoints, signed as Standard Webhooks specifies (the `webhooks` section), and the admin routes that register endpoints and redeliver events.",
+  },
+  {
+    name: 'admin',
+    description: "The issuer's back office: operators review and move applications, manage apps.",
+  },
+];
+
+const APP_ID = 'app_cfebff6333dfa2a4';
+const TIMESTAMP = 1795000000;
+const SERIAL = '01M7Q5CQG03QZV91NCTJX2D43J5KC6E8';
+const CARD_MASKED = '539966******4242';
+const ok = <T>(data: T) => ({ code: 0, data, msg: 'success' });
+
+/** A complete, valid application (the applicant of the README walk-through). */
+export const SUBMIT_EXAMPLE = {
+  app_id: APP_ID,
+  timestamp: TIMESTAMP,
+  address: '广东省-深圳市-南山区-科技园路1号',
+  birthday: '1990-03-07',
+  sex: 'M',
+  cert_type: '00',
+  cert_id: '440305199003071236',
+  country: 'CN',
+  id_card_img: 'https://img.example.com/a/id-front.jpg',
+  id_card_back_img: 'https://img.example.com/a/id-back.jpg',
+  cert_start_date: '2015-06-01',
+  cert_end_date: '2045-06-01',
+  passport_img: 'https://img.example.com/a/passport.jpg',
+  email: 'li.lei@example.com',
+  mob_no: '13800138000',
+  mob_no_of: '+86',
+  name: '李雷',
+  name_en: 'LI LEI',
+  company_name: '深圳市示例科技有限公司',
+  office_address: '广东省-深圳市-南山区-科技园路2号',
+  office_tel_no: '75586000000',
+  office_tel_no_of: '+86',
+  position: '04',
+  pay_pwd: '97b24f7696e25258fabac36171807fe5',
+  profession: 'I',
+  purpose: ['01', '04'],
+  sign_applicant: 'https://img.example.com/a/sign.png',
+  wealth_source: ['01'],
+  yearly_income: '200000',
+  years_of_service: '5',
+  consignee: '李雷',
+  consignee_mob_no: '13800138000',
+  consignee_mob_no_of: '+86',
+  consignee_address: '广东省-深圳市-南山区-科技园路1号',
+  pay_voucher: 'https://img.example.com/a/voucher.jpg',
+};
+
+const SUBMITTED_AT = TIMESTAMP;
+const CANCELLED_AT = TIMESTAMP + 600;
+
+const submittedView = {
+  busi_water_no: SERIAL,
+  status: 'SUBMITTED',
+  status_reason: null,
+  card_no_masked: CARD_MASKED,
+  created_at: SUBMITTED_AT,
+  updated_at: SUBMITTED_AT,
+  history: [{ status: 'SUBMITTED', at: SUBMITTED_AT, reason: null }],
+};
+
+const CANCEL_REASON = 'The customer withdrew the application.';
+
+const cancelledView = {
+  ...submittedView,
+  status: 'CANCELLED',
+  status_reason: CANCEL_REASON,
+  updated_at: CANCELLED_AT,
+  history: [...submittedView.history, { status: 'CANCELLED', at: CANCELLED_AT, reason: CANCEL_REASON }],
+};
+
+/** Where each event's application came from, and its place in that application's sequence. */
+const PATH_TO: Record<Status, { previous: Status | null; sequence: number }> = {
+  SUBMITTED: { previous: null, sequence: 1 },
+  IN_REVIEW: { previous: 'SUBMITTED', sequence: 2 },
+  APPROVED: { previous: 'IN_REVIEW', sequence: 3 },
+  CARD_ISSUED: { previous: 'APPROVED', sequence: 4 },
+  SHIPPED: { previous: 'CARD_ISSUED', sequence: 5 },
+  DELIVERED: { previous: 'SHIPPED', sequence: 6 },
+  REJECTED: { previous: 'IN_REVIEW', sequence: 3 },
+  CANCELLED: { previous: 'SUBMITTED', sequence: 2 },
+};
+
+const REASONS: Partial<Record<Status, string>> = {
+  REJECTED: 'The identity document is illegible.',
+  CANCELLED: CANCEL_REASON,
+};
+
+/** The body of a webhook, and an item of the events list. */
+export function eventExample(status: Status) {
+  const { previous, sequence } = PATH_TO[status];
+  return {
+    id: `evt_4f1d2c3b4a5968778695a4b3c2d1e0${String(sequence).padStart(2, '0')}`,
+    type: eventTypeFor(status),
+    created_at: SUBMITTED_AT + (sequence - 1) * 60,
+    data: {
+      busi_water_no: SERIAL,
+      sequence,
+      status,
+      previous_status: previous,
+      reason: REASONS[status] ?? null,
+      card_no_masked: CARD_MASKED,
+    },
+  };
+}
+
+interface OperationExample {
+  request: Record<string, unknown>;
+  response: unknown;
+}
+
+/** One request and one success response per caller operation, by operationId. */
+export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
+  exchangeToken: {
+    request: {
+      app_id: APP_ID,
+      app_secret: 'sk_K_vZArJZX6zJxU-qln4M4Yan4taA4HavHxqkka0OB9E',
+      timestamp: TIMESTAMP,
+    },
+    response: ok({
+      access_token: 'at_Vq3mJ0cX9bq1hY8rW2nT5kLzP4sD7fG6aE1uC0oI9yQ',
+      token_type: 'Bearer',
+      expires_in: 7200,
+    }),
+  },
+  submitApplication: { request: SUBMIT_EXAMPLE, response: ok({ busi_water_no: SERIAL }) },
+  validateApplication: { request: SUBMIT_EXAMPLE, response: ok({ valid: true }) },
+  queryApplication: {
+    request: { app_id: APP_ID, timestamp: TIMESTAMP, busi_water_no: SERIAL },
+    response: ok(submittedView),
+  },
+  listApplications: {
+    request: { app_id: APP_ID, timestamp: TIMESTAMP, status: 'SUBMITTED', limit: 20 },
+    response: ok({ items: [submittedView], next_cursor: null }),
+  },
+  cancelApplication: {
+    request: { app_id: APP_ID, timestamp: TIMESTAMP, busi_water_no: SERIAL, reason: CANCEL_REASON },
+    response: ok(cancelledView),
+  },
+  simulateTransition: {
+    request: { app_id: APP_ID, timestamp: TIMESTAMP, busi_water_no: SERIAL, status: 'IN_REVIEW' },
+    response: ok({
+      ...submittedView,
+      status: 'IN_REVIEW',
+      updated_at: SUBMITTED_AT + 60,
+      history: [...submittedView.history, { status: 'IN_REVIEW', at: SUBMITTED_AT + 60, reason: null }],
+    }),
+  },
+  listCodes: {
+    request: { app_id: APP_ID, timestamp: TIMESTAMP },
+    response: ok(codeTablesExample()),
+  },
+  listEvents: {
+    request: { app_id: APP_ID, timestamp: TIMESTAMP, busi_water_no: SERIAL, limit: 20 },
+    response: ok({ items: [eventExample('SUBMITTED'), eventExample('CANCELLED')], next_cursor: null }),
+  },
+};
+
+/** The default entries of the codes the submit example uses. */
+function codeTablesExample() {
+  const tables = defaultCodeTables().tables;
+  const used: Record<TableName, string[]> = {
+    country: [SUBMIT_EXAMPLE.country],
+    position: [SUBMIT_EXAMPLE.position],
+    profession: [SUBMIT_EXAMPLE.profession],
+    purpose: SUBMIT_EXAMPLE.purpose,
+    wealth_source: SUBMIT_EXAMPLE.wealth_source,
+  };
+  return Object.fromEntries(
+    TABLE_NAMES.map((name) => [name, tables[name].filter((entry) => used[name].includes(entry.code))]),
+  );
+}
+
+type RouteSchema = FastifySchema & { operationId?: string; response?: Record<string, unknown> };
+
+/**
+ * The swagger `transform`: adds the operation's examples to a copy of its schema (the route's own
+ * schema, which also validates, is left as it is). A top-level `examples` becomes the media
+ * type's example in the document.
+ */
+export function withExamples({ schema, url }: { schema: FastifySchema; url: string }): {
+  schema: FastifySchema;
+  url: string;
+} {
+  const route = schema as RouteSchema | undefined;
+  const example = route?.operationId === undefined ? undefined : OPERATION_EXAMPLES[route.operationId];
+  if (route === undefined || example === undefined) return { schema, url };
+  const ok200 = route.response?.['200'] ?? route.response?.[200];
+  return {
+    url,
+    schema: {
+      ...route,
+      body: route.body === undefined ? undefined : { ...route.body, examples: [example.request] },
+      response:
+        ok200 === undefined
+          ? route.response
+          : { ...route.response, 200: { ...(ok200 as object), examples: [example.response] } },
+    },
+  };
+}
+
+/**
+ * The headers of the submitted event's example, really signed with the example secret
+ * `whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw`, so that a verifier can be tried on them.
+ */
+const EXAMPLE_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const signedExample = (() => {
+  const event = eventExample('SUBMITTED');
+  const timestamp = event.created_at + 1;
+  return {
+    id: event.id,
+    timestamp: String(timestamp),
+    signature: signature(EXAMPLE_SECRET, event.id, timestamp, JSON.stringify(event)),
+  };
+})();
+
+const WEBHOOK_HEADERS = [
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description:
+      'The event id (`evt_...`), the same on every retry of one event: process each id once (deliveries are at least once).',
+    schema: { type: 'string' as const, examples: [signedExample.id] },
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description:
+      'Unix seconds when this attempt was signed. Refuse messages more than a few minutes from your clock (replays).',
+    schema: { type: 'string' as const, pattern: '^[0-9]+$', examples: [signedExample.timestamp] },
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description:
+      'Space-separated `v1,<base64>` signatures: HMAC-SHA256, keyed with the base64-decoded part of the endpoint secret after `whsec_`, of `${webhook-id}.${webhook-timestamp}.${raw body}`. During a secret rotation there is one per secret; accept the message when any one matches. Compute it over the raw bytes received: a body parsed and serialised again will not verify.',
+    schema: { type: 'string' as const, examples: [signedExample.signature] },
+  },
+];
+
+const WEBHOOK_DESCRIPTION = (status: Status) =>
+  `Sent to every webhook endpoint registered for the app (\`npx cardapply webhooks add\`) when one of its applications ${status === 'SUBMITTED' ? 'is submitted' : `moves to ${status}`}. The body is the same object as an item of the events list (\`POST /mc-platformapi/v1/open/et/vs/card/events/list\`). Signed as Standard Webhooks specifies (see the headers). Delivered at least once: answer 2xx quickly (within the delivery time-out, 10 s by default); anything else, a time-out or a refused connection is retried with exponential backoff for at least a day. Deliveries of one application may arrive out of order: order them by \`data.sequence\`.`;
+
+/** The `webhooks` section (OpenAPI 3.1): one entry per event type, all with the same body. */
+export function webhooksSection() {
+  return Object.fromEntries(
+    STATUSES.map((status) => {
+      const type = eventTypeFor(status);
+      const operation = {
+        operationId: `${type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase())}Webhook`,
+        summary: `${type}: ${status === 'SUBMITTED' ? 'an application was submitted' : `an application moved to ${status}`}`,
+        description: WEBHOOK_DESCRIPTION(status),
+        tags: ['webhooks'],
+        security: [],
+        parameters: WEBHOOK_HEADERS,
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: { $ref: '#/components/schemas/WebhookEvent' },
+              example: eventExample(status),
+            },
+          },
+        },
+        responses: {
+          '200': { description: 'Any 2xx status acknowledges the delivery; the body is ignored.' },
+          '500': { description: 'Any other answer, or none within the time-out: the delivery is retried.' },
+        },
+      };
+      return [type, { post: operation }];
+    }),
+  );
+}
+
+/** Shared schemas of the document: the webhook body. */
+export const DOCUMENT_SCHEMAS = {
+  WebhookEvent: { ...EventView, description: 'A webhook body: one state change of an application.' },
+};

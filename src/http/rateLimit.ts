@@ -1,0 +1,103 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Caller } from '../apps/credentials.ts';
+import type { Config } from '../config.ts';
+import { ServiceError } from '../errors/serviceError.ts';
+import { RateLimiter, type WarnLogger } from '../ratelimit/rateLimiter.ts';
+import type { BucketPolicy, RateDecision } from '../ratelimit/tokenBucket.ts';
+
+/**
+ * Rate limits at the HTTP edge. Every authenticated caller request takes a token from its app's
+ * bucket (the app's own limit, or the configured default) and its response carries
+ * `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; an empty bucket is a 429 with
+ * `Retry-After`. The token exchange counts failed secrets per app_id and per client address.
+ */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The instance's rate limits; installed by `installRateLimits`. */
+    limits: RequestLimits;
+  }
+}
+
+export class RequestLimits {
+  readonly limiter: RateLimiter;
+  readonly #defaults: BucketPolicy;
+  readonly #failures: BucketPolicy;
+
+  constructor(limiter: RateLimiter, config: Config) {
+    this.limiter = limiter;
+    this.#defaults = { ratePerSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst };
+    this.#failures = {
+      ratePerSecond: config.protection.authFailuresPerMinute / 60,
+      burst: config.protection.authFailureBurst,
+    };
+  }
+
+  policyOf(caller: Caller): BucketPolicy {
+    return {
+      ratePerSecond: caller.rateLimitPerSecond ?? this.#defaults.ratePerSecond,
+      burst: caller.rateLimitBurst ?? this.#defaults.burst,
+    };
+  }
+
+  /** Takes a token of the caller's app; sets the RateLimit headers; throws 429 when there is none. */
+  async limitCaller(reply: FastifyReply, caller: Caller): Promise<void> {
+    const decision = await this.limiter.take(`app:${caller.appId}`, this.policyOf(caller));
+    reply.header('ratelimit-limit', String(decision.limit));
+    reply.header('ratelimit-remaining', String(decision.remaining));
+    reply.header('ratelimit-reset', String(decision.resetSeconds));
+    if (!decision.allowed) throw refusal('rateLimited', decision);
+  }
+
+  /**
+   * Runs a secret check unless too many have failed lately for this app_id or from this address;
+   * counts it when it fails. A correct secret costs nothing, so a partner is never slowed by its own
+   * successful exchanges; a guesser gets a handful of tries a minute.
+   */
+  async limitSecretAttempts<T>(
+    request: FastifyRequest,
+    appId: string,
+    attempt: () => Promise<T>,
+  ): Promise<T> {
+    const keys = [`auth-fail:app:${appId}`, `auth-fail:addr:${request.ip}`];
+    const looks = await Promise.all(keys.map((key) => this.limiter.peek(key, this.#failures)));
+    const refused = looks.find((decision) => !decision.allowed);
+    if (refused !== undefined) {
+      request.log.warn({ app_id: appId }, 'failed secret limit reached');
+      throw refusal('authAttemptsLimited', refused);
+    }
+    try {
+      return await attempt();
+    } catch (error) {
+      if (error instanceof ServiceError && error.error === 'credentialsInvalid') {
+        await Promise.all(keys.map((key) => this.limiter.take(key, this.#failures)));
+      }
+      throw error;
+    }
+  }
+}
+
+function refusal(error: 'rateLimited' | 'authAttemptsLimited', decision: RateDecision): ServiceError {
+  const retryAfter = decision.retryAfterSeconds;
+  return new ServiceError(error, {
+    params: { retry_after: retryAfter },
+    data: { retry_after: retryAfter },
+    headers: { 'retry-after': String(retryAfter) },
+  });
+}
+
+/** Creates the instance's limiter (connecting to Redis when configured) and closes it with the app. */
+export async function installRateLimits(
+  app: FastifyInstance,
+  config: Config,
+  logger: WarnLogger,
+): Promise<void> {
+  const limiter = new RateLimiter({
+    redisUrl: config.redisUrl,
+    keyPrefix: config.protection.redisKeyPrefix,
+    timeoutMs: config.protection.redisTimeoutMs,
+    logger,
+  });
+  app.decorate('limits', new RequestLimits(limiter, config));
+  app.addHook('onClose', () => limiter.close());
+  await limiter.ready();
+}

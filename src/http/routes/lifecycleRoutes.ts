@@ -1,0 +1,177 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { cancelApplication, simulateTransition } from '../../applications/callerTransitions.ts';
+import { INITIAL_STATUS, STATUSES, type Status } from '../../applications/lifecycle.ts';
+import { listApplications, MAX_LIMIT } from '../../applications/listApplications.ts';
+import { LIMITS } from '../../applications/schema.ts';
+import { DETAIL_LIMIT } from '../../applications/transitionApplication.ts';
+import type { ServiceContext } from '../../context.ts';
+import { callerOf } from '../callerAuth.ts';
+import { success } from '../envelope.ts';
+import { PATHS } from '../paths.ts';
+import { AppId, CALLER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
+import { SerialNumber, StatusView } from './statusSchemas.ts';
+
+const UnixSeconds = (description: string) =>
+  Type.Integer({ minimum: 0, maximum: 99_999_999_999, description });
+
+const Reason = Type.String({
+  minLength: 1,
+  maxLength: LIMITS.freeText,
+  description: 'Why; must not contain identity or card numbers.',
+});
+
+const ListRequest = Type.Object(
+  {
+    app_id: AppId,
+    timestamp: Timestamp,
+    status: Type.Optional(Type.Enum([...STATUSES], { description: 'Only applications in this state.' })),
+    created_from: Type.Optional(UnixSeconds('Created at or after this time (Unix seconds).')),
+    created_to: Type.Optional(UnixSeconds('Created at or before this time (Unix seconds).')),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        description: 'The `next_cursor` of the previous page, with the same filters.',
+      }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, description: 'Default 20.' })),
+  },
+  { additionalProperties: false },
+);
+
+const ListResponse = Type.Object({
+  items: Type.Array(StatusView),
+  next_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Pass as `cursor` for the next page; null on the last page.',
+  }),
+});
+
+const CancelRequest = Type.Object(
+  { app_id: AppId, timestamp: Timestamp, busi_water_no: SerialNumber, reason: Type.Optional(Reason) },
+  { additionalProperties: false },
+);
+
+const SimulateRequest = Type.Object(
+  {
+    app_id: AppId,
+    timestamp: Timestamp,
+    busi_water_no: SerialNumber,
+    status: Type.Enum(
+      STATUSES.filter((s): s is Exclude<Status, typeof INITIAL_STATUS> => s !== INITIAL_STATUS),
+      { description: 'The state to move to; only moves the lifecycle allows from the current state.' },
+    ),
+    reason: Type.Optional(Reason),
+    carrier: Type.Optional(Type.String({ minLength: 1, maxLength: DETAIL_LIMIT })),
+    tracking_no: Type.Optional(Type.String({ minLength: 1, maxLength: DETAIL_LIMIT })),
+  },
+  { additionalProperties: false },
+);
+
+const AUTH_HEADER = Type.Object({
+  authorization: Type.String({ description: 'The access token, bare or as `Bearer <token>`.' }),
+});
+
+const MOVE_ERRORS = [
+  ...CALLER_ERRORS,
+  'fieldEmpty',
+  'fieldTooLong',
+  'textCarriesNumber',
+  'applicationNotFound',
+  'transitionNotAllowed',
+  'concurrentChange',
+] as const;
+
+/**
+ * The caller's lifecycle routes: list, cancel and (with SANDBOX=true only) simulate. Registered
+ * inside the caller route plugin, behind its authentication hook.
+ */
+export function registerLifecycleRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  app.post(
+    PATHS.list,
+    {
+      config: { operation: 'application.list' },
+      schema: {
+        operationId: 'listApplications',
+        summary: "List the caller's applications",
+        description:
+          'Ordered by creation time. Filters by status and creation time (Unix seconds, both ends inclusive). The cursor is opaque; a listing page by page neither skips nor repeats an application while new ones arrive.',
+        tags: ['applications'],
+        headers: AUTH_HEADER,
+        body: ListRequest,
+        response: {
+          200: SuccessEnvelope(ListResponse),
+          ...errorResponses([
+            ...CALLER_ERRORS,
+            'fieldEmpty',
+            'fieldTooLong',
+            'fieldNotAllowed',
+            'fieldFormat',
+          ]),
+        },
+      },
+    },
+    async (request) => {
+      const body = request.body as {
+        status?: string;
+        created_from?: number;
+        created_to?: number;
+        cursor?: string;
+        limit?: number;
+      };
+      return success(request, await listApplications(ctx, callerOf(request), body));
+    },
+  );
+
+  app.post(
+    PATHS.cancel,
+    {
+      config: { operation: 'application.cancel', idempotent: true },
+      schema: {
+        operationId: 'cancelApplication',
+        summary: 'Cancel an application',
+        description:
+          'Allowed while the application is SUBMITTED or IN_REVIEW; otherwise a 409 naming both states.',
+        tags: ['applications'],
+        headers: AUTH_HEADER,
+        body: CancelRequest,
+        response: { 200: SuccessEnvelope(StatusView), ...errorResponses([...MOVE_ERRORS]) },
+      },
+    },
+    async (request) => {
+      const body = request.body as { busi_water_no: string; reason?: string };
+      return success(request, await cancelApplication(ctx, callerOf(request), body));
+    },
+  );
+
+  if (!ctx.config.sandbox) return;
+  app.post(
+    PATHS.simulate,
+    {
+      config: { operation: 'application.simulate', idempotent: true },
+      schema: {
+        operationId: 'simulateTransition',
+        summary: 'Sandbox: move an application along the lifecycle',
+        description:
+          'Exists only when the service runs with SANDBOX=true. Any move the lifecycle allows from the current state; REJECTED needs a reason; SHIPPED takes optional carrier and tracking_no.',
+        tags: ['sandbox'],
+        headers: AUTH_HEADER,
+        body: SimulateRequest,
+        response: {
+          200: SuccessEnvelope(StatusView),
+          ...errorResponses([...MOVE_ERRORS, 'fieldNotAllowed']),
+        },
+      },
+    },
+    async (request) => {
+      const body = request.body as {
+        busi_water_no: string;
+        status: Status;
+        reason?: string;
+        carrier?: string;
+        tracking_no?: string;
+      };
+      return success(request, await simulateTransition(ctx, callerOf(request), body));
+    },
+  );
+}

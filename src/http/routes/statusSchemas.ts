@@ -1,0 +1,41 @@
+import { Type } from 'typebox';
+import { STATUSES } from '../../applications/lifecycle.ts';
+
+/** The caller's view of an application, shared by query, list, cancel and simulate. */
+
+export const SerialNumber = Type.String({
+  minLength: 1,
+  maxLength: 32,
+  description: 'Application serial number returned by the submit (32 characters of `[0-9A-Z]`).',
+  examples: ['01M7Q5CQG03QZV91NCTJX2D43J5KC6E8'],
+});
+
+export const StatusView = Type.Object({
+  busi_water_no: SerialNumber,
+  status: Type.Enum([...STATUSES], {
+    description: 'Current state of the lifecycle.',
+    examples: ['SUBMITTED'],
+  }),
+  status_reason: Type.Union([Type.String(), Type.Null()], {
+    description: 'Reason of the last change, if any.',
+  }),
+  card_no_masked: Type.String({
+    description: 'First 6 and last 4 digits; the rest `*`.',
+    examples: ['539966******1234'],
+  }),
+  created_at: Type.Integer({ description: 'Unix seconds.' }),
+  updated_at: Type.Integer({ description: 'Unix seconds.' }),
+  history: Type.Array(
+    Type.Object({
+      status: Type.String(),
+      at: Type.Integer({ description: 'Unix seconds.' }),
+      reason: Type.Union([Type.String(), Type.Null()]),
+      details: Type.Optional(
+        Type.Object(
+          { carrier: Type.String(), tracking_no: Type.String() },
+          { description: 'Only for SHIPPED: the carrier and tracking number.' },
+        ),
+      ),
+    }),
+  ),
+});

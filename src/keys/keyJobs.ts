@@ -1,0 +1,65 @@
+import type { Logger } from 'pino';
+import type { ServiceContext } from '../context.ts';
+import { startPeriodicJob } from '../metrics/periodicJob.ts';
+import { LiveKeyRing } from './liveKeyRing.ts';
+import { reencryptAll } from './reencrypt.ts';
+
+/** How often a service looks at DATA_DIR's key file for a rotation or a retirement. */
+const KEY_FILE_CHECK_MS = 5_000;
+
+/**
+ * The key work of a service process: the re-encryption job (rows under older keys move to the
+ * current key, batch by batch, while the service runs) and, with the key file of DATA_DIR, a look
+ * at that file every few seconds so that a rotation is followed (and re-encryption starts) without
+ * a restart.
+ */
+export function startKeyJobs(ctx: ServiceContext, logger: Logger): { stop(): Promise<void> } {
+  const { batchSize, intervalMs } = {
+    batchSize: ctx.config.keys.reencryptBatchSize,
+    intervalMs: ctx.config.keys.reencryptIntervalMs,
+  };
+  const log = logger.child({ component: 'reencrypt' });
+  const job = startPeriodicJob(ctx, logger, {
+    name: 'reencrypt',
+    intervalMs,
+    // Soon after start: a restart is how a rotation reaches instances with ENCRYPTION_KEYS.
+    firstRunAfterMs: Math.min(intervalMs, 2_000),
+    run: async (stopping) => {
+      const report = await reencryptAll(ctx, {
+        batchSize,
+        shouldStop: stopping,
+        onBatch: (table, batch) => {
+          if (batch.moved > 0) ctx.metrics.reencryptedRows.inc({ table }, batch.moved);
+        },
+      });
+      const moved = Object.values(report.moved).reduce((a, b) => a + b, 0);
+      if (moved > 0 || report.failed.length > 0) {
+        log.info(
+          {
+            current_key_id: ctx.keyRing.currentKeyId,
+            moved: report.moved,
+            skipped: report.skipped,
+            failed: report.failed.length,
+            failed_first: report.failed.slice(0, 10),
+          },
+          'rows re-encrypted under the current key',
+        );
+      }
+    },
+  });
+
+  const ring = ctx.keyRing;
+  let watch: NodeJS.Timeout | undefined;
+  if (ring instanceof LiveKeyRing) {
+    watch = setInterval(() => {
+      if (ring.refreshIfChanged()) job.wake();
+    }, KEY_FILE_CHECK_MS);
+    watch.unref();
+  }
+  return {
+    stop: async () => {
+      clearInterval(watch);
+      await job.stop();
+    },
+  };
+}

@@ -1,0 +1,139 @@
+import { sql } from 'kysely';
+import type { ServiceContext } from '../context.ts';
+import { secretAad } from '../webhooks/endpoints.ts';
+import type { Keys } from './liveKeyRing.ts';
+
+/**
+ * Re-encryption after a key rotation: every value encrypted under an older key is decrypted and
+ * encrypted again under the current key, with the same aad, in batches of short transactions.
+ *
+ * It keeps no progress of its own: it selects the rows whose `key_id` is an older key, in primary
+ * key order, so a stopped run simply starts again where rows are left. Each row is written only if
+ * its ciphertext is still the one that was read (an erasure or another instance may have changed
+ * it); on PostgreSQL the batch's rows are locked with SKIP LOCKED, so instances working at once take
+ * different rows. Keys listed after the current one are newer (being rolled out): never touched.
+ */
+
+/** The encrypted columns of the store, with how each value's aad is formed. */
+interface EncryptedColumn {
+  table: 'applications' | 'webhook_secrets';
+  pk: string;
+  column: string;
+  /** Extra column the aad needs. */
+  aadColumn: string;
+  aad(row: { pk: string; aad_part: string }): string;
+}
+
+export const ENCRYPTED_COLUMNS: readonly EncryptedColumn[] = [
+  {
+    table: 'applications',
+    pk: 'busi_water_no',
+    column: 'payload_enc',
+    aadColumn: 'busi_water_no',
+    aad: (row) => row.pk,
+  },
+  {
+    table: 'webhook_secrets',
+    pk: 'id',
+    column: 'secret_enc',
+    aadColumn: 'endpoint_id',
+    aad: (row) => secretAad(row.aad_part, row.pk),
+  },
+];
+
+/** The keys whose rows move to the current key: those listed before it. */
+export function olderKeyIds(keys: Pick<Keys, 'keyIds' | 'currentKeyId'>): string[] {
+  return keys.keyIds.slice(0, keys.keyIds.indexOf(keys.currentKeyId));
+}
+
+export interface BatchResult {
+  /** Rows now under the current key. */
+  moved: number;
+  /** Rows that changed under us (left for the next pass) or could not be decrypted. */
+  skipped: number;
+  failed: string[];
+  /** The last primary key looked at, where the next batch starts after; null when none was left. */
+  last: string | null;
+}
+
+/** One batch of one table and one older key: rows after `after`, in primary key order. */
+export async function reencryptBatch(
+  ctx: Pick<ServiceContext, 'store' | 'keyRing'>,
+  target: EncryptedColumn,
+  keyId: string,
+  after: string,
+  limit: number,
+): Promise<BatchResult> {
+  const { store, keyRing } = ctx;
+  return store.transaction(async (trx) => {
+    const lock = store.kind === 'postgres' ? sql` for update skip locked` : sql``;
+    const rows = await sql<{ pk: string; enc: string; aad_part: string }>`
+      select ${sql.ref(target.pk)} as pk, ${sql.ref(target.column)} as enc, ${sql.ref(target.aadColumn)} as aad_part
+      from ${sql.table(target.table)}
+      where key_id = ${keyId} and ${sql.ref(target.pk)} > ${after}
+      order by ${sql.ref(target.pk)}
+      limit ${limit}${lock}`.execute(trx);
+    const result: BatchResult = { moved: 0, skipped: 0, failed: [], last: null };
+    for (const row of rows.rows) {
+      result.last = row.pk;
+      let enc: string;
+      try {
+        const aad = target.aad(row);
+        enc = keyRing.encrypt(keyRing.decrypt(row.enc, aad), aad);
+      } catch {
+        result.failed.push(row.pk);
+        continue;
+      }
+      const updated = await sql`
+        update ${sql.table(target.table)}
+        set ${sql.ref(target.column)} = ${enc}, key_id = ${keyRing.keyIdOf(enc)}
+        where ${sql.ref(target.pk)} = ${row.pk} and ${sql.ref(target.column)} = ${row.enc}`.execute(trx);
+      if (Number(updated.numAffectedRows ?? 0n) === 1) result.moved++;
+      else result.skipped++;
+    }
+    return result;
+  });
+}
+
+export interface ReencryptReport {
+  /** Rows moved, per table. */
+  moved: Record<string, number>;
+  skipped: number;
+  /** Primary keys of rows that could not be decrypted (their key is missing, or they are damaged). */
+  failed: string[];
+}
+
+/**
+ * One pass over every older key of every encrypted column, batch after batch, until no row is
+ * left behind the current key or `shouldStop` says so.
+ */
+export async function reencryptAll(
+  ctx: Pick<ServiceContext, 'store' | 'keyRing'>,
+  options: {
+    batchSize: number;
+    shouldStop?: () => boolean;
+    onBatch?: (table: string, result: BatchResult) => void;
+  },
+): Promise<ReencryptReport> {
+  const report: ReencryptReport = { moved: {}, skipped: 0, failed: [] };
+  // Read once per pass: a rotation during the pass is seen by the next one.
+  const currentKeyId = ctx.keyRing.currentKeyId;
+  for (const target of ENCRYPTED_COLUMNS) {
+    report.moved[target.table] = 0;
+    for (const keyId of olderKeyIds(ctx.keyRing)) {
+      if (keyId === currentKeyId) continue;
+      let after = '';
+      for (;;) {
+        if (options.shouldStop?.() === true) return report;
+        const batch = await reencryptBatch(ctx, target, keyId, after, options.batchSize);
+        report.moved[target.table]! += batch.moved;
+        report.skipped += batch.skipped;
+        report.failed.push(...batch.failed);
+        options.onBatch?.(target.table, batch);
+        if (batch.last === null) break;
+        after = batch.last;
+      }
+    }
+  }
+  return report;
+}

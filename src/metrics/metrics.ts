@@ -1,0 +1,110 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * The service's Prometheus metrics, on a registry of its own (never prom-client's global one), so
+ * that several instances in one test process keep separate counts. Built once per context; the
+ * domain calls the few `on...` methods after its commits, which cost a map lookup and an add.
+ *
+ * Labels stay of bounded cardinality: operations, status codes, catalogue codes, lifecycle states.
+ * Never an app id, a serial or anything a caller sends.
+ */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  readonly httpRequests = new Counter({
+    name: 'cardapply_http_requests_total',
+    help: 'HTTP requests answered, by operation (route) and status code',
+    labelNames: ['operation', 'status_code'] as const,
+    registers: [this.registry],
+  });
+  readonly httpDuration = new Histogram({
+    name: 'cardapply_http_request_duration_seconds',
+    help: 'Time from request to response, by operation',
+    labelNames: ['operation'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly submissions = new Counter({
+    name: 'cardapply_applications_submitted_total',
+    help: 'Applications stored (committed submissions)',
+    registers: [this.registry],
+  });
+  readonly transitions = new Counter({
+    name: 'cardapply_application_transitions_total',
+    help: 'Committed state changes of applications, by the state left and the state reached',
+    labelNames: ['from', 'to'] as const,
+    registers: [this.registry],
+  });
+  readonly validationFailures = new Counter({
+    name: 'cardapply_validation_failures_total',
+    help: 'Field problems reported to callers, by catalogue code',
+    labelNames: ['code'] as const,
+    registers: [this.registry],
+  });
+  readonly rateLimitRejections = new Counter({
+    name: 'cardapply_rate_limit_rejections_total',
+    help: 'Requests refused by a rate limit: app (per-app request limit) or auth (failed secrets)',
+    labelNames: ['limit'] as const,
+    registers: [this.registry],
+  });
+  readonly webhookAttempts = new Counter({
+    name: 'cardapply_webhook_deliveries_total',
+    help: "Webhook delivery attempts of this process's dispatcher, by outcome",
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly reencryptedRows = new Counter({
+    name: 'cardapply_reencrypted_rows_total',
+    help: 'Rows moved to the current encryption key by the re-encryption job, by table',
+    labelNames: ['table'] as const,
+    registers: [this.registry],
+  });
+  readonly erasures = new Counter({
+    name: 'cardapply_retention_erased_total',
+    help: 'Applications whose identity data the retention job erased',
+    registers: [this.registry],
+  });
+  readonly jobRuns = new Counter({
+    name: 'cardapply_job_runs_total',
+    help: 'Runs of background jobs (reencrypt, retention), by result (ok, error)',
+    labelNames: ['job', 'result'] as const,
+    registers: [this.registry],
+  });
+  #processMetrics = false;
+
+  onSubmitted(): void {
+    this.submissions.inc();
+  }
+
+  onTransition(from: string, to: string): void {
+    this.transitions.inc({ from, to });
+  }
+
+  /** Process metrics (CPU, memory, event loop lag, GC): only for a serving process, once. */
+  collectProcessMetrics(): void {
+    if (this.#processMetrics) return;
+    this.#processMetrics = true;
+    collectDefaultMetrics({ register: this.registry, prefix: 'cardapply_' });
+  }
+
+  /** A gauge whose value is read when Prometheus scrapes. */
+  gauge<L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    collect: (gauge: Gauge<L>) => void | Promise<void>,
+  ): Gauge<L> {
+    return new Gauge<L>({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      async collect() {
+        await collect(this);
+      },
+    });
+  }
+
+  async exposition(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

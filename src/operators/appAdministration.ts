@@ -1,0 +1,84 @@
+import { listApps, findApp } from '../apps/appRepository.ts';
+import { createApp, type CreatedApp } from '../apps/credentials.ts';
+import { recordAudit } from '../audit/auditTrail.ts';
+import type { ServiceContext } from '../context.ts';
+import { ServiceError } from '../errors/serviceError.ts';
+import type { AppStatus } from '../store/tables.ts';
+import type { ChangedBy } from './operators.ts';
+
+/**
+ * What admins do to callers (apps) from the back office, each change audited: create (the secret
+ * is shown once), disable (every token stops working at once) and enable.
+ */
+export interface AppView {
+  app_id: string;
+  name: string;
+  status: AppStatus;
+  created_at: number;
+  updated_at: number;
+}
+
+function viewOf(row: {
+  app_id: string;
+  name: string;
+  status: AppStatus;
+  created_at: number;
+  updated_at: number;
+}): AppView {
+  return {
+    app_id: row.app_id,
+    name: row.name,
+    status: row.status,
+    created_at: Math.floor(row.created_at / 1000),
+    updated_at: Math.floor(row.updated_at / 1000),
+  };
+}
+
+export async function listAppViews(ctx: ServiceContext): Promise<AppView[]> {
+  return (await listApps(ctx.store.db)).map(viewOf);
+}
+
+export async function createAppAudited(
+  ctx: ServiceContext,
+  name: string,
+  by: ChangedBy,
+): Promise<CreatedApp> {
+  const now = ctx.now();
+  const created = await createApp(ctx.store.db, name, now);
+  // createApp commits on its own; the entry follows at once. An entry is never written for an app
+  // that does not exist.
+  await recordAudit(ctx.store.db, {
+    actor: by.actor,
+    action: 'app.create',
+    targetType: 'app',
+    targetId: created.app_id,
+    details: { app_name: name },
+    source: by.source,
+    at: now,
+  });
+  return created;
+}
+
+export async function setAppStatus(
+  ctx: ServiceContext,
+  appId: string,
+  status: AppStatus,
+  by: ChangedBy,
+): Promise<AppView> {
+  return ctx.store.transaction(async (trx) => {
+    const app = await findApp(trx, appId);
+    if (app === undefined) throw new ServiceError('appNotFound');
+    const now = ctx.now();
+    await trx.updateTable('apps').set({ status, updated_at: now }).where('app_id', '=', appId).execute();
+    await recordAudit(trx, {
+      actor: by.actor,
+      action: status === 'disabled' ? 'app.disable' : 'app.enable',
+      targetType: 'app',
+      targetId: appId,
+      details: { from: app.status, to: status },
+      source: by.source,
+      at: now,
+    });
+    return viewOf({ ...app, status, updated_at: now });
+  });
+}

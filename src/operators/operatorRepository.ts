@@ -1,0 +1,77 @@
+import type { Kysely } from 'kysely';
+import type { Database, OperatorsTable } from '../store/tables.ts';
+
+/** Queries over operators and their sessions. Takes a Kysely handle or a transaction. */
+
+export async function insertOperator(db: Kysely<Database>, row: OperatorsTable): Promise<void> {
+  await db.insertInto('operators').values(row).execute();
+}
+
+export async function findOperator(db: Kysely<Database>, username: string) {
+  return db.selectFrom('operators').selectAll().where('username', '=', username).executeTakeFirst();
+}
+
+export async function listOperators(db: Kysely<Database>) {
+  return db
+    .selectFrom('operators')
+    .select(['username', 'role', 'disabled', 'created_at', 'updated_at'])
+    .orderBy('username')
+    .execute();
+}
+
+export async function updateOperator(
+  db: Kysely<Database>,
+  username: string,
+  changes: Partial<Pick<OperatorsTable, 'role' | 'disabled' | 'password_hash'>> & { updated_at: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('operators')
+    .set(changes)
+    .where('username', '=', username)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function insertSession(
+  db: Kysely<Database>,
+  row: { token_hash: string; username: string; created_at: number; expires_at: number },
+): Promise<void> {
+  await db
+    .insertInto('operator_sessions')
+    .values({ ...row, revoked_at: null })
+    .execute();
+}
+
+/** A session with the state of its operator, in one round trip: this runs on every admin request. */
+export async function findSessionWithOperator(db: Kysely<Database>, tokenHash: string) {
+  return db
+    .selectFrom('operator_sessions')
+    .innerJoin('operators', 'operators.username', 'operator_sessions.username')
+    .select([
+      'operator_sessions.username',
+      'operator_sessions.expires_at',
+      'operator_sessions.revoked_at',
+      'operators.role',
+      'operators.disabled',
+    ])
+    .where('operator_sessions.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+export async function revokeSession(db: Kysely<Database>, tokenHash: string, now: number): Promise<void> {
+  await db
+    .updateTable('operator_sessions')
+    .set({ revoked_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function revokeSessionsOf(db: Kysely<Database>, username: string, now: number): Promise<void> {
+  await db
+    .updateTable('operator_sessions')
+    .set({ revoked_at: now })
+    .where('username', '=', username)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

@@ -1,0 +1,94 @@
+import { RedisBuckets } from './redisBuckets.ts';
+import {
+  decide,
+  MemoryBuckets,
+  type BucketPolicy,
+  type RateDecision,
+  type TakeResult,
+} from './tokenBucket.ts';
+
+export interface WarnLogger {
+  warn(object: object, message: string): void;
+}
+
+/**
+ * The rate limiter of an instance: buckets in Redis when REDIS_URL is set (one limit shared by every
+ * instance), else in this process. When Redis does not answer in time, the instance uses its own
+ * buckets for that request and logs a warning (at most every 30 s): the limit still holds per
+ * instance, so across n instances an app may reach n times its limit while Redis is down, but
+ * requests are neither refused nor slowed because of Redis.
+ */
+export class RateLimiter {
+  readonly #shared: RedisBuckets | undefined;
+  readonly #local: MemoryBuckets;
+  readonly #logger: WarnLogger;
+  #warnedAt = 0;
+
+  constructor(options: {
+    redisUrl: string | undefined;
+    keyPrefix: string;
+    timeoutMs: number;
+    logger: WarnLogger;
+    now?: () => number;
+  }) {
+    this.#logger = options.logger;
+    this.#local = new MemoryBuckets(options.now);
+    this.#shared =
+      options.redisUrl === undefined
+        ? undefined
+        : new RedisBuckets(options.redisUrl, {
+            keyPrefix: options.keyPrefix,
+            timeoutMs: options.timeoutMs,
+            onError: (error) => this.#warn(error),
+          });
+  }
+
+  get shared(): boolean {
+    return this.#shared !== undefined;
+  }
+
+  /** Waits (up to `ms`) for Redis, so that the first requests already share the limit. */
+  async ready(ms = 2000): Promise<void> {
+    if (this.#shared !== undefined && !(await this.#shared.ready(ms))) {
+      this.#warn(new Error('Redis not reachable at start'));
+    }
+  }
+
+  /** Takes `cost` tokens from bucket `key`, if it has them. */
+  async take(key: string, policy: BucketPolicy, cost = 1): Promise<RateDecision> {
+    return decide(await this.#take(key, policy, cost), policy, cost);
+  }
+
+  /** Whether bucket `key` has a token left, without taking it. */
+  async peek(key: string, policy: BucketPolicy): Promise<RateDecision> {
+    const { tokens } = await this.#take(key, policy, 0);
+    return decide({ allowed: tokens >= 1, tokens }, policy, 1);
+  }
+
+  async #take(key: string, policy: BucketPolicy, cost: number): Promise<TakeResult> {
+    if (this.#shared !== undefined) {
+      try {
+        return await this.#shared.take(key, policy, cost);
+      } catch (error) {
+        this.#warn(error);
+      }
+    }
+    return this.#local.takeNow(key, policy, cost);
+  }
+
+  #warn(error: unknown): void {
+    const now = Date.now();
+    if (now - this.#warnedAt < 30_000) return;
+    this.#warnedAt = now;
+    const message = error instanceof Error ? error.message : String(error);
+    this.#logger.warn(
+      { err: { type: 'RedisError', message } },
+      'rate limit store unavailable: limiting per instance',
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.#shared?.close();
+    await this.#local.close();
+  }
+}

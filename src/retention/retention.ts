@@ -1,0 +1,180 @@
+import { sql, type Transaction } from 'kysely';
+import { recordAudit } from '../audit/auditTrail.ts';
+import { isFinal, STATUSES } from '../applications/lifecycle.ts';
+import type { ServiceContext } from '../context.ts';
+import type { Database } from '../store/tables.ts';
+
+/**
+ * Retention: the identity data of an application that has been in a final state (REJECTED,
+ * CANCELLED, DELIVERED) for longer than the retention period is erased.
+ *
+ * Erasing replaces the encrypted payload (the whole application as submitted) with an encrypted
+ * tombstone `{"erased": true, "erased_at": ...}` and the keyed hash of its identity document with
+ * `erased`. The record stays: serial, app, status and reason, card type, the masked card number,
+ * times, its state history, its events and its audit trail, none of which holds identity data.
+ * The keyed hash of the card number stays too: it keeps that number from ever being issued again.
+ *
+ * Each erasure is one conditional update (still final, still not erased, still old enough) with
+ * its audit entry in the same transaction, so instances running the job at once erase and audit
+ * each application exactly once. Afterwards the store's copies of the old values go too: SQLite
+ * (secure_delete on) has its write-ahead log checkpointed and truncated, PostgreSQL's table is
+ * vacuumed so that the old row versions are removed.
+ */
+
+export const ERASED_CERT_HASH = 'erased';
+
+const FINAL_STATUSES = STATUSES.filter(isFinal);
+// Literal, as in the partial index `applications_retention`, so that SQLite can use that index.
+const FINAL_IN = sql.raw(`(${FINAL_STATUSES.map((s) => `'${s}'`).join(', ')})`);
+
+const DAY_MS = 86_400_000;
+/** At most this many serials are listed in a report; the counts are always complete. */
+const LISTED = 1000;
+
+export interface RetentionOptions {
+  days: number;
+  dryRun: boolean;
+  /** For the audit trail: `retention job <host>`, `cli <user>`. */
+  source: string;
+  batchSize?: number;
+  shouldStop?: () => boolean;
+}
+
+export interface RetentionReport {
+  dry_run: boolean;
+  retention_days: number;
+  /** Applications final before this time (Unix seconds) are eligible. */
+  final_before: number;
+  /** Eligible (dry run) or erased applications. */
+  count: number;
+  /** Their serials (at most 1000). */
+  serials: string[];
+  /**
+   * Whether the store's copies of the old values are gone (WAL truncated, table vacuumed); false
+   * when that failed (retried after the next erasure), null when nothing was erased.
+   */
+  store_compacted: boolean | null;
+}
+
+interface Candidate {
+  busi_water_no: string;
+  status: string;
+  updated_at: number;
+}
+
+/** Eligible applications after a position in (updated_at, busi_water_no) order. */
+async function candidates(
+  db: Transaction<Database> | ServiceContext['store']['db'],
+  cutoff: number,
+  after: { updatedAt: number; busiWaterNo: string } | undefined,
+  limit: number,
+  lock: boolean,
+): Promise<Candidate[]> {
+  const position =
+    after === undefined
+      ? sql``
+      : sql` and (updated_at, busi_water_no) > (${after.updatedAt}, ${after.busiWaterNo})`;
+  const rows = await sql<Candidate>`
+    select busi_water_no, status, updated_at from applications
+    where erased_at is null and status in ${FINAL_IN} and updated_at < ${cutoff}${position}
+    order by updated_at, busi_water_no
+    limit ${limit}${lock ? sql` for update skip locked` : sql``}`.execute(db);
+  return rows.rows.map((r) => ({ ...r, updated_at: Number(r.updated_at) }));
+}
+
+export async function runRetention(ctx: ServiceContext, options: RetentionOptions): Promise<RetentionReport> {
+  const batchSize = options.batchSize ?? 200;
+  const cutoff = ctx.now() - options.days * DAY_MS;
+  const report: RetentionReport = {
+    dry_run: options.dryRun,
+    retention_days: options.days,
+    final_before: Math.floor(cutoff / 1000),
+    count: 0,
+    serials: [],
+    store_compacted: null,
+  };
+  const note = (serial: string) => {
+    report.count++;
+    if (report.serials.length < LISTED) report.serials.push(serial);
+  };
+
+  let after: { updatedAt: number; busiWaterNo: string } | undefined;
+  for (;;) {
+    if (options.shouldStop?.() === true) break;
+    let batch: Candidate[];
+    if (options.dryRun) {
+      batch = await candidates(ctx.store.db, cutoff, after, batchSize, false);
+      for (const row of batch) note(row.busi_water_no);
+    } else {
+      batch = await ctx.store.transaction(async (trx) => {
+        const rows = await candidates(trx, cutoff, after, batchSize, ctx.store.kind === 'postgres');
+        for (const row of rows) {
+          if (await erase(ctx, trx, row, cutoff, options)) note(row.busi_water_no);
+        }
+        return rows;
+      });
+    }
+    const last = batch[batch.length - 1];
+    if (last === undefined || batch.length < batchSize) break;
+    after = { updatedAt: last.updated_at, busiWaterNo: last.busi_water_no };
+  }
+
+  if (!options.dryRun && report.count > 0) report.store_compacted = await dropOldVersions(ctx);
+  if (!options.dryRun) ctx.metrics.erasures.inc(report.count);
+  return report;
+}
+
+async function erase(
+  ctx: ServiceContext,
+  trx: Transaction<Database>,
+  row: Candidate,
+  cutoff: number,
+  options: RetentionOptions,
+): Promise<boolean> {
+  const now = ctx.now();
+  const tombstone = ctx.keyRing.encrypt(
+    JSON.stringify({ erased: true, erased_at: Math.floor(now / 1000) }),
+    row.busi_water_no,
+  );
+  const updated = await sql`
+    update applications
+    set payload_enc = ${tombstone}, key_id = ${ctx.keyRing.keyIdOf(tombstone)},
+      cert_hash = ${ERASED_CERT_HASH}, erased_at = ${now}
+    where busi_water_no = ${row.busi_water_no}
+      and erased_at is null and status in ${FINAL_IN} and updated_at < ${cutoff}`.execute(trx);
+  if (Number(updated.numAffectedRows ?? 0n) !== 1) return false;
+  await recordAudit(trx, {
+    actor: 'system',
+    action: 'application.erase',
+    targetType: 'application',
+    targetId: row.busi_water_no,
+    details: {
+      status: row.status,
+      final_at: Math.floor(row.updated_at / 1000),
+      retention_days: options.days,
+    },
+    source: options.source,
+    at: now,
+  });
+  return true;
+}
+
+/**
+ * Removes the store's own copies of what was just overwritten. SQLite zeroes freed space itself
+ * (secure_delete); the pages with the old values remain in the write-ahead log until a checkpoint
+ * copies the new ones over and the log is truncated. PostgreSQL keeps old row versions until a
+ * VACUUM removes them.
+ */
+async function dropOldVersions(ctx: ServiceContext): Promise<boolean> {
+  if (ctx.store.kind === 'postgres') {
+    await sql`vacuum applications`.execute(ctx.store.db);
+    return true;
+  }
+  // A reader in another process (the CLI) can hold the log for a moment.
+  for (let attempt = 1; ; attempt++) {
+    const result = await sql<{ busy: number }>`pragma wal_checkpoint(truncate)`.execute(ctx.store.db);
+    if (Number(result.rows[0]?.busy ?? 0) === 0) return true;
+    if (attempt === 5) return false;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

@@ -1,0 +1,196 @@
+import type { ServiceContext } from '../context.ts';
+import { ServiceError } from '../errors/serviceError.ts';
+import type { DeliveryStatus } from '../store/tables.ts';
+import { activeEndpointsOf, findEndpoint } from './endpointRepository.ts';
+import { insertDeliveries } from './deliveryQueue.ts';
+
+/**
+ * What operators see of deliveries (each with its attempt log) and how they send events again:
+ * one event (to every endpoint of its app, or to one), or every failed delivery of an endpoint.
+ * A redelivery keeps the event's id, so receivers that already have it drop the copy.
+ */
+
+export interface AttemptView {
+  /** Unix milliseconds: attempts can be closer together than a second. */
+  started_at_ms: number;
+  duration_ms: number | null;
+  status_code: number | null;
+  error: string | null;
+  worker: string;
+}
+
+export interface DeliveryView {
+  id: string;
+  event_id: string;
+  event_type: string;
+  endpoint_id: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  /** Unix seconds; while delivering, the end of the lease. */
+  next_attempt_at: number | null;
+  give_up_at: number;
+  leased_by: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: number | null;
+  created_at: number;
+  attempts: AttemptView[];
+}
+
+export const MAX_DELIVERIES_LISTED = 200;
+
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+export async function listDeliveries(
+  ctx: ServiceContext,
+  filter: { endpointId?: string; eventId?: string; status?: DeliveryStatus; limit?: number },
+): Promise<DeliveryView[]> {
+  if (filter.endpointId === undefined && filter.eventId === undefined)
+    throw new Error('listDeliveries: an endpoint or an event is required');
+  const db = ctx.store.db;
+  if (filter.endpointId !== undefined && (await findEndpoint(db, filter.endpointId)) === undefined)
+    throw new ServiceError('webhookEndpointNotFound');
+  if (filter.eventId !== undefined && (await findEvent(ctx, filter.eventId)) === undefined)
+    throw new ServiceError('eventNotFound');
+  let query = db
+    .selectFrom('deliveries as d')
+    .innerJoin('events as ev', 'ev.event_id', 'd.event_id')
+    .selectAll('d')
+    .select('ev.type');
+  if (filter.endpointId !== undefined) query = query.where('d.endpoint_id', '=', filter.endpointId);
+  if (filter.eventId !== undefined) query = query.where('d.event_id', '=', filter.eventId);
+  if (filter.status !== undefined) query = query.where('d.status', '=', filter.status);
+  const rows = await query
+    .orderBy('d.created_at', 'desc')
+    .orderBy('d.id')
+    .limit(Math.min(filter.limit ?? 50, MAX_DELIVERIES_LISTED))
+    .execute();
+  const attempts =
+    rows.length === 0
+      ? []
+      : await db
+          .selectFrom('delivery_attempts')
+          .selectAll()
+          .where(
+            'delivery_id',
+            'in',
+            rows.map((r) => r.id),
+          )
+          .orderBy('id')
+          .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    event_id: row.event_id,
+    event_type: row.type,
+    endpoint_id: row.endpoint_id,
+    status: row.status,
+    attempt_count: row.attempt_count,
+    next_attempt_at:
+      row.status === 'pending' || row.status === 'delivering' ? seconds(row.next_attempt_at) : null,
+    give_up_at: seconds(row.give_up_at),
+    leased_by: row.leased_by,
+    last_status_code: row.last_status_code,
+    last_error: row.last_error,
+    delivered_at: row.delivered_at === null ? null : seconds(row.delivered_at),
+    created_at: seconds(row.created_at),
+    attempts: attempts
+      .filter((a) => a.delivery_id === row.id)
+      .map((a) => ({
+        started_at_ms: a.started_at,
+        duration_ms: a.duration_ms,
+        status_code: a.status_code,
+        error: a.error,
+        worker: a.worker,
+      })),
+  }));
+}
+
+async function findEvent(ctx: ServiceContext, eventId: string) {
+  return ctx.store.db
+    .selectFrom('events')
+    .select(['event_id', 'app_id', 'type'])
+    .where('event_id', '=', eventId)
+    .executeTakeFirst();
+}
+
+export interface RedeliveryResult {
+  /** Deliveries queued to be sent now. */
+  queued: number;
+  /** Deliveries left alone because an attempt is in flight (it goes on). */
+  in_flight: number;
+}
+
+/**
+ * Sends an event again: to one endpoint of its app, or to every active endpoint of its app whose
+ * filter takes it (including endpoints registered after the event). The retry window starts anew.
+ */
+export async function redeliverEvent(
+  ctx: ServiceContext,
+  eventId: string,
+  endpointId?: string,
+): Promise<RedeliveryResult> {
+  const event = await findEvent(ctx, eventId);
+  if (event === undefined) throw new ServiceError('eventNotFound');
+  let targets: string[];
+  if (endpointId !== undefined) {
+    const endpoint = await findEndpoint(ctx.store.db, endpointId);
+    // Another app's endpoint is not one this event can go to: answer as for an unknown one.
+    if (endpoint === undefined || endpoint.app_id !== event.app_id)
+      throw new ServiceError('webhookEndpointNotFound');
+    if (endpoint.status !== 'active') throw new ServiceError('webhookEndpointDisabled');
+    targets = [endpoint.id];
+  } else {
+    const endpoints = await activeEndpointsOf(ctx.store.db, [event.app_id]);
+    targets = endpoints
+      .filter((e) => e.event_types === null || (JSON.parse(e.event_types) as string[]).includes(event.type))
+      .map((e) => e.id);
+  }
+  if (targets.length === 0) return { queued: 0, in_flight: 0 };
+  const now = ctx.now();
+  const giveUpAt = now + ctx.config.webhooks.maxAgeSeconds * 1000;
+  return ctx.store.transaction(async (trx) => {
+    await insertDeliveries(
+      trx,
+      targets.map((id) => ({ eventId, endpointId: id })),
+      now,
+      giveUpAt,
+    );
+    const reset = await trx
+      .updateTable('deliveries')
+      .set(requeue(now, giveUpAt))
+      .where('event_id', '=', eventId)
+      .where('endpoint_id', 'in', targets)
+      .where((eb) => eb.or([eb('status', '!=', 'delivering'), eb('lease_until', '<=', now)]))
+      .executeTakeFirst();
+    const queued = Number(reset.numUpdatedRows);
+    return { queued, in_flight: targets.length - queued };
+  });
+}
+
+/** Queues every failed delivery of an endpoint again. */
+export async function redeliverFailed(ctx: ServiceContext, endpointId: string): Promise<RedeliveryResult> {
+  const endpoint = await findEndpoint(ctx.store.db, endpointId);
+  if (endpoint === undefined) throw new ServiceError('webhookEndpointNotFound');
+  if (endpoint.status !== 'active') throw new ServiceError('webhookEndpointDisabled');
+  const now = ctx.now();
+  const reset = await ctx.store.db
+    .updateTable('deliveries')
+    .set(requeue(now, now + ctx.config.webhooks.maxAgeSeconds * 1000))
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'failed')
+    .executeTakeFirst();
+  return { queued: Number(reset.numUpdatedRows), in_flight: 0 };
+}
+
+function requeue(now: number, giveUpAt: number) {
+  return {
+    status: 'pending' as const,
+    attempt_count: 0,
+    next_attempt_at: now,
+    give_up_at: giveUpAt,
+    lease_until: null,
+    leased_by: null,
+    delivered_at: null,
+    updated_at: now,
+  };
+}

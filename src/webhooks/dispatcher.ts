@@ -1,0 +1,233 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import type { Logger } from 'pino';
+import type { ServiceContext } from '../context.ts';
+import { eventView } from '../events/outbox.ts';
+import { describe } from '../http/errorHandler.ts';
+import { verdict } from './backoff.ts';
+import {
+  claimDeliveries,
+  completeDelivery,
+  fanOutEvents,
+  type ClaimedDelivery,
+  type NextState,
+} from './deliveryQueue.ts';
+import { secretAad } from './endpoints.ts';
+import { send, type SendResult } from './send.ts';
+import { signedHeaders } from './signing.ts';
+
+/**
+ * The webhook dispatcher: a loop that fans new events out into deliveries, leases due deliveries
+ * (as many as it has free slots, so nothing waits in memory while its lease runs) and sends each
+ * one, signed, with a time-out. It runs inside the service process (WEBHOOK_WORKER) and as
+ * `cardapply worker`; any number of them share one store.
+ */
+
+export interface AttemptReport {
+  deliveryId: string;
+  eventId: string;
+  endpointId: string;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  /** delivered; retry (scheduled again); failed (gave up); released (cut short by stop()). */
+  outcome: 'delivered' | 'retry' | 'failed' | 'released';
+  /** False when the lease had run out and another worker had taken the delivery over. */
+  recorded: boolean;
+}
+
+export interface DispatcherOptions {
+  /** Identifies this worker in leases and in the attempt log. */
+  workerId?: string;
+  concurrency?: number;
+  pollIntervalMs?: number;
+  /** How long stop() lets attempts in flight finish before cutting them short (they are retried). */
+  stopGraceMs?: number;
+  /** Called after every attempt: the hook for metrics. */
+  onAttempt?: (report: AttemptReport) => void;
+}
+
+export interface Dispatcher {
+  readonly workerId: string;
+  /** Stops claiming, lets attempts in flight finish (or releases them) and resolves when done. */
+  stop(): Promise<void>;
+}
+
+/** Events fanned out per transaction. */
+const FAN_OUT_BATCH = 100;
+
+export function newWorkerId(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+}
+
+export function startDispatcher(
+  ctx: ServiceContext,
+  logger: Logger,
+  options: DispatcherOptions = {},
+): Dispatcher {
+  const config = ctx.config.webhooks;
+  const workerId = options.workerId ?? newWorkerId();
+  const concurrency = options.concurrency ?? config.concurrency;
+  const pollIntervalMs = options.pollIntervalMs ?? config.pollIntervalMs;
+  const stopGraceMs = options.stopGraceMs ?? Math.floor(ctx.config.shutdownGraceMs / 2);
+  const log = logger.child({ component: 'webhooks', worker: workerId });
+
+  const inFlight = new Set<Promise<void>>();
+  const cutShort = new AbortController();
+  let stopping = false;
+  let moreDue = false;
+  let wake: (() => void) | undefined;
+
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        if (wake === done) wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+
+  async function attempt(claim: ClaimedDelivery): Promise<void> {
+    const startedAt = ctx.now();
+    const started = performance.now();
+    let result: SendResult;
+    try {
+      const secrets = claim.secrets.map((s) =>
+        ctx.keyRing.decrypt(s.secret_enc, secretAad(claim.endpointId, s.id)),
+      );
+      if (secrets.length === 0) {
+        result = { statusCode: null, error: 'no signing secret in force' };
+      } else {
+        const body = JSON.stringify(eventView(claim.event));
+        const headers = signedHeaders(secrets, claim.eventId, Math.floor(ctx.now() / 1000), body);
+        const signal = AbortSignal.any([AbortSignal.timeout(config.timeoutMs), cutShort.signal]);
+        result = await send(claim.url, headers, body, { signal, allowPrivate: config.allowPrivate });
+      }
+    } catch (error) {
+      log.error({ err: describe(error), delivery_id: claim.id }, 'webhook attempt failed to run');
+      result = { statusCode: null, error: 'internal error' };
+    }
+    const durationMs = Math.round(performance.now() - started);
+    const now = ctx.now();
+    const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    const next: NextState =
+      !ok && result.error === 'aborted'
+        ? { status: 'pending', nextAttemptAt: now, release: true }
+        : verdict({ ok }, { attempt_count: claim.attemptCount, give_up_at: claim.giveUpAt }, now, config);
+    let recorded = false;
+    try {
+      recorded = await completeDelivery(
+        ctx.store,
+        { id: claim.id, workerId },
+        { startedAt, durationMs, statusCode: result.statusCode, error: result.error },
+        next,
+        now,
+      );
+    } catch (error) {
+      // The lease runs out and another attempt follows: at least once, never lost.
+      log.warn({ err: describe(error), delivery_id: claim.id }, 'could not record a webhook attempt');
+    }
+    const outcome: AttemptReport['outcome'] =
+      next.status === 'delivered'
+        ? 'delivered'
+        : next.status === 'failed'
+          ? 'failed'
+          : 'release' in next && next.release === true
+            ? 'released'
+            : 'retry';
+    const fields = {
+      delivery_id: claim.id,
+      event_id: claim.eventId,
+      endpoint_id: claim.endpointId,
+      attempt: claim.attemptCount,
+      status_code: result.statusCode,
+      error: result.error,
+      duration_ms: durationMs,
+      outcome,
+    };
+    if (outcome === 'delivered') log.debug(fields, 'webhook delivered');
+    else if (outcome === 'failed') log.error(fields, 'webhook delivery failed for good');
+    else log.warn(fields, 'webhook attempt failed');
+    try {
+      options.onAttempt?.({
+        deliveryId: claim.id,
+        eventId: claim.eventId,
+        endpointId: claim.endpointId,
+        statusCode: result.statusCode,
+        error: result.error,
+        durationMs,
+        outcome,
+        recorded,
+      });
+    } catch (error) {
+      log.warn({ err: describe(error) }, 'onAttempt hook failed');
+    }
+  }
+
+  function track(work: Promise<void>): void {
+    const settled: Promise<void> = work
+      .catch((error: unknown) => log.error({ err: describe(error) }, 'webhook attempt failed to run'))
+      .finally(() => {
+        inFlight.delete(settled);
+        // A slot is free and more may be due: look now rather than at the next poll.
+        if (moreDue) wake?.();
+      });
+    inFlight.add(settled);
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopping) {
+      let busy: boolean;
+      try {
+        const now = ctx.now();
+        const fanned = await fanOutEvents(ctx.store, {
+          now,
+          limit: FAN_OUT_BATCH,
+          maxAgeMs: config.maxAgeSeconds * 1000,
+        });
+        busy = fanned === FAN_OUT_BATCH;
+        const free = concurrency - inFlight.size;
+        if (free > 0 && !stopping) {
+          const claimed = await claimDeliveries(ctx.store, {
+            workerId,
+            now: ctx.now(),
+            leaseMs: config.leaseMs,
+            limit: free,
+          });
+          for (const claim of claimed) track(attempt(claim));
+          moreDue = claimed.length === free;
+          busy = busy || (claimed.length > 0 && moreDue);
+        }
+      } catch (error) {
+        log.warn({ err: describe(error) }, 'webhook dispatcher could not reach the store');
+        busy = false;
+      }
+      if (stopping) break;
+      if (inFlight.size >= concurrency) await Promise.race([...inFlight, pause(pollIntervalMs)]);
+      else if (!busy) await pause(pollIntervalMs);
+    }
+  }
+
+  const looping = loop();
+  log.info({ concurrency, poll_interval_ms: pollIntervalMs }, 'webhook dispatcher started');
+
+  let stopped: Promise<void> | undefined;
+  return {
+    workerId,
+    stop() {
+      stopped ??= (async () => {
+        stopping = true;
+        wake?.();
+        await looping;
+        const grace = setTimeout(() => cutShort.abort(), stopGraceMs);
+        await Promise.allSettled([...inFlight]);
+        clearTimeout(grace);
+        log.info('webhook dispatcher stopped');
+      })();
+      return stopped;
+    },
+  };
+}

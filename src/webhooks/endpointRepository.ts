@@ -1,0 +1,97 @@
+import type { Kysely } from 'kysely';
+import type {
+  Database,
+  WebhookEndpointsTable,
+  WebhookEndpointStatus,
+  WebhookSecretsTable,
+} from '../store/tables.ts';
+
+/** Queries over webhook endpoints and their signing secrets. Takes a Kysely handle or a transaction. */
+
+export async function insertEndpoint(db: Kysely<Database>, row: WebhookEndpointsTable): Promise<void> {
+  await db.insertInto('webhook_endpoints').values(row).execute();
+}
+
+export async function findEndpoint(
+  db: Kysely<Database>,
+  id: string,
+): Promise<WebhookEndpointsTable | undefined> {
+  return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listEndpointRows(
+  db: Kysely<Database>,
+  appId: string | undefined,
+): Promise<WebhookEndpointsTable[]> {
+  let query = db.selectFrom('webhook_endpoints').selectAll();
+  if (appId !== undefined) query = query.where('app_id', '=', appId);
+  return query.orderBy('created_at').orderBy('id').execute();
+}
+
+/** Active endpoints of some apps: the candidates of a fan-out. */
+export async function activeEndpointsOf(db: Kysely<Database>, appIds: readonly string[]) {
+  if (appIds.length === 0) return [];
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'app_id', 'event_types', 'created_at'])
+    .where('app_id', 'in', appIds)
+    .where('status', '=', 'active')
+    .execute();
+}
+
+export async function updateEndpointStatus(
+  db: Kysely<Database>,
+  id: string,
+  status: WebhookEndpointStatus,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_endpoints')
+    .set({ status, updated_at: now })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Deletes an endpoint; its secrets, deliveries and their attempts go with it (ON DELETE CASCADE). */
+export async function deleteEndpointRow(db: Kysely<Database>, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('webhook_endpoints').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+export async function insertSecret(db: Kysely<Database>, row: WebhookSecretsTable): Promise<void> {
+  await db.insertInto('webhook_secrets').values(row).execute();
+}
+
+/** The secrets of some endpoints that still sign at `now`, newest first. */
+export async function liveSecretsOf(db: Kysely<Database>, endpointIds: readonly string[], now: number) {
+  if (endpointIds.length === 0) return [];
+  return db
+    .selectFrom('webhook_secrets')
+    .select(['id', 'endpoint_id', 'secret_enc', 'created_at', 'expires_at'])
+    .where('endpoint_id', 'in', endpointIds)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
+/** Rotation: secrets still signing after `until` stop then; secrets already expired are removed. */
+export async function expireSecrets(
+  db: Kysely<Database>,
+  endpointId: string,
+  until: number,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('webhook_secrets')
+    .set({ expires_at: until })
+    .where('endpoint_id', '=', endpointId)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', until)]))
+    .execute();
+  await db
+    .deleteFrom('webhook_secrets')
+    .where('endpoint_id', '=', endpointId)
+    .where('expires_at', '<=', now)
+    .execute();
+}

@@ -1,0 +1,301 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+import { rotateSecret, revokeTokens } from '../src/apps/manageCredentials.ts';
+import { hashSecret } from '../src/crypto/secrets.ts';
+import { PATHS } from '../src/http/paths.ts';
+import { setAppStatus } from '../src/operators/appAdministration.ts';
+import {
+  newCaller,
+  nowSeconds,
+  post,
+  startService,
+  type Reply,
+  type TestCaller,
+  type TestService,
+} from './helpers/service.ts';
+import { storeNames } from './helpers/stores.ts';
+
+/**
+ * Stolen credentials and their remedies, over real HTTP on every store: tokens revoked one by one
+ * or all of an app, expired tokens, disabled apps, secret rotation with an overlap, each refused at
+ * once; the replay window on every caller route; and the `cardapply` commands that do it.
+ */
+
+const by = { actor: 'system', source: 'test' };
+const CLI = fileURLToPath(new URL('../bin/cardapply.js', import.meta.url));
+
+for (const storeName of storeNames()) {
+  describe(`credentials on ${storeName}`, () => {
+    let service: TestService;
+    before(async () => {
+      service = await startService(storeName);
+    });
+    after(() => service.close());
+
+    const query = (token: string, appId: string): Promise<Reply> =>
+      post(
+        service.baseUrl,
+        PATHS.query,
+        { app_id: appId, timestamp: nowSeconds(), busi_water_no: 'NOSUCHSERIAL' },
+        { token },
+      );
+    /** 404 means the token was accepted (the serial does not exist). */
+    const works = async (token: string, appId: string) => (await query(token, appId)).status === 404;
+    const exchange = (appId: string, secret: string) =>
+      post(service.baseUrl, PATHS.token, { app_id: appId, app_secret: secret, timestamp: nowSeconds() });
+    const tokenOf = async (appId: string, secret: string) => {
+      const reply = await exchange(appId, secret);
+      assert.equal(reply.status, 200, reply.text);
+      return (reply.body.data as { access_token: string }).access_token;
+    };
+    const auditActions = async (appId: string) =>
+      (
+        await service.ctx.store.db
+          .selectFrom('audit_log')
+          .select('action')
+          .where('target_id', '=', appId)
+          .orderBy('id')
+          .execute()
+      ).map((row) => row.action);
+
+    test('a token revoked by itself or by its hash is refused at once; the others still work', async () => {
+      const caller = await newCaller(service);
+      const second = await tokenOf(caller.appId, caller.secret);
+      const third = await tokenOf(caller.appId, caller.secret);
+      assert.deepEqual(await revokeTokens(service.ctx, { token: caller.token }, by), { revoked: 1 });
+      const refused = await query(caller.token, caller.appId);
+      assert.equal(refused.status, 401);
+      assert.equal(refused.body.code, 40102);
+      assert.ok(await works(second, caller.appId));
+      assert.deepEqual(await revokeTokens(service.ctx, { tokenHash: hashSecret(second) }, by), {
+        revoked: 1,
+      });
+      assert.equal((await query(second, caller.appId)).status, 401);
+      assert.ok(await works(third, caller.appId));
+      assert.deepEqual(await revokeTokens(service.ctx, { token: caller.token }, by), { revoked: 0 });
+      assert.deepEqual(await auditActions(caller.appId), ['app.token_revoke', 'app.token_revoke']);
+    });
+
+    test("revoking all of an app's tokens refuses every one at once; new ones can be had", async () => {
+      const caller = await newCaller(service);
+      const tokens = [caller.token, await tokenOf(caller.appId, caller.secret)];
+      const other = await newCaller(service);
+      assert.deepEqual(await revokeTokens(service.ctx, { appId: caller.appId }, by), { revoked: 2 });
+      for (const token of tokens) assert.equal((await query(token, caller.appId)).status, 401);
+      assert.ok(await works(other.token, other.appId), "another app's tokens are untouched");
+      assert.ok(await works(await tokenOf(caller.appId, caller.secret), caller.appId));
+    });
+
+    test('an expired token is refused', async () => {
+      const caller = await newCaller(service);
+      await service.ctx.store.db
+        .updateTable('access_tokens')
+        .set({ expires_at: Date.now() - 1 })
+        .where('token_hash', '=', hashSecret(caller.token))
+        .execute();
+      const reply = await query(caller.token, caller.appId);
+      assert.equal(reply.status, 401);
+      assert.equal(reply.body.code, 40103);
+    });
+
+    test("a disabled app's tokens are refused at once, and it gets no new ones; enabling restores them", async () => {
+      const caller = await newCaller(service);
+      assert.ok(await works(caller.token, caller.appId));
+      await setAppStatus(service.ctx, caller.appId, 'disabled', by);
+      const refused = await query(caller.token, caller.appId);
+      assert.equal(refused.status, 403);
+      assert.equal(refused.body.code, 40302);
+      const exchanged = await exchange(caller.appId, caller.secret);
+      assert.equal(exchanged.status, 403);
+      assert.equal(exchanged.body.code, 40302);
+      await setAppStatus(service.ctx, caller.appId, 'active', by);
+      assert.ok(await works(caller.token, caller.appId));
+    });
+
+    test('rotation keeps both secrets working during the overlap, and only the new one after', async () => {
+      const caller = await newCaller(service);
+      const rotated = await rotateSecret(service.ctx, caller.appId, 1, by);
+      assert.match(rotated.app_secret, /^sk_[A-Za-z0-9_-]{43}$/);
+      assert.notEqual(rotated.app_secret, caller.secret);
+      assert.ok(Math.abs(rotated.previous_secrets_expire_at - (nowSeconds() + 1)) <= 1);
+      assert.equal(
+        (await exchange(caller.appId, caller.secret)).status,
+        200,
+        'old secret during the overlap',
+      );
+      assert.equal((await exchange(caller.appId, rotated.app_secret)).status, 200, 'new secret at once');
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const old = await exchange(caller.appId, caller.secret);
+      assert.equal(old.status, 401, 'old secret after the overlap');
+      assert.equal(old.body.code, 40104);
+      assert.equal((await exchange(caller.appId, rotated.app_secret)).status, 200);
+      assert.ok(await works(caller.token, caller.appId), 'tokens already issued are not touched');
+
+      // A second rotation with no overlap retires the previous secret at once.
+      const again = await rotateSecret(service.ctx, caller.appId, 0, by);
+      assert.equal((await exchange(caller.appId, rotated.app_secret)).status, 401);
+      assert.equal((await exchange(caller.appId, again.app_secret)).status, 200);
+      assert.deepEqual(await auditActions(caller.appId), ['app.secret_rotate', 'app.secret_rotate']);
+      const stored = await service.ctx.store.db
+        .selectFrom('app_secrets')
+        .select('secret_hash')
+        .where('app_id', '=', caller.appId)
+        .execute();
+      assert.ok(!JSON.stringify(stored).includes(again.app_secret), 'only hashes are stored');
+    });
+
+    test('an unknown app is named as such', async () => {
+      await assert.rejects(rotateSecret(service.ctx, 'app_nosuchapp', 0, by), { message: 'appNotFound' });
+      await assert.rejects(revokeTokens(service.ctx, { appId: 'app_nosuchapp' }, by), {
+        message: 'appNotFound',
+      });
+    });
+
+    describe('the replay window on every caller route', () => {
+      let caller: TestCaller;
+      before(async () => {
+        caller = await newCaller(service);
+      });
+      const callerPaths = () =>
+        Object.entries(PATHS).filter(([, path]) => service.app.hasRoute({ method: 'POST', url: path }));
+
+      test('the routes under test include at least submit, validate, query and the token exchange', () => {
+        const names = callerPaths().map(([name]) => name);
+        for (const name of ['token', 'apply', 'validate', 'query']) assert.ok(names.includes(name), name);
+      });
+
+      for (const [skew, label] of [
+        [-301, 'too old'],
+        [301, 'too far ahead'],
+      ] as const) {
+        test(`a timestamp ${label} is a 401 with the server time, on every route`, async () => {
+          for (const [name, path] of callerPaths()) {
+            const body =
+              name === 'token'
+                ? { app_id: caller.appId, app_secret: caller.secret, timestamp: nowSeconds() + skew }
+                : { app_id: caller.appId, timestamp: nowSeconds() + skew };
+            const before = nowSeconds();
+            const reply = await post(service.baseUrl, path, body, { token: caller.token });
+            assert.equal(reply.status, 401, `${name}: ${reply.text}`);
+            assert.equal(reply.body.code, 40105, name);
+            const serverTime = (reply.body.data as { server_time: number }).server_time;
+            assert.ok(serverTime >= before && serverTime <= nowSeconds(), name);
+          }
+        });
+      }
+
+      test('a timestamp within the skew passes the window on every route', async () => {
+        for (const [name, path] of callerPaths()) {
+          const body =
+            name === 'token'
+              ? { app_id: caller.appId, app_secret: caller.secret, timestamp: nowSeconds() - 290 }
+              : { app_id: caller.appId, timestamp: nowSeconds() + 290 };
+          const reply = await post(service.baseUrl, path, body, { token: caller.token });
+          assert.notEqual(reply.body.code, 40105, `${name}: ${reply.text}`);
+        }
+      });
+    });
+
+    describe('cardapply commands', () => {
+      const cli = async (...args: string[]): Promise<unknown> => {
+        const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...args], {
+          env: { ...process.env, ...service.target.env },
+        });
+        return JSON.parse(stdout) as unknown;
+      };
+
+      test('apps rotate-secret, disable, enable, set-limit and tokens revoke', async () => {
+        const created = (await cli('apps', 'create', '--name', 'cli partner', '--json')) as {
+          app_id: string;
+          app_secret: string;
+        };
+        const appId = created.app_id;
+        const token = await tokenOf(appId, created.app_secret);
+
+        const rotated = (await cli(
+          'apps',
+          'rotate-secret',
+          '--app',
+          appId,
+          '--overlap-seconds',
+          '0',
+          '--json',
+        )) as {
+          app_id: string;
+          app_secret: string;
+          previous_secrets_expire_at: number;
+        };
+        assert.equal(rotated.app_id, appId);
+        assert.equal((await exchange(appId, created.app_secret)).status, 401);
+        const fresh = await tokenOf(appId, rotated.app_secret);
+
+        const disabled = (await cli('apps', 'disable', '--app', appId, '--json')) as Record<string, unknown>;
+        assert.equal(disabled['app_id'], appId);
+        assert.equal(disabled['status'], 'disabled');
+        assert.equal((await query(fresh, appId)).status, 403);
+        assert.equal(
+          ((await cli('apps', 'enable', '--app', appId, '--json')) as { status: string }).status,
+          'active',
+        );
+        assert.ok(await works(fresh, appId));
+
+        assert.deepEqual(
+          await cli('apps', 'set-limit', '--app', appId, '--per-second', '5', '--burst', '7', '--json'),
+          {
+            app_id: appId,
+            rate_limit_per_second: 5,
+            rate_limit_burst: 7,
+          },
+        );
+        assert.equal((await query(fresh, appId)).headers.get('ratelimit-limit'), '7');
+        assert.deepEqual(await cli('apps', 'set-limit', '--app', appId, '--default', '--json'), {
+          app_id: appId,
+          rate_limit_per_second: null,
+          rate_limit_burst: null,
+        });
+
+        assert.deepEqual(await cli('tokens', 'revoke', '--token', token, '--json'), { revoked: 1 });
+        assert.equal((await query(token, appId)).status, 401);
+        assert.ok(await works(fresh, appId));
+        assert.deepEqual(await cli('tokens', 'revoke', '--token-hash', hashSecret(fresh), '--json'), {
+          revoked: 1,
+        });
+        await tokenOf(appId, rotated.app_secret);
+        await tokenOf(appId, rotated.app_secret);
+        assert.deepEqual(await cli('tokens', 'revoke', '--app', appId, '--json'), { revoked: 2 });
+
+        assert.deepEqual(await auditActions(appId), [
+          'app.secret_rotate',
+          'app.disable',
+          'app.enable',
+          'app.update',
+          'app.update',
+          'app.token_revoke',
+          'app.token_revoke',
+          'app.token_revoke',
+        ]);
+        const sources = await service.ctx.store.db
+          .selectFrom('audit_log')
+          .select('source')
+          .where('target_id', '=', appId)
+          .execute();
+        for (const row of sources) assert.match(row.source, /^cli /);
+      });
+
+      test('a command with a wrong combination of options says so', async () => {
+        await assert.rejects(
+          cli('tokens', 'revoke', '--json'),
+          /give exactly one of --token, --token-hash, --app/,
+        );
+        await assert.rejects(
+          cli('apps', 'set-limit', '--app', 'x', '--burst', '3'),
+          /--per-second and --burst/,
+        );
+        await assert.rejects(cli('apps', 'disable', '--app', 'app_nosuchapp'), /app_id: no such app/);
+      });
+    });
+  });
+}

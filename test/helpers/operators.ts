@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import type { Caller } from '../../src/apps/credentials.ts';
+import { submitApplication } from '../../src/applications/submitApplication.ts';
+import { transitionApplication } from '../../src/applications/transitionApplication.ts';
+import { TRANSITIONS, INITIAL_STATUS, type Status } from '../../src/applications/lifecycle.ts';
+import { createOperator } from '../../src/operators/operators.ts';
+import type { Role } from '../../src/operators/roles.ts';
+import { uniqueApplicant } from './applicants.ts';
+import type { Reply, TestService } from './service.ts';
+
+/** Operators, admin API calls and applications in a given state, for the lifecycle tests. */
+
+export const ADMIN = '/admin/v1';
+export const TEST_PASSWORD = 'correct horse battery staple';
+
+export interface TestOperator {
+  username: string;
+  role: Role;
+  token: string;
+  csrf: string;
+}
+
+/** Any method, JSON in and out, with an operator's token or raw headers. */
+export async function call(
+  service: TestService,
+  method: string,
+  path: string,
+  options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+): Promise<Reply> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
+  const init: RequestInit = { method, headers };
+  if (options.body !== undefined) init.body = JSON.stringify(options.body);
+  const response = await fetch(`${service.baseUrl}${path}`, init);
+  const text = await response.text();
+  let body: Reply['body'];
+  try {
+    body = JSON.parse(text) as Reply['body'];
+  } catch {
+    throw new Error(`not JSON (HTTP ${response.status}) from ${method} ${path}: ${text.slice(0, 200)}`);
+  }
+  return { status: response.status, headers: response.headers, body, text };
+}
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${randomBytes(4).toString('hex')}`;
+}
+
+/** A new operator with the role, logged in over HTTP. */
+export async function newOperator(service: TestService, role: Role, username = uniqueName(role)) {
+  await createOperator(
+    service.ctx,
+    { username, role, password: TEST_PASSWORD },
+    { actor: 'system', source: 'test' },
+  );
+  return loginAs(service, username, role);
+}
+
+export async function loginAs(service: TestService, username: string, role: Role): Promise<TestOperator> {
+  const reply = await call(service, 'POST', `${ADMIN}/login`, {
+    body: { username, password: TEST_PASSWORD },
+  });
+  if (reply.status !== 200) throw new Error(`login failed: ${reply.text}`);
+  const data = reply.body.data as { token: string; csrf_token: string };
+  return { username, role, token: data.token, csrf: data.csrf_token };
+}
+
+/** The caller as the domain sees it, for submitting without HTTP (no rate limit in the way). */
+export function callerOf(appId: string): Caller {
+  return { appId, rateLimitPerSecond: null, rateLimitBurst: null };
+}
+
+/** Applicants numbered per service, so that no two tests of one store submit the same document. */
+export class Applications {
+  #next = 0;
+  readonly service: TestService;
+  constructor(service: TestService, start = 0) {
+    this.service = service;
+    this.#next = start;
+  }
+
+  nextApplicant(appId: string) {
+    return uniqueApplicant(this.#next++, appId);
+  }
+
+  async submit(appId: string): Promise<string> {
+    const result = await submitApplication(this.service.ctx, callerOf(appId), this.nextApplicant(appId));
+    return result.busi_water_no;
+  }
+
+  /** A new application of `appId` moved to `status` along the shortest path of the table. */
+  async inState(appId: string, status: Status): Promise<string> {
+    const serial = await this.submit(appId);
+    for (const to of pathTo(status)) await move(this.service, serial, to, appId);
+    return serial;
+  }
+}
+
+/** The shortest sequence of moves from the initial state to `status`, found in the table. */
+export function pathTo(status: Status): Status[] {
+  const paths = new Map<Status, Status[]>([[INITIAL_STATUS, []]]);
+  const queue: Status[] = [INITIAL_STATUS];
+  while (queue.length > 0) {
+    const from = queue.shift()!;
+    for (const rule of TRANSITIONS[from]) {
+      if (paths.has(rule.to)) continue;
+      paths.set(rule.to, [...paths.get(from)!, rule.to]);
+      queue.push(rule.to);
+    }
+  }
+  const path = paths.get(status);
+  if (path === undefined) throw new Error(`${status} is not reachable`);
+  return path;
+}
+
+/** One move as whoever may make it: the caller for CANCELLED, else a reviewer. */
+export async function move(service: TestService, serial: string, to: Status, appId: string) {
+  return transitionApplication(service.ctx, {
+    busiWaterNo: serial,
+    to,
+    actor:
+      to === 'CANCELLED'
+        ? { kind: 'caller', id: appId }
+        : { kind: 'operator', id: 'setup', role: 'reviewer' },
+    reason: to === 'REJECTED' ? 'documents unreadable' : null,
+    details: to === 'SHIPPED' ? { carrier: 'SF Express', tracking_no: 'SF1234567890' } : null,
+    source: 'test',
+  });
+}

@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { ApplicationRequest } from '../src/applications/schema.ts';
+import { ERRORS } from '../src/errors/catalogue.ts';
+import { PATHS } from '../src/http/paths.ts';
+import { startService, type TestService } from './helpers/service.ts';
+
+/** The reference is generated from the route schemas, served, and committed; all three agree. */
+describe('OpenAPI document and reference', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startService('sqlite');
+  });
+  after(() => service.close());
+
+  test('the committed openapi.json is the served document (run `npm run openapi` after changing a route)', async () => {
+    const served = (await (await fetch(`${service.baseUrl}/openapi.json`)).json()) as unknown;
+    const committed = JSON.parse(
+      readFileSync(new URL('../openapi.json', import.meta.url), 'utf8'),
+    ) as unknown;
+    assert.deepEqual(served, committed);
+  });
+
+  test('the submit operation documents every field of the specification and its errors', async () => {
+    const doc = (await (await fetch(`${service.baseUrl}/openapi.json`)).json()) as {
+      openapi: string;
+      paths: Record<
+        string,
+        {
+          post: {
+            requestBody: { content: Record<string, { schema: { properties: object; required: string[] } }> };
+            responses: Record<string, { description: string }>;
+          };
+        }
+      >;
+    };
+    assert.equal(doc.openapi, '3.1.0');
+    const submit = doc.paths[PATHS.apply]!.post;
+    const schema = submit.requestBody.content['application/json']!.schema;
+    assert.deepEqual(
+      Object.keys(schema.properties).sort(),
+      Object.keys(ApplicationRequest.properties).sort(),
+    );
+    assert.deepEqual([...schema.required].sort(), [...ApplicationRequest.required].sort());
+    for (const status of ['200', '400', '401', '403', '409', '413', '415', '422', '500', '503']) {
+      assert.ok(submit.responses[status], `response ${status} is documented`);
+    }
+    assert.ok(submit.responses['422']!.description.includes(String(ERRORS.certCheckDigit.code)));
+  });
+
+  test('/docs renders the reference from local files, with no CDN', async () => {
+    const page = await fetch(`${service.baseUrl}/docs/`);
+    assert.equal(page.status, 200);
+    const html = await page.text();
+    assert.match(html, /swagger-ui/i);
+    assert.doesNotMatch(html, /https?:\/\/(?!localhost|127\.0\.0\.1)[a-z0-9.-]+\/[^"']*\.(js|css)/i);
+    const script = /src="\.?\/?([^"]*swagger-ui-bundle\.js)"/.exec(html)?.[1];
+    assert.ok(script, 'the bundle is referenced');
+    const bundle = await fetch(`${service.baseUrl}/docs/${script.replace(/^\.?\/?(docs\/)?/, '')}`);
+    assert.equal(bundle.status, 200);
+  });
+});

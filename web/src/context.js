@@ -1,0 +1,29 @@
+/**
+ * Types shared by the shell and the pages (JSDoc only: this module exports nothing at run time).
+ *
+ * @typedef {{ username: string, role: string, csrf: string | null }} Session
+ *
+ * @typedef {{ code: string, name: string, name_zh: string, other: boolean }} CodeEntry
+ *
+ * @typedef {{
+ *   statuses: string[],
+ *   moves: Record<string, { action: string, to: string, reason_required: boolean, details_required: string[] }[]>,
+ *   acting_role: string,
+ *   roles: string[],
+ *   revealable_fields: string[],
+ *   risk_flags: string[],
+ *   codes: Record<string, CodeEntry[]>,
+ * }} Meta
+ *
+ * @typedef {{
+ *   session: Session,
+ *   meta: Meta,
+ *   can: (role: string) => boolean,
+ *   navigate: (url: string, options?: { replace?: boolean }) => void,
+ *   toast: (message: string, kind?: 'success' | 'error' | 'info') => void,
+ *   setTitle: (title: string) => void,
+ *   signedIn: (session: Session, target: string) => void,
+ *   languageSwitch: () => HTMLElement,
+ * }} PageContext
+ */
+export {};

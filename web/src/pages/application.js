@@ -1,0 +1,256 @@
+import { api, ApiError } from '../api.js';
+import { formDialog } from '../dialog.js';
+import { formatTime, h, replace } from '../dom.js';
+import { statusLabel, t } from '../i18n.js';
+import { actorLabel, errorPanel, errorText, loading, mono, statusBadge } from '../ui.js';
+import { eventList } from './applicationEvents.js';
+import { fieldGroups, fieldLabel, imageGallery } from './applicationFields.js';
+
+/**
+ * One application: its fields (masked, revealable by reviewers), images, risk flags, history,
+ * events with their webhook deliveries, and the moves its state allows for the operator's role.
+ * Revealed values live in this page's memory only: leaving the page drops them.
+ */
+
+/**
+ * @typedef {{ code: string, fields: string[], params: Record<string, number> }} RiskFlag
+ * @typedef {{ from_status: string | null, status: string, actor: string, reason: string | null, details: Record<string, unknown> | null, at: number }} Transition
+ * @typedef {{
+ *   busi_water_no: string, app_id: string, status: string, status_reason: string | null, cert_type: string,
+ *   card_no_masked: string, version: number, created_at: number, updated_at: number,
+ *   application: Record<string, unknown>, history: Transition[], risk_flags: RiskFlag[],
+ * }} View
+ */
+
+const REFRESH_MS = 5000;
+
+/** @type {import('../main.js').Page} */
+export function renderApplication(main, ctx, [serial = '']) {
+  ctx.setTitle(serial);
+  /** @type {View | null} */
+  let view = null;
+  /** @type {Map<string, unknown>} */
+  const revealed = new Map();
+  let stopped = false;
+  let eventsJson = '';
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const canAct = ctx.can(ctx.meta.acting_role);
+
+  const body = h('div', { class: 'application-body' });
+  const eventsBox = h('div', {}, loading());
+  const back = h('a', { href: '/console/', class: 'back-link' }, `← ${t('application.back')}`);
+  replace(main, h('div', { class: 'page' }, back, body));
+  replace(body, loading());
+
+  /** Re-renders a part, keeping the keyboard focus on "the same" button when it is still there. */
+  const keepingFocus = (/** @type {() => void} */ update) => {
+    const key = document.activeElement instanceof HTMLElement ? document.activeElement.dataset['focusKey'] : undefined;
+    update();
+    if (key !== undefined) /** @type {HTMLElement | null} */ (main.querySelector(`[data-focus-key="${key}"]`))?.focus();
+  };
+
+  async function load() {
+    try {
+      view = await api('GET', `/applications/${encodeURIComponent(serial)}`);
+      if (!stopped) keepingFocus(draw);
+    } catch (error) {
+      if (!stopped) replace(body, h('h1', {}, serial), errorPanel(error));
+    }
+  }
+
+  async function loadEvents() {
+    clearTimeout(timer);
+    try {
+      const events = await api('GET', `/applications/${encodeURIComponent(serial)}/events`);
+      const json = JSON.stringify(events);
+      if (!stopped && json !== eventsJson) {
+        eventsJson = json;
+        keepingFocus(() => replace(eventsBox, eventList(events, { ctx, reload: () => void loadEvents() })));
+      }
+    } catch (error) {
+      if (!stopped && !(error instanceof ApiError && error.status === 401)) replace(eventsBox, errorPanel(error));
+    }
+    if (!stopped) timer = setTimeout(() => void loadEvents(), REFRESH_MS);
+  }
+
+  /** @param {string} field */
+  async function reveal(field) {
+    try {
+      const result = await api('POST', `/applications/${encodeURIComponent(serial)}/reveal`, { field });
+      if (stopped) return;
+      revealed.set(field, result.value);
+      keepingFocus(draw);
+    } catch (error) {
+      ctx.toast(errorText(error), 'error');
+    }
+  }
+
+  /** @param {string} field */
+  function hide(field) {
+    revealed.delete(field);
+    keepingFocus(draw);
+  }
+
+  /** @param {{ action: string, to: string, reason_required: boolean, details_required: string[] }} move */
+  async function act(move) {
+    if (view === null) return;
+    const version = view.version;
+    const send = async (/** @type {Record<string, string>} */ extra) => {
+      view = await api('POST', `/applications/${encodeURIComponent(serial)}/${move.action}`, { version, ...extra });
+      ctx.toast(t('application.moved', { status: statusLabel(move.to) }), 'success');
+      draw();
+      /** @type {HTMLElement | null} */ (main.querySelector('.actions button, h1'))?.focus();
+      void loadEvents();
+    };
+    const fields = [
+      ...(move.reason_required ? [{ name: 'reason', label: t('application.reason'), type: /** @type {const} */ ('textarea'), required: true, maxlength: 256, hint: t('application.reasonHint') }] : []),
+      ...move.details_required.map((name) => ({ name, label: t(`application.${name}`), required: true, maxlength: 64 })),
+    ];
+    if (fields.length === 0) {
+      try {
+        await send({});
+      } catch (error) {
+        ctx.toast(errorText(error), 'error');
+        if (error instanceof ApiError && error.status === 409) void load();
+      }
+      return;
+    }
+    await formDialog({
+      title: t(`move.${move.action}.title`),
+      description: t(`move.${move.action}.description`, { serial }),
+      fields,
+      submitLabel: t(`move.${move.action}`),
+      danger: move.to === 'REJECTED',
+      onSubmit: send,
+    });
+  }
+
+  function actions() {
+    if (view === null || !canAct) return null;
+    const moves = ctx.meta.moves[view.status] ?? [];
+    if (moves.length === 0) return null;
+    return h(
+      'div',
+      { class: 'actions', role: 'group', 'aria-label': t('application.actions') },
+      moves.map((move) =>
+        h(
+          'button',
+          {
+            type: 'button',
+            class: `button ${move.to === 'REJECTED' ? 'danger-outline' : 'primary'}`,
+            'data-action': move.action,
+            onclick: () => act(move),
+          },
+          t(`move.${move.action}`),
+        ),
+      ),
+    );
+  }
+
+  function draw() {
+    if (view === null) return;
+    const v = view;
+    ctx.setTitle(`${v.busi_water_no} · ${statusLabel(v.status)}`);
+    /** @type {Map<string, string[]>} */
+    const flagged = new Map();
+    for (const flag of v.risk_flags) {
+      for (const f of flag.fields) flagged.set(f, [...(flagged.get(f) ?? []), t(`risk.${flag.code}`, flag.params)]);
+    }
+    const input = { ctx, application: v.application, revealed, canReveal: canAct, flagged, reveal, hide };
+    replace(
+      body,
+      h(
+        'div',
+        { class: 'app-header card' },
+        h(
+          'div',
+          { class: 'app-title' },
+          h('h1', { class: 'mono' }, v.busi_water_no),
+          statusBadge(v.status),
+        ),
+        h(
+          'dl',
+          { class: 'app-meta' },
+          metaItem(t('queue.app'), mono(v.app_id)),
+          metaItem(t('queue.document'), t(`certType.${v.cert_type}`)),
+          metaItem(t('queue.card'), mono(v.card_no_masked)),
+          metaItem(t('queue.created'), formatTime(v.created_at)),
+          metaItem(t('queue.updatedAt'), formatTime(v.updated_at)),
+        ),
+        v.status_reason === null ? null : h('p', { class: 'status-reason' }, h('strong', {}, `${t('application.reason')}: `), v.status_reason),
+        actions() ?? (canAct ? h('p', { class: 'muted small' }, t('application.final')) : h('p', { class: 'muted small' }, t('application.readOnly'))),
+      ),
+      h(
+        'div',
+        { class: 'columns' },
+        h(
+          'div',
+          { class: 'column-main' },
+          h('section', { class: 'card', 'aria-labelledby': 'fields-title' }, h('h2', { id: 'fields-title' }, t('application.fields')), fieldGroups(input)),
+          h('section', { class: 'card', 'aria-labelledby': 'images-title' }, h('h2', { id: 'images-title' }, t('application.images')), imageGallery(input)),
+        ),
+        h(
+          'div',
+          { class: 'column-side' },
+          h('section', { class: 'card', 'aria-labelledby': 'risk-title' }, h('h2', { id: 'risk-title' }, t('application.risk')), riskList(v.risk_flags)),
+          h('section', { class: 'card', 'aria-labelledby': 'history-title' }, h('h2', { id: 'history-title' }, t('application.history')), timeline(v.history)),
+          h('section', { class: 'card', 'aria-labelledby': 'events-title' }, h('h2', { id: 'events-title' }, t('application.events')), eventsBox),
+        ),
+      ),
+    );
+  }
+
+  void load().then(() => loadEvents());
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    revealed.clear();
+  };
+}
+
+/** @param {string} label @param {Node | string} value */
+const metaItem = (label, value) => h('div', {}, h('dt', {}, label), h('dd', {}, value));
+
+/** @param {RiskFlag[]} flags */
+function riskList(flags) {
+  if (flags.length === 0) return h('p', { class: 'risk-none' }, t('risk.none'));
+  return h(
+    'ul',
+    { class: 'risk-flags' },
+    flags.map((flag) =>
+      h(
+        'li',
+        { class: 'risk-flag', 'data-flag': flag.code },
+        h('span', { class: 'risk-title' }, t(`risk.${flag.code}`, flag.params)),
+        h('span', { class: 'small muted' }, flag.fields.map(fieldLabel).join(' · ')),
+      ),
+    ),
+  );
+}
+
+/** @param {Transition[]} history */
+function timeline(history) {
+  return h(
+    'ol',
+    { class: 'timeline' },
+    history.map((entry) =>
+      h(
+        'li',
+        { class: 'timeline-item' },
+        h('div', { class: 'timeline-head' }, statusBadge(entry.status), h('span', { class: 'muted small' }, formatTime(entry.at))),
+        h('div', { class: 'small' }, actorLabel(entry.actor)),
+        entry.reason === null ? null : h('blockquote', { class: 'reason' }, entry.reason),
+        entry.details === null
+          ? null
+          : h(
+              'dl',
+              { class: 'details small' },
+              Object.entries(entry.details).map(([name, value]) =>
+                h('div', {}, h('dt', {}, t(`application.${name}`)), h('dd', { class: 'mono' }, String(value))),
+              ),
+            ),
+      ),
+    ),
+  );
+}

@@ -1,0 +1,297 @@
+import { api, query } from '../api.js';
+import { dayToSeconds, field, formatTime, h, replace, select } from '../dom.js';
+import { statusLabel, t } from '../i18n.js';
+import { emptyRow, errorPanel, mono, pageHeader, statusBadge, table } from '../ui.js';
+
+/**
+ * The queue: applications in a table, filtered by status, app and creation day, found by serial
+ * number, sorted by creation, a page at a time, with the counts per status above. It polls, so new
+ * submissions appear without a reload. Filters live in the address (back, forward and reload keep
+ * them); the page position does not.
+ */
+
+export const POLL_MS = 5000;
+const PAGE_SIZES = ['20', '50', '100'];
+
+/** @typedef {{ busi_water_no: string, app_id: string, status: string, cert_type: string, card_no_masked: string, created_at: number, updated_at: number }} Summary */
+
+/** @type {import('../main.js').Page} */
+export function renderQueue(main, ctx) {
+  ctx.setTitle(t('queue.title'));
+  const params = new URLSearchParams(location.search);
+  const filters = {
+    status: params.get('status') ?? '',
+    app_id: params.get('app_id') ?? '',
+    from: params.get('from') ?? '',
+    to: params.get('to') ?? '',
+    serial: params.get('serial') ?? '',
+    order: params.get('order') === 'asc' ? 'asc' : 'desc',
+    limit: PAGE_SIZES.includes(params.get('limit') ?? '') ? /** @type {string} */ (params.get('limit')) : '20',
+  };
+  /** Cursors of the pages before this one, and of this one. */
+  /** @type {(string | null)[]} */
+  let cursors = [null];
+  /** @type {string | null} */
+  let nextCursor = null;
+  /** @type {Set<string> | null} serials on screen at the last load, to mark new ones */
+  let seen = null;
+  let stopped = false;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+
+  const countsList = h('ul', { class: 'counts', 'aria-label': t('queue.counts') });
+  const notice = h('div', {});
+  const body = h('tbody', {});
+  const updated = h('span', { class: 'muted small', role: 'status', 'aria-live': 'off' });
+  const previous = h('button', { type: 'button', class: 'button', onclick: () => turn(-1) }, t('queue.previous'));
+  const next = h('button', { type: 'button', class: 'button', onclick: () => turn(1) }, t('queue.next'));
+  const pageLabel = h('span', { class: 'muted' });
+  const announcer = h('div', { class: 'sr-only', role: 'status', 'aria-live': 'polite' });
+
+  const timeRange = () => ({
+    created_from: filters.from === '' ? undefined : dayToSeconds(filters.from, 'start'),
+    created_to: filters.to === '' ? undefined : dayToSeconds(filters.to, 'end'),
+  });
+
+  async function load() {
+    clearTimeout(timer);
+    const cursor = cursors[cursors.length - 1] ?? undefined;
+    try {
+      const [counts, page] = await Promise.all([
+        api('GET', `/applications/counts${query({ app_id: filters.app_id, ...timeRange() })}`),
+        api(
+          'GET',
+          `/applications${query({
+            status: filters.status,
+            app_id: filters.app_id,
+            busi_water_no: filters.serial,
+            ...timeRange(),
+            order: filters.order,
+            limit: filters.limit,
+            cursor,
+          })}`,
+        ),
+      ]);
+      if (stopped) return;
+      replace(notice);
+      renderCounts(counts);
+      renderRows(page.items);
+      nextCursor = page.next_cursor;
+      previous.disabled = cursors.length <= 1;
+      next.disabled = nextCursor === null;
+      replace(pageLabel, t('queue.page', { n: cursors.length }));
+      replace(updated, t('queue.updated', { time: formatTime(Math.floor(Date.now() / 1000)).slice(11) }));
+    } catch (error) {
+      if (stopped) return;
+      replace(notice, errorPanel(error));
+    }
+    if (!stopped) timer = setTimeout(poll, POLL_MS);
+  }
+
+  function poll() {
+    if (document.visibilityState === 'visible') void load();
+    else timer = setTimeout(poll, POLL_MS);
+  }
+
+  /** @param {{ counts: Record<string, number>, total: number }} data */
+  function renderCounts(data) {
+    /** @param {string} status @param {string} label @param {number} n */
+    const chip = (status, label, n) =>
+      h(
+        'li',
+        {},
+        h(
+          'button',
+          {
+            type: 'button',
+            class: `count-chip${status === '' ? '' : ` chip-${status.toLowerCase()}`}`,
+            'aria-pressed': filters.status === status ? 'true' : 'false',
+            'data-status': status || 'ALL',
+            onclick: () => {
+              filters.status = status;
+              statusSelect.value = status;
+              apply();
+            },
+          },
+          h('span', { class: 'count-label' }, label),
+          h('span', { class: 'count-value' }, n),
+        ),
+      );
+    replace(
+      countsList,
+      chip('', t('queue.all'), data.total),
+      ctx.meta.statuses.map((status) => chip(status, statusLabel(status), data.counts[status] ?? 0)),
+    );
+  }
+
+  /** @param {Summary[]} items */
+  function renderRows(items) {
+    const fresh = seen === null ? new Set() : new Set(items.map((i) => i.busi_water_no).filter((s) => !seen?.has(s)));
+    if (fresh.size > 0) replace(announcer, t('queue.newArrived', { n: fresh.size }));
+    seen = new Set([...(seen ?? []), ...items.map((i) => i.busi_water_no)]);
+    if (items.length === 0) return replace(body, emptyRow(7, t('queue.empty')));
+    replace(
+      body,
+      items.map((item) =>
+        h(
+          'tr',
+          { class: fresh.has(item.busi_water_no) ? 'row-new' : null, 'data-serial': item.busi_water_no },
+          h('td', {}, h('a', { href: `/console/applications/${item.busi_water_no}`, class: 'mono serial-link' }, item.busi_water_no)),
+          h('td', {}, mono(item.app_id)),
+          h('td', {}, statusBadge(item.status)),
+          h('td', {}, t(`certType.${item.cert_type}`)),
+          h('td', {}, mono(item.card_no_masked)),
+          h('td', { class: 'nowrap' }, formatTime(item.created_at)),
+          h('td', { class: 'nowrap' }, formatTime(item.updated_at)),
+        ),
+      ),
+    );
+  }
+
+  /** @param {1 | -1} step */
+  function turn(step) {
+    if (step === 1 && nextCursor !== null) cursors.push(nextCursor);
+    if (step === -1 && cursors.length > 1) cursors.pop();
+    seen = null;
+    void load();
+  }
+
+  /** Filters into the address, back to the first page. */
+  function apply() {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(filters)) {
+      const isDefault = (name === 'order' && value === 'desc') || (name === 'limit' && value === '20');
+      if (value !== '' && !isDefault) search.set(name, value);
+    }
+    const text = search.toString();
+    history.replaceState(null, '', `/console/${text === '' ? '' : `?${text}`}`);
+    cursors = [null];
+    seen = null;
+    showSort();
+    void load();
+  }
+
+  // The filter form.
+  const statusSelect = select(
+    { name: 'status' },
+    [['', t('queue.anyStatus')], ...ctx.meta.statuses.map((s) => /** @type {[string, string]} */ ([s, statusLabel(s)]))],
+    filters.status,
+  );
+  const appInput = h('input', { name: 'app_id', value: filters.app_id, maxlength: 64, autocomplete: 'off', list: 'app-ids' });
+  const fromInput = h('input', { name: 'from', type: 'date', value: filters.from });
+  const toInput = h('input', { name: 'to', type: 'date', value: filters.to });
+  const serialInput = h('input', {
+    name: 'serial',
+    type: 'search',
+    value: filters.serial,
+    maxlength: 32,
+    autocomplete: 'off',
+    spellcheck: 'false',
+    class: 'mono',
+  });
+  const limitSelect = select({ name: 'limit' }, PAGE_SIZES.map((n) => /** @type {[string, string]} */ ([n, n])), filters.limit);
+  limitSelect.addEventListener('change', () => {
+    filters.limit = limitSelect.value;
+    apply();
+  });
+  const appIds = h('datalist', { id: 'app-ids' });
+  if (ctx.can('admin')) {
+    api('GET', '/apps')
+      .then((/** @type {{ app_id: string, name: string }[]} */ apps) =>
+        replace(appIds, apps.map((a) => h('option', { value: a.app_id }, a.name))),
+      )
+      .catch(() => {});
+  }
+  const form = h(
+    'form',
+    { class: 'filters', role: 'search', 'aria-label': t('queue.filters') },
+    field(t('queue.serial'), serialInput, t('queue.serialHint')),
+    field(t('queue.status'), statusSelect),
+    field(t('queue.app'), appInput),
+    field(t('queue.createdFrom'), fromInput),
+    field(t('queue.createdTo'), toInput),
+    h(
+      'div',
+      { class: 'filter-actions' },
+      h('button', { type: 'submit', class: 'button primary' }, t('queue.search')),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'button ghost',
+          onclick: () => {
+            Object.assign(filters, { status: '', app_id: '', from: '', to: '', serial: '' });
+            for (const input of [statusSelect, appInput, fromInput, toInput, serialInput]) input.value = '';
+            apply();
+          },
+        },
+        t('queue.reset'),
+      ),
+    ),
+    appIds,
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    Object.assign(filters, {
+      status: statusSelect.value,
+      app_id: appInput.value.trim(),
+      from: fromInput.value,
+      to: toInput.value,
+      serial: serialInput.value.trim().toUpperCase(),
+    });
+    serialInput.value = filters.serial;
+    apply();
+  });
+
+  const sortButton = h('button', {
+    type: 'button',
+    class: 'sort-button',
+    onclick: () => {
+      filters.order = filters.order === 'asc' ? 'desc' : 'asc';
+      apply();
+      sortButton.focus();
+    },
+  });
+  const columns = [
+    t('queue.serialShort'),
+    t('queue.app'),
+    t('queue.status'),
+    t('queue.document'),
+    t('queue.card'),
+    sortButton,
+    t('queue.updatedAt'),
+  ];
+  const grid = table(t('queue.tableCaption'), columns, body, 'queue-table');
+  const createdHeader = sortButton.closest('th');
+
+  /** The sort shown on the column: aria-sort on its header, an arrow in its button. */
+  function showSort() {
+    createdHeader?.setAttribute('aria-sort', filters.order === 'asc' ? 'ascending' : 'descending');
+    replace(
+      sortButton,
+      t('queue.created'),
+      h('span', { class: 'sort-arrow', 'aria-hidden': 'true' }, filters.order === 'asc' ? '↑' : '↓'),
+    );
+  }
+  showSort();
+
+  replace(
+    main,
+    h(
+      'div',
+      { class: 'page' },
+      pageHeader(t('queue.title'), updated),
+      countsList,
+      h('section', { class: 'card' }, form),
+      notice,
+      h('section', { class: 'card flush' }, grid,
+        h('div', { class: 'pager' }, pageLabel, h('div', { class: 'pager-buttons' }, previous, next), field(t('queue.pageSize'), limitSelect))),
+      announcer,
+    ),
+  );
+  void load();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}

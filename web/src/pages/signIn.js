@@ -1,0 +1,86 @@
+import { api } from '../api.js';
+import { field, h, replace } from '../dom.js';
+import { t } from '../i18n.js';
+import { errorText } from '../ui.js';
+
+/**
+ * Sign-in with an operator account. The login asks for the session as a cookie (HttpOnly,
+ * SameSite=Strict, expiring); the CSRF token it returns stays in memory for the actions.
+ * @type {import('../main.js').Page}
+ */
+export function renderSignIn(main, ctx) {
+  ctx.setTitle(t('signIn.title'));
+  const params = new URLSearchParams(location.search);
+  const next = params.get('next');
+  // Only a path of the console: never a redirect elsewhere.
+  const target = next !== null && /^\/console(\/[^/\\]|\/?$|\/?\?)/.test(next) ? next : '/console/';
+  const notice = params.has('expired')
+    ? h('p', { class: 'notice notice-warning', role: 'status' }, t('signIn.expired'))
+    : params.has('signed_out')
+      ? h('p', { class: 'notice notice-info', role: 'status' }, t('signIn.signedOut'))
+      : null;
+
+  const username = h('input', { name: 'username', autocomplete: 'username', required: true, maxlength: 64 });
+  const password = h('input', {
+    name: 'password',
+    type: 'password',
+    autocomplete: 'current-password',
+    required: true,
+    maxlength: 256,
+  });
+  const error = h('div', { class: 'form-error', role: 'alert' });
+  const submit = h('button', { type: 'submit', class: 'button primary block' }, t('signIn.submit'));
+  const form = h(
+    'form',
+    { class: 'signin-form', 'aria-labelledby': 'signin-title' },
+    field(t('signIn.username'), username),
+    field(t('signIn.password'), password),
+    error,
+    submit,
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    replace(error);
+    submit.disabled = true;
+    try {
+      const result = await api('POST', '/login', {
+        username: username.value,
+        password: password.value,
+        cookie: true,
+      });
+      password.value = '';
+      ctx.signedIn(
+        { username: result.operator.username, role: result.operator.role, csrf: result.csrf_token },
+        target,
+      );
+    } catch (failure) {
+      submit.disabled = false;
+      replace(error, errorText(failure));
+      password.select();
+    }
+  });
+
+  replace(
+    main,
+    h(
+      'div',
+      { class: 'signin' },
+      h(
+        'section',
+        { class: 'signin-card' },
+        h(
+          'div',
+          { class: 'signin-top' },
+          h('img', { src: '/console/assets/favicon.svg', alt: '', width: 40, height: 40 }),
+          ctx.languageSwitch(),
+        ),
+        h('h1', { id: 'signin-title' }, t('signIn.title')),
+        h('p', { class: 'muted' }, t('signIn.subtitle')),
+        notice,
+        form,
+      ),
+      h('p', { class: 'signin-footer muted' }, t('signIn.footer')),
+    ),
+  );
+  username.focus();
+}
