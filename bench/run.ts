@@ -26,6 +26,8 @@ const SMALL = SMOKE ? 1_000 : 10_000;
 const LARGE = SMOKE ? 5_000 : Number(process.env['BENCH_LARGE'] ?? 1_000_000);
 const PG_URL = process.env['DATABASE_URL'];
 const KEYS = `b1:${randomBytes(32).toString('base64')}`;
+/** Which parts to run (comma-separated): submit, half, reads, cold. All by default. */
+const PARTS = new Set((process.env['BENCH_PARTS'] ?? 'submit,half,reads,cold').split(','));
 const UNLIMITED = { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' };
 
 type StoreName = 'sqlite' | 'postgres';
@@ -248,10 +250,10 @@ try {
     { floor: ReturnType<typeof summarize>; service: ReturnType<typeof summarize>; ratio: number }
   >;
   const halfRate: Record<string, unknown> = {};
-  for (const store of stores) halfRate[store] = await halfRateLatency(store, submit[store].service.rps);
+  if (PARTS.has('half')) for (const store of stores) halfRate[store] = await halfRateLatency(store, submit[store].service.rps);
   const reads: Record<string, unknown> = {};
-  for (const store of stores) reads[store] = await readBenchmarks(store);
-  const cold = await coldStart();
+  if (PARTS.has('reads')) for (const store of stores) reads[store] = await readBenchmarks(store);
+  const cold = PARTS.has('cold') ? await coldStart() : undefined;
   const results = {
     at: started.toISOString(),
     machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },

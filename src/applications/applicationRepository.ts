@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { StoreKind } from '../store/connect.ts';
+import type { Store, StoreKind } from '../store/connect.ts';
+import { runStatement, statement } from '../store/statements.ts';
 import type {
   ApplicationsTable,
   ApplicationTransitionsTable,
@@ -27,22 +28,66 @@ export async function insertSubmission(
   rows: SubmissionRows,
 ): Promise<void> {
   if (kind === 'postgres') {
-    await db
-      .with('application', (qb) =>
-        qb.insertInto('applications').values(rows.application).returning('busi_water_no'),
-      )
-      .with('transition', (qb) =>
-        qb.insertInto('application_transitions').values(rows.transition).returning('id'),
-      )
-      .insertInto('events')
-      .values(rows.event)
-      .execute();
+    await runStatement(db, kind, INSERT_SUBMISSION, submissionParameters(rows));
     return;
   }
   await insertApplication(db, rows.application);
   await insertTransition(db, rows.transition);
   await db.insertInto('events').values(rows.event).execute();
 }
+
+/** PostgreSQL, outside a transaction: the one statement is its own transaction, as a prepared statement. */
+export async function insertSubmissionAlone(store: Store, rows: SubmissionRows): Promise<void> {
+  await store.run(INSERT_SUBMISSION, submissionParameters(rows));
+}
+
+function submissionParameters({ application: a, transition: t, event: e }: SubmissionRows): unknown[] {
+  return [
+    a.busi_water_no,
+    a.app_id,
+    a.status,
+    a.status_reason,
+    a.cert_type,
+    a.cert_hash,
+    a.active_cert_hash,
+    a.card_no_hash,
+    a.card_no_masked,
+    a.payload_enc,
+    a.key_id,
+    a.version,
+    a.created_at,
+    a.updated_at,
+    t.busi_water_no,
+    t.from_status,
+    t.to_status,
+    t.actor,
+    t.reason,
+    t.details,
+    t.at,
+    e.event_id,
+    e.app_id,
+    e.busi_water_no,
+    e.type,
+    e.payload,
+    e.created_at,
+    e.seq,
+    e.fanned_out_at,
+  ];
+}
+
+/** PostgreSQL: the three rows of a submission in one statement (see insertSubmission). */
+const INSERT_SUBMISSION = statement(
+  'insert_submission',
+  `WITH application AS (
+     INSERT INTO applications (busi_water_no, app_id, status, status_reason, cert_type, cert_hash,
+       active_cert_hash, card_no_hash, card_no_masked, payload_enc, key_id, version, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)),
+   transition AS (
+     INSERT INTO application_transitions (busi_water_no, from_status, to_status, actor, reason, details, at)
+     VALUES (?, ?, ?, ?, ?, ?, ?))
+   INSERT INTO events (event_id, app_id, busi_water_no, type, payload, created_at, seq, fanned_out_at)
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+);
 
 export async function insertApplication(db: Kysely<Database>, row: ApplicationsTable): Promise<void> {
   await db.insertInto('applications').values(row).execute();

@@ -10,6 +10,7 @@ import type { Database } from '../store/tables.ts';
 import {
   findActiveByCertHash,
   insertSubmission,
+  insertSubmissionAlone,
   isCardNumberTaken,
   type SubmissionRows,
 } from './applicationRepository.ts';
@@ -58,7 +59,7 @@ export async function submitApplication(
     try {
       if (ctx.store.kind === 'postgres' && options.idempotency === undefined) {
         // One statement is its own transaction: one round trip, durable when it returns.
-        await insertSubmission(ctx.store.db, ctx.store.kind, rows);
+        await insertSubmissionAlone(ctx.store, rows);
       } else {
         await ctx.store.transaction(async (trx) => {
           if (ctx.store.kind === 'sqlite') await checkConflicts(trx, caller, rows, requested !== undefined);

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { Store } from '../store/connect.ts';
+import { statement } from '../store/statements.ts';
 import type { AppsTable, Database } from '../store/tables.ts';
 
 /** Queries over callers (apps) and their credentials. Takes a Kysely handle or a transaction. */
@@ -43,19 +45,25 @@ export async function insertToken(
     .execute();
 }
 
+const FIND_TOKEN_WITH_APP = statement(
+  'find_token_with_app',
+  `SELECT t.app_id, t.expires_at, t.revoked_at, a.status AS app_status,
+          a.rate_limit_per_second, a.rate_limit_burst
+     FROM access_tokens t JOIN apps a ON a.app_id = t.app_id
+    WHERE t.token_hash = ?`,
+);
+
+export interface TokenWithApp {
+  app_id: string;
+  expires_at: number;
+  revoked_at: number | null;
+  app_status: string;
+  rate_limit_per_second: number | null;
+  rate_limit_burst: number | null;
+}
+
 /** A token with the state of its app, in one round trip: this runs on every caller request. */
-export async function findTokenWithApp(db: Kysely<Database>, tokenHash: string) {
-  return db
-    .selectFrom('access_tokens')
-    .innerJoin('apps', 'apps.app_id', 'access_tokens.app_id')
-    .select([
-      'access_tokens.app_id',
-      'access_tokens.expires_at',
-      'access_tokens.revoked_at',
-      'apps.status as app_status',
-      'apps.rate_limit_per_second',
-      'apps.rate_limit_burst',
-    ])
-    .where('access_tokens.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+export async function findTokenWithApp(store: Store, tokenHash: string): Promise<TokenWithApp | undefined> {
+  const rows = await store.run<TokenWithApp>(FIND_TOKEN_WITH_APP, [tokenHash]);
+  return rows[0];
 }

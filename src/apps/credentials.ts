@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ServiceError } from '../errors/serviceError.ts';
 import { hashSecret, newAppId, newSecret, secretMatches } from '../crypto/secrets.ts';
+import type { Store } from '../store/connect.ts';
 import type { Database } from '../store/tables.ts';
 import {
   findApp,
@@ -85,15 +86,11 @@ export function tokenFromHeader(header: string | undefined): string | undefined 
   return match?.[1];
 }
 
-export async function authenticate(
-  db: Kysely<Database>,
-  header: string | undefined,
-  now: number,
-): Promise<Caller> {
+export async function authenticate(store: Store, header: string | undefined, now: number): Promise<Caller> {
   const token = tokenFromHeader(header);
   if (token === undefined) throw new ServiceError('tokenMissing');
   // Looked up by its hash: the lookup itself reveals nothing about stored tokens.
-  const row = await findTokenWithApp(db, hashSecret(token));
+  const row = await findTokenWithApp(store, hashSecret(token));
   if (row === undefined || row.revoked_at !== null) throw new ServiceError('tokenInvalid');
   if (row.expires_at <= now) throw new ServiceError('tokenExpired');
   if (row.app_status !== 'active') throw new ServiceError('appDisabled');

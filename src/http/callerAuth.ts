@@ -50,7 +50,7 @@ export function bodyOf(request: FastifyRequest): Record<string, unknown> {
 export function callerAuthentication(ctx: ServiceContext) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const now = ctx.now();
-    const caller = await authenticate(ctx.store.db, request.headers.authorization, now);
+    const caller = await authenticate(ctx.store, request.headers.authorization, now);
     request.caller = caller;
     await request.server.limits.limitCaller(reply, caller);
     const body = bodyOf(request);

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { groupCommitter } from './groupCommit.ts';
+import { runStatement, type Statement } from './statements.ts';
 import { NodeSqliteDialect } from './sqliteDialect.ts';
 import {
   migratePostgres,
@@ -33,6 +34,11 @@ export interface Store {
   ping(): Promise<void>;
   /** Connections of the PostgreSQL pool (for metrics); undefined for SQLite, which has one. */
   poolStats(): { total: number; idle: number; waiting: number } | undefined;
+  /**
+   * Runs one of the hand-written hot statements outside any transaction. On PostgreSQL it is a
+   * named prepared statement: each connection parses and plans it once, not per request.
+   */
+  run<R>(statement: Statement, parameters: readonly unknown[]): Promise<R[]>;
   close(): Promise<void>;
 }
 
@@ -76,6 +82,7 @@ function openSqlite(dataDir: string): Store {
       await sql`select 1`.execute(db);
     },
     poolStats: () => undefined,
+    run: (statement, parameters) => runStatement(db, 'sqlite', statement, parameters),
     close: () => db.destroy(),
   };
 }
@@ -104,6 +111,14 @@ function openPostgres(config: Config, options: StoreOptions): Store {
       await sql`select 1`.execute(db);
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    run: async <R>(statement: Statement, parameters: readonly unknown[]) => {
+      const result = await pool.query({
+        name: statement.name,
+        text: statement.postgres,
+        values: parameters as unknown[],
+      });
+      return result.rows as R[];
+    },
     // Kysely ends the pool only if it ever used it; a process that only migrated would otherwise
     // wait for the idle time-out before it can exit.
     close: async () => {

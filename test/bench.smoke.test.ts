@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { test } from 'node:test';
+
+const run = promisify(execFile);
+const BENCH = fileURLToPath(new URL('../bench/run.ts', import.meta.url));
+
+// `npm run bench` itself is not part of the tests (figures need a quiet machine); this proves the
+// benchmark still runs end to end, every target included, in a seconds-long version.
+test('the benchmark runs end to end (BENCH_SMOKE=1)', async () => {
+  const { stdout } = await run(process.execPath, [BENCH], {
+    env: { ...process.env, BENCH_SMOKE: '1' },
+    timeout: 240_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  assert.match(stdout, /floor on sqlite/);
+  assert.match(stdout, /service on sqlite/);
+  assert.match(stdout, /ratio service \/ floor on sqlite: [0-9.]+/);
+  assert.match(stdout, /Cold start to listening on SQLite/);
+  if (process.env['DATABASE_URL']) assert.match(stdout, /ratio service \/ floor on postgres: [0-9.]+/);
+});
