@@ -250,7 +250,8 @@ try {
     { floor: ReturnType<typeof summarize>; service: ReturnType<typeof summarize>; ratio: number }
   >;
   const halfRate: Record<string, unknown> = {};
-  if (PARTS.has('half')) for (const store of stores) halfRate[store] = await halfRateLatency(store, submit[store].service.rps);
+  if (PARTS.has('half'))
+    for (const store of stores) halfRate[store] = await halfRateLatency(store, submit[store].service.rps);
   const reads: Record<string, unknown> = {};
   if (PARTS.has('reads')) for (const store of stores) reads[store] = await readBenchmarks(store);
   const cold = PARTS.has('cold') ? await coldStart() : undefined;

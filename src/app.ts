@@ -35,7 +35,7 @@ export interface BuildOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Builds the HTTP application. Never listens: `main.ts` does, and tests use `inject` or listen. */
+/** Builds the HTTP application. Never listens: `server.ts` does, and tests use `inject` or listen. */
 export async function build(ctx: ServiceContext, options: BuildOptions): Promise<FastifyInstance> {
   const { config } = ctx;
   const app = Fastify({

@@ -1,90 +1,9 @@
-import { build } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { createLogger } from './logger.ts';
-import { openContext } from './start.ts';
-import { startDispatcher } from './webhooks/dispatcher.ts';
-import { startKeyJobs } from './keys/keyJobs.ts';
-import { startMetricsServer } from './metrics/metricsServer.ts';
-import { startRetentionJob } from './retention/retentionJob.ts';
+import { enableCompileCache } from 'node:module';
 
 /**
- * Starts the service: configuration, store, HTTP server. Shutdown runs once: stop accepting,
- * finish requests in flight, close the store; a second signal forces exit.
+ * The entry point (`npm start`). Node's compile cache keeps the compiled code and the
+ * type-stripped sources between starts: a faster start and some 25 MB less memory than stripping
+ * types again. It must be on before the service's modules load, so they are imported after it.
  */
-async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`configuration error: ${error.message}`);
-      process.exit(78);
-    }
-    throw error;
-  }
-  const logger = createLogger(config);
-  const ctx = await openContext(config, logger);
-  const app = await build(ctx, { logger });
-
-  let stopping = false;
-  let dispatcher: ReturnType<typeof startDispatcher> | undefined;
-  // Background work and the metrics listener, stopped with the dispatcher.
-  const background: { stop(): Promise<void> }[] = [];
-  const shutdown = (signal: string) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal }, 'shutting down: finishing requests in flight');
-    const force = setTimeout(() => {
-      logger.error('shutdown grace period over: exiting');
-      process.exit(1);
-    }, config.shutdownGraceMs);
-    force.unref();
-    // Requests in flight and webhook attempts in flight finish (or are released) before the store closes.
-    Promise.all([app.close(), dispatcher?.stop(), ...background.map((job) => job.stop())])
-      .then(() => ctx.store.close())
-      .then(() => {
-        logger.info('stopped');
-        process.exit(0);
-      })
-      .catch((error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      });
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  // Log level at run time: SIGUSR2 switches between LOG_LEVEL and debug (children follow the root).
-  process.on('SIGUSR2', () => {
-    logger.level = logger.level === 'debug' ? config.logLevel : 'debug';
-    logger.warn({ level: logger.level }, 'log level changed');
-  });
-  // Not ready until the dispatcher runs, when this process is meant to run it.
-  if (config.webhooks.inProcess) ctx.workers.register('webhook dispatcher', () => dispatcher !== undefined);
-
-  const address = await app.listen({ port: config.port, host: config.host });
-  // The webhook dispatcher, unless separate `cardapply worker` processes deliver (WEBHOOK_WORKER=false).
-  if (config.webhooks.inProcess && !stopping) {
-    dispatcher = startDispatcher(ctx, logger, {
-      onAttempt: (report) => ctx.metrics.webhookAttempts.inc({ outcome: report.outcome }),
-    });
-  }
-  if (!stopping) {
-    background.push(startKeyJobs(ctx, logger));
-    const retention = startRetentionJob(ctx, logger);
-    if (retention !== undefined) background.push(retention);
-  }
-  if (config.operations.metricsPort !== undefined && !stopping) {
-    const metricsServer = await startMetricsServer(ctx.metrics, config.operations.metricsPort, config.host);
-    background.push({ stop: () => metricsServer.close() });
-    logger.info({ metrics_url: metricsServer.url }, 'metrics listening');
-  }
-  logger.info({ url: address, store: ctx.store.kind }, 'listening');
-}
-
-main().catch((error: unknown) => {
-  console.error('failed to start:', error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+enableCompileCache();
+await import('./server.ts');

@@ -359,6 +359,28 @@ for (const storeName of storeNames()) {
             body: {},
           }),
         },
+        // Added for the console (test/console/console.http.test.ts tests what they answer).
+        {
+          method: 'POST',
+          route: '/apps/{app_id}/rotate-secret',
+          minRole: 'admin',
+          fixture: async () => ({
+            path: `/apps/${(await createApp(service.ctx.store.db, 'p', Date.now())).app_id}/rotate-secret`,
+            body: {},
+          }),
+        },
+        {
+          method: 'GET',
+          route: '/applications/counts',
+          minRole: 'viewer',
+          fixture: async () => ({ path: '/applications/counts' }),
+        },
+        {
+          method: 'GET',
+          route: '/applications/{busi_water_no}/events',
+          minRole: 'viewer',
+          fixture: async () => ({ path: `/applications/${await inState('SUBMITTED')}/events` }),
+        },
         {
           method: 'GET',
           route: '/operators',

@@ -63,6 +63,30 @@ describe('readiness', () => {
     },
   );
 
+  test('SIGUSR2 switches the log level to debug and back', async () => {
+    const target = createStoreTarget('sqlite');
+    const service = await spawnService(target.env);
+    try {
+      const levelChanges = () =>
+        service.output
+          .map((line) => JSON.parse(line) as { msg?: string; log_level?: string })
+          .filter((line) => line.msg === 'log level changed');
+      service.child.kill('SIGUSR2');
+      await until('debug', async () => levelChanges().length === 1);
+      service.child.kill('SIGUSR2');
+      await until('back to info', async () => levelChanges().length === 2);
+      assert.deepEqual(
+        levelChanges().map((line) => line.log_level),
+        ['debug', 'info'],
+      );
+      assert.equal((await get(`${service.baseUrl}/healthz`)).status, 200);
+    } finally {
+      service.child.kill('SIGTERM');
+      await service.exited;
+      await target.cleanup();
+    }
+  });
+
   for (const storeName of storeNames()) {
     test(`a worker that should run and does not makes the instance not ready (${storeName})`, async () => {
       const service = await startService(storeName);

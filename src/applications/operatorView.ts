@@ -3,6 +3,7 @@ import type { ServiceContext } from '../context.ts';
 import { problem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
 import { ACTING_ROLE, hasRole, type Role } from '../operators/roles.ts';
+import { isErasedPayload } from '../retention/retention.ts';
 import { actorName } from './actor.ts';
 import { findApplication, listTransitions } from './applicationRepository.ts';
 import { summaryOf, type ApplicationSummary } from './listApplications.ts';
@@ -55,11 +56,14 @@ export async function showApplication(
       details: h.details === null ? null : (JSON.parse(h.details) as Record<string, unknown>),
       at: seconds(h.at),
     })),
-    risk_flags: riskFlags(application, {
-      today: utcDay(new Date(ctx.now())),
-      minAge: ctx.config.minAge,
-      otherCodes: { position: ctx.codes.position.otherCode },
-    }),
+    // Erased by retention: a tombstone, no applicant to flag.
+    risk_flags: isErasedPayload(application)
+      ? []
+      : riskFlags(application, {
+          today: utcDay(new Date(ctx.now())),
+          minAge: ctx.config.minAge,
+          otherCodes: { position: ctx.codes.position.otherCode },
+        }),
   };
 }
 

@@ -23,6 +23,11 @@ import type { Database } from '../store/tables.ts';
 
 export const ERASED_CERT_HASH = 'erased';
 
+/** Whether a decrypted payload is the tombstone of an erased application (no applicant in it). */
+export function isErasedPayload(payload: unknown): boolean {
+  return typeof payload === 'object' && payload !== null && (payload as { erased?: unknown }).erased === true;
+}
+
 const FINAL_STATUSES = STATUSES.filter(isFinal);
 // Literal, as in the partial index `applications_retention`, so that SQLite can use that index.
 const FINAL_IN = sql.raw(`(${FINAL_STATUSES.map((s) => `'${s}'`).join(', ')})`);
@@ -132,6 +137,7 @@ async function erase(
   options: RetentionOptions,
 ): Promise<boolean> {
   const now = ctx.now();
+  // The shape `isErasedPayload` recognises.
   const tombstone = ctx.keyRing.encrypt(
     JSON.stringify({ erased: true, erased_at: Math.floor(now / 1000) }),
     row.busi_water_no,

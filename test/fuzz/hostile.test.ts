@@ -7,7 +7,7 @@ import { contractValidator } from '../chaos/support/contract.ts';
 import { send, type Exchange } from '../chaos/support/http.ts';
 import { findLeaks } from '../chaos/support/leaks.ts';
 import { report, scale, seedOf } from '../chaos/support/summary.ts';
-import { arbHostileCase, judge, ROUTE_PATHS, routeFieldsOf, type HostileCase } from './hostile.ts';
+import { arbHostileCase, judge, requestOf, ROUTE_PATHS, routeFieldsOf } from './hostile.ts';
 import { PATHS } from '../../src/http/paths.ts';
 
 /**
@@ -19,14 +19,6 @@ import { PATHS } from '../../src/http/paths.ts';
  * `npm run fuzz` (FUZZ_CASES overrides; CHAOS_SEED replays a run).
  */
 const CASES = Number(process.env['FUZZ_CASES'] ?? scale(500, 10_000));
-
-export function requestOf(c: HostileCase, token: string) {
-  const headers: Record<string, string> = {};
-  if (c.token === 'valid') headers['authorization'] = `Bearer ${token}`;
-  if (c.token === 'garbage') headers['authorization'] = 'Bearer garbage-0123456789abcdef';
-  if (c.language === 'zh') headers['accept-language'] = 'zh-CN,zh;q=0.9';
-  return { raw: c.body, contentType: c.contentType ?? null, headers };
-}
 
 describe('fuzz: hostile input over HTTP', () => {
   test(`${CASES} generated requests: never a 5xx, always the envelope naming a field or the body`, async (t) => {

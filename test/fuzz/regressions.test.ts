@@ -21,7 +21,10 @@ describe('fuzz regressions', () => {
 
   const submitWith = (extra: string) => {
     const text = JSON.stringify(uniqueApplicant(n++, caller.appId));
-    return send(service.baseUrl, PATHS.validate, { raw: `${text.slice(0, -1)},${extra}}`, token: caller.token });
+    return send(service.baseUrl, PATHS.validate, {
+      raw: `${text.slice(0, -1)},${extra}}`,
+      token: caller.token,
+    });
   };
 
   // Found: an unknown key was named as written, so `"cert_id[0]"` read as a path into cert_id, `""`

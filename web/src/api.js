@@ -21,7 +21,8 @@ export class ApiError extends Error {
     this.code = envelope.code;
     const data = /** @type {{ errors?: FieldError[] } | null} */ (envelope.data);
     /** @type {FieldError[]} */
-    this.fieldErrors = data !== null && typeof data === 'object' && Array.isArray(data.errors) ? data.errors : [];
+    this.fieldErrors =
+      data !== null && typeof data === 'object' && Array.isArray(data.errors) ? data.errors : [];
   }
 }
 
@@ -59,7 +60,11 @@ export async function api(method, path, body) {
   try {
     response = await fetch(`${ADMIN}${path}`, init);
   } catch {
-    throw new ApiError(0, { code: 0, msg: language() === 'zh' ? '无法连接服务' : 'The service cannot be reached', data: null });
+    throw new ApiError(0, {
+      code: 0,
+      msg: language() === 'zh' ? '无法连接服务' : 'The service cannot be reached',
+      data: null,
+    });
   }
   /** @type {{ code: number, msg: string, data: unknown }} */
   let envelope;

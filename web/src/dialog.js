@@ -47,7 +47,11 @@ function open(dialog, resolve) {
 
 /** @param {DialogField} spec */
 function control(spec) {
-  const common = { name: spec.name, required: spec.required ?? false, autocomplete: spec.autocomplete ?? 'off' };
+  const common = {
+    name: spec.name,
+    required: spec.required ?? false,
+    autocomplete: spec.autocomplete ?? 'off',
+  };
   if (spec.type === 'select') return select(common, spec.options ?? [], spec.value);
   if (spec.type === 'textarea') {
     return h('textarea', { ...common, rows: 3, maxlength: spec.maxlength ?? null }, spec.value ?? '');
@@ -77,7 +81,11 @@ export function formDialog(spec) {
     const titleId = uid('dialog-title');
     const error = h('div', { class: 'form-error', role: 'alert' });
     const controls = (spec.fields ?? []).map((f) => ({ spec: f, element: control(f) }));
-    const submit = h('button', { type: 'submit', class: spec.danger === true ? 'button danger' : 'button primary' }, spec.submitLabel);
+    const submit = h(
+      'button',
+      { type: 'submit', class: spec.danger === true ? 'button danger' : 'button primary' },
+      spec.submitLabel,
+    );
     const form = h(
       'form',
       { class: 'dialog-body' },
@@ -88,7 +96,11 @@ export function formDialog(spec) {
       h(
         'div',
         { class: 'dialog-actions' },
-        h('button', { type: 'button', class: 'button', onclick: () => handle.close(false) }, t('action.cancel')),
+        h(
+          'button',
+          { type: 'button', class: 'button', onclick: () => handle.close(false) },
+          t('action.cancel'),
+        ),
         submit,
       ),
     );
@@ -152,7 +164,11 @@ export function secretDialog(spec) {
       );
       return h('div', { class: 'secret-row' }, field(label, input), copy);
     });
-    const done = h('button', { type: 'button', class: 'button primary', onclick: () => handle.close(true) }, t('secret.done'));
+    const done = h(
+      'button',
+      { type: 'button', class: 'button primary', onclick: () => handle.close(true) },
+      t('secret.done'),
+    );
     const dialog = h(
       'dialog',
       { class: 'dialog', 'aria-labelledby': titleId },

@@ -51,6 +51,7 @@ function can(role) {
 function navigate(url, options = {}) {
   if (options.replace === true) history.replaceState(null, '', url);
   else history.pushState(null, '', url);
+  window.scrollTo(0, 0);
   render();
 }
 
@@ -81,7 +82,10 @@ function render() {
   replace(root, session === null ? null : header(path), main);
   if (match.role !== null && !can(match.role)) {
     document.title = `${t('error.forbiddenTitle')} · ${t('app.title')}`;
-    replace(main, h('div', { class: 'page' }, h('h1', {}, t('error.forbiddenTitle')), h('p', {}, t('error.forbidden'))));
+    replace(
+      main,
+      h('div', { class: 'page' }, h('h1', {}, t('error.forbiddenTitle')), h('p', {}, t('error.forbidden'))),
+    );
     return;
   }
   /** @type {PageContext} */
@@ -115,7 +119,8 @@ function header(path) {
   /** @param {string} href @param {string} label @param {boolean} current */
   const link = (href, label, current) =>
     h('a', { href, class: 'nav-link', 'aria-current': current ? 'page' : null }, label);
-  const onApplications = path === '/console' || path === '/console/' || path.startsWith('/console/applications');
+  const onApplications =
+    path === '/console' || path === '/console/' || path.startsWith('/console/applications');
   return h(
     'header',
     { class: 'topbar' },
@@ -163,19 +168,31 @@ function languageSwitch() {
           setLanguage(lang);
           render();
           // Keep the keyboard where it was: on the switch.
-          /** @type {HTMLElement | null} */ (document.querySelector('.lang-option[aria-pressed="true"]'))?.focus();
+          /** @type {HTMLElement | null} */ (
+            document.querySelector('.lang-option[aria-pressed="true"]')
+          )?.focus();
         },
       },
       label,
     );
-  return h('div', { class: 'lang-switch', role: 'group', 'aria-label': t('nav.language') }, option('en', 'EN'), option('zh', '中文'));
+  return h(
+    'div',
+    { class: 'lang-switch', role: 'group', 'aria-label': t('nav.language') },
+    option('en', 'EN'),
+    option('zh', '中文'),
+  );
 }
 
 async function signOut() {
   try {
     await api('POST', '/logout');
   } catch (error) {
-    if (!(error instanceof ApiError && error.status === 401)) toast(String(/** @type {Error} */ (error).message), 'error');
+    // Signed out only when the service says so (or the session had already ended): never leave a
+    // live cookie behind a page that says "signed out".
+    if (!(error instanceof ApiError && error.status === 401)) {
+      toast(error instanceof Error ? error.message : String(error), 'error');
+      return;
+    }
   }
   setSession(null);
   navigate('/console/login?signed_out=1', { replace: true });
@@ -192,9 +209,24 @@ onSessionLost(() => {
 document.addEventListener('click', (event) => {
   const target = event.target instanceof Element ? event.target.closest('a') : null;
   if (target === null || target.target !== '' || target.hasAttribute('download')) return;
-  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  if (
+    event.defaultPrevented ||
+    event.button !== 0 ||
+    event.metaKey ||
+    event.ctrlKey ||
+    event.shiftKey ||
+    event.altKey
+  )
+    return;
   const url = new URL(target.href, location.href);
-  if (url.origin !== location.origin || !url.pathname.startsWith('/console') || url.pathname.startsWith('/console/assets')) return;
+  if (
+    url.origin !== location.origin ||
+    !url.pathname.startsWith('/console') ||
+    url.pathname.startsWith('/console/assets')
+  )
+    return;
+  // A jump within the page (the skip link) stays a jump.
+  if (url.hash !== '' && url.pathname === location.pathname) return;
   event.preventDefault();
   navigate(url.pathname + url.search);
 });

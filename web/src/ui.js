@@ -19,7 +19,8 @@ export const pageHeader = (title, ...extra) =>
 export const errorText = (error) => (error instanceof Error ? error.message : String(error));
 
 /** @param {unknown} error */
-export const errorPanel = (error) => h('div', { class: 'notice notice-error', role: 'alert' }, errorText(error));
+export const errorPanel = (error) =>
+  h('div', { class: 'notice notice-error', role: 'alert' }, errorText(error));
 
 /** @param {string} [text] */
 export const loading = (text) => h('p', { class: 'loading', role: 'status' }, text ?? t('common.loading'));
@@ -31,8 +32,16 @@ export const loading = (text) => h('p', { class: 'loading', role: 'status' }, te
 export function actorLabel(actor) {
   const [kind, ...rest] = actor.split(':');
   const id = rest.join(':');
-  if (kind === 'operator') return h('span', { class: 'actor' }, h('span', { class: 'actor-kind' }, t('actor.operator')), ' ', id);
-  if (kind === 'caller') return h('span', { class: 'actor' }, h('span', { class: 'actor-kind' }, t('actor.caller')), ' ', h('span', { class: 'mono' }, id));
+  if (kind === 'operator')
+    return h('span', { class: 'actor' }, h('span', { class: 'actor-kind' }, t('actor.operator')), ' ', id);
+  if (kind === 'caller')
+    return h(
+      'span',
+      { class: 'actor' },
+      h('span', { class: 'actor-kind' }, t('actor.caller')),
+      ' ',
+      h('span', { class: 'mono' }, id),
+    );
   return h('span', { class: 'actor' }, kind === 'system' ? t('actor.system') : actor);
 }
 
@@ -51,7 +60,15 @@ export function table(caption, columns, body, className = '') {
       'table',
       { class: `table ${className}` },
       h('caption', { class: 'sr-only' }, caption),
-      h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col' }, c)))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          columns.map((c) => h('th', { scope: 'col' }, c)),
+        ),
+      ),
       body,
     ),
   );

@@ -38,7 +38,7 @@ export function appSecretRoutes(ctx: ServiceContext) {
         config: { operation: 'admin.app.rotate_secret' },
         schema: {
           operationId: 'adminRotateAppSecret',
-          summary: "Give an app a new secret (shown once); the previous ones work until the overlap ends",
+          summary: 'Give an app a new secret (shown once); the previous ones work until the overlap ends',
           tags: ['admin'],
           security: ADMIN_SECURITY,
           params: AppIdParams,

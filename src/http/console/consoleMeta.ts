@@ -13,7 +13,10 @@ import { ACTING_ROLE, ROLES } from '../../operators/roles.ts';
 export interface ConsoleMeta {
   statuses: readonly string[];
   /** Per state, the moves operators make: the admin API's verb, the target, what it needs. */
-  moves: Record<string, { action: string; to: string; reason_required: boolean; details_required: string[] }[]>;
+  moves: Record<
+    string,
+    { action: string; to: string; reason_required: boolean; details_required: string[] }[]
+  >;
   acting_role: string;
   roles: readonly string[];
   revealable_fields: readonly string[];
@@ -22,7 +25,9 @@ export interface ConsoleMeta {
 }
 
 export function consoleMeta(ctx: ServiceContext): ConsoleMeta {
-  const actionOf = new Map<string, string>(Object.entries(OPERATOR_ACTIONS).map(([action, to]) => [to, action]));
+  const actionOf = new Map<string, string>(
+    Object.entries(OPERATOR_ACTIONS).map(([action, to]) => [to, action]),
+  );
   const moves: ConsoleMeta['moves'] = {};
   for (const status of STATUSES) {
     moves[status] = TRANSITIONS[status]

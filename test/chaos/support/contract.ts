@@ -102,7 +102,10 @@ export function proxyViolations(exchange: Exchange): Violation[] {
   }
   const type = (exchange.json as { type?: unknown } | undefined)?.type;
   if (typeof type === 'string' && type.startsWith('https://stoplight.io/prism/errors#')) {
-    violations.push({ where: `${exchange.method} ${exchange.path}`, message: `prism: ${exchange.text.slice(0, 300)}` });
+    violations.push({
+      where: `${exchange.method} ${exchange.path}`,
+      message: `prism: ${exchange.text.slice(0, 300)}`,
+    });
   }
   return violations;
 }
@@ -125,10 +128,20 @@ export async function contractValidator(document: unknown): Promise<ContractVali
   } finally {
     remove();
   }
-  const byRoute = new Map(operations.map((op) => [`${op.method.toLowerCase()} ${op.path}`, op]));
+  // Literal paths first, then templates (`/applications/{busi_water_no}`), as a router would.
+  const routes = operations
+    .map((op) => ({
+      op,
+      literal: !op.path.includes('{'),
+      pattern: new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    }))
+    .sort((a, b) => Number(b.literal) - Number(a.literal));
   return {
     check(exchange) {
-      const operation = byRoute.get(`${exchange.method.toLowerCase()} ${exchange.path}`);
+      const path = exchange.path.split('?')[0]!;
+      const operation = routes.find(
+        (r) => r.op.method.toLowerCase() === exchange.method.toLowerCase() && r.pattern.test(path),
+      )?.op;
       const where = `${exchange.method} ${exchange.path} ${exchange.status}`;
       if (operation === undefined) return [{ where, message: 'no such operation in the document' }];
       const headers: Record<string, string> = {};
@@ -136,7 +149,8 @@ export async function contractValidator(document: unknown): Promise<ContractVali
       const result = validateOutput({
         resource: operation as never,
         element: { statusCode: exchange.status, headers, body: exchange.json ?? exchange.text },
-      }) as { _tag: 'Left'; left: { message: string; path?: string[]; severity: number }[] } | { _tag: 'Right' };
+      }) as
+        { _tag: 'Left'; left: { message: string; path?: string[]; severity: number }[] } | { _tag: 'Right' };
       if (result._tag === 'Right') return [];
       return result.left.map((d) => ({
         where: `${where} ${(d.path ?? []).join('.')}`,

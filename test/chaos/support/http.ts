@@ -28,7 +28,8 @@ export async function send(baseUrl: string, path: string, options: SendOptions =
   const method = options.method ?? 'POST';
   const headers: Record<string, string> = {};
   const hasBody = options.raw !== undefined || options.body !== undefined;
-  if (hasBody && options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
+  if (hasBody && options.contentType !== null)
+    headers['content-type'] = options.contentType ?? 'application/json';
   if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
   Object.assign(headers, options.headers);
   const init: RequestInit = { method, headers, signal: AbortSignal.timeout(options.timeoutMs ?? 30_000) };

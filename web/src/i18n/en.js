@@ -51,7 +51,7 @@ export default {
   'queue.filters': 'Filter applications',
   'queue.serial': 'Serial number',
   'queue.serialShort': 'Serial number',
-  'queue.serialHint': 'The full 32 characters',
+  'queue.serialHint': 'All 32 characters',
   'queue.status': 'Status',
   'queue.anyStatus': 'Any status',
   'queue.app': 'App',
@@ -121,6 +121,7 @@ export default {
   'fields.masked': 'Masked',
   'fields.audited': 'Revealed · audited',
   'fields.flagged': 'Risk flag: {flags}',
+  'fields.imageHidden': 'Reveal to view',
   'fields.imageFailed': 'The image could not be loaded.',
 
   'field.name': 'Name',
@@ -208,7 +209,8 @@ export default {
   'apps.rotate': 'Rotate secret',
   'apps.rotateNamed': 'Rotate the secret of {name}',
   'apps.rotateTitle': 'Rotate the secret of “{name}”',
-  'apps.rotateDescription': 'A new secret works at once; the previous ones keep working during the overlap, so the partner can switch without downtime.',
+  'apps.rotateDescription':
+    'A new secret works at once; the previous ones keep working during the overlap, so the partner can switch without downtime.',
   'apps.overlap': 'Previous secrets keep working for',
   'apps.overlapNone': 'No overlap (stop at once)',
   'apps.overlapHours': '{n} hours',
@@ -231,7 +233,8 @@ export default {
   'operators.roleOf': 'Role of {name}',
   'operators.password': 'Password',
   'operators.passwordHint': 'At least 12 characters',
-  'operators.roles': 'Viewers read; reviewers also reveal fields and move applications; admins also manage apps and operators.',
+  'operators.roles':
+    'Viewers read; reviewers also reveal fields and move applications; admins also manage apps and operators.',
   'operators.state': 'State',
   'operators.active': 'Active',
   'operators.disabled': 'Disabled',

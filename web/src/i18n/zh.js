@@ -121,6 +121,7 @@ export default {
   'fields.masked': '已脱敏',
   'fields.audited': '已显示明文 · 已审计',
   'fields.flagged': '风险提示：{flags}',
+  'fields.imageHidden': '查看明文后显示',
   'fields.imageFailed': '影像无法加载。',
 
   'field.name': '姓名',

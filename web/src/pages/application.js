@@ -45,15 +45,21 @@ export function renderApplication(main, ctx, [serial = '']) {
 
   /** Re-renders a part, keeping the keyboard focus on "the same" button when it is still there. */
   const keepingFocus = (/** @type {() => void} */ update) => {
-    const key = document.activeElement instanceof HTMLElement ? document.activeElement.dataset['focusKey'] : undefined;
+    const key =
+      document.activeElement instanceof HTMLElement ? document.activeElement.dataset['focusKey'] : undefined;
     update();
-    if (key !== undefined) /** @type {HTMLElement | null} */ (main.querySelector(`[data-focus-key="${key}"]`))?.focus();
+    if (key !== undefined)
+      /** @type {HTMLElement | null} */ (main.querySelector(`[data-focus-key="${key}"]`))?.focus();
   };
 
   async function load() {
     try {
+      const first = view === null;
       view = await api('GET', `/applications/${encodeURIComponent(serial)}`);
-      if (!stopped) keepingFocus(draw);
+      if (stopped) return;
+      keepingFocus(draw);
+      // Arriving on the page, the keyboard starts at its heading.
+      if (first) /** @type {HTMLElement | null} */ (main.querySelector('h1'))?.focus({ preventScroll: true });
     } catch (error) {
       if (!stopped) replace(body, h('h1', {}, serial), errorPanel(error));
     }
@@ -69,7 +75,8 @@ export function renderApplication(main, ctx, [serial = '']) {
         keepingFocus(() => replace(eventsBox, eventList(events, { ctx, reload: () => void loadEvents() })));
       }
     } catch (error) {
-      if (!stopped && !(error instanceof ApiError && error.status === 401)) replace(eventsBox, errorPanel(error));
+      if (!stopped && !(error instanceof ApiError && error.status === 401))
+        replace(eventsBox, errorPanel(error));
     }
     if (!stopped) timer = setTimeout(() => void loadEvents(), REFRESH_MS);
   }
@@ -97,15 +104,37 @@ export function renderApplication(main, ctx, [serial = '']) {
     if (view === null) return;
     const version = view.version;
     const send = async (/** @type {Record<string, string>} */ extra) => {
-      view = await api('POST', `/applications/${encodeURIComponent(serial)}/${move.action}`, { version, ...extra });
+      view = await api('POST', `/applications/${encodeURIComponent(serial)}/${move.action}`, {
+        version,
+        ...extra,
+      });
       ctx.toast(t('application.moved', { status: statusLabel(move.to) }), 'success');
       draw();
-      /** @type {HTMLElement | null} */ (main.querySelector('.actions button, h1'))?.focus();
+      // The keyboard stays in the flow: on the next move, or on the heading when there is none.
+      /** @type {HTMLElement | null} */ (
+        main.querySelector('.actions button') ?? main.querySelector('h1')
+      )?.focus();
       void loadEvents();
     };
     const fields = [
-      ...(move.reason_required ? [{ name: 'reason', label: t('application.reason'), type: /** @type {const} */ ('textarea'), required: true, maxlength: 256, hint: t('application.reasonHint') }] : []),
-      ...move.details_required.map((name) => ({ name, label: t(`application.${name}`), required: true, maxlength: 64 })),
+      ...(move.reason_required
+        ? [
+            {
+              name: 'reason',
+              label: t('application.reason'),
+              type: /** @type {const} */ ('textarea'),
+              required: true,
+              maxlength: 256,
+              hint: t('application.reasonHint'),
+            },
+          ]
+        : []),
+      ...move.details_required.map((name) => ({
+        name,
+        label: t(`application.${name}`),
+        required: true,
+        maxlength: 64,
+      })),
     ];
     if (fields.length === 0) {
       try {
@@ -155,7 +184,8 @@ export function renderApplication(main, ctx, [serial = '']) {
     /** @type {Map<string, string[]>} */
     const flagged = new Map();
     for (const flag of v.risk_flags) {
-      for (const f of flag.fields) flagged.set(f, [...(flagged.get(f) ?? []), t(`risk.${flag.code}`, flag.params)]);
+      for (const f of flag.fields)
+        flagged.set(f, [...(flagged.get(f) ?? []), t(`risk.${flag.code}`, flag.params)]);
     }
     const input = { ctx, application: v.application, revealed, canReveal: canAct, flagged, reveal, hide };
     replace(
@@ -166,7 +196,7 @@ export function renderApplication(main, ctx, [serial = '']) {
         h(
           'div',
           { class: 'app-title' },
-          h('h1', { class: 'mono' }, v.busi_water_no),
+          h('h1', { class: 'mono', tabindex: '-1' }, v.busi_water_no),
           statusBadge(v.status),
         ),
         h(
@@ -178,8 +208,18 @@ export function renderApplication(main, ctx, [serial = '']) {
           metaItem(t('queue.created'), formatTime(v.created_at)),
           metaItem(t('queue.updatedAt'), formatTime(v.updated_at)),
         ),
-        v.status_reason === null ? null : h('p', { class: 'status-reason' }, h('strong', {}, `${t('application.reason')}: `), v.status_reason),
-        actions() ?? (canAct ? h('p', { class: 'muted small' }, t('application.final')) : h('p', { class: 'muted small' }, t('application.readOnly'))),
+        v.status_reason === null
+          ? null
+          : h(
+              'p',
+              { class: 'status-reason' },
+              h('strong', {}, `${t('application.reason')}: `),
+              v.status_reason,
+            ),
+        actions() ??
+          (canAct
+            ? h('p', { class: 'muted small' }, t('application.final'))
+            : h('p', { class: 'muted small' }, t('application.readOnly'))),
       ),
       h(
         'div',
@@ -187,15 +227,40 @@ export function renderApplication(main, ctx, [serial = '']) {
         h(
           'div',
           { class: 'column-main' },
-          h('section', { class: 'card', 'aria-labelledby': 'fields-title' }, h('h2', { id: 'fields-title' }, t('application.fields')), fieldGroups(input)),
-          h('section', { class: 'card', 'aria-labelledby': 'images-title' }, h('h2', { id: 'images-title' }, t('application.images')), imageGallery(input)),
+          h(
+            'section',
+            { class: 'card', 'aria-labelledby': 'fields-title' },
+            h('h2', { id: 'fields-title' }, t('application.fields')),
+            fieldGroups(input),
+          ),
+          h(
+            'section',
+            { class: 'card', 'aria-labelledby': 'images-title' },
+            h('h2', { id: 'images-title' }, t('application.images')),
+            imageGallery(input),
+          ),
         ),
         h(
           'div',
           { class: 'column-side' },
-          h('section', { class: 'card', 'aria-labelledby': 'risk-title' }, h('h2', { id: 'risk-title' }, t('application.risk')), riskList(v.risk_flags)),
-          h('section', { class: 'card', 'aria-labelledby': 'history-title' }, h('h2', { id: 'history-title' }, t('application.history')), timeline(v.history)),
-          h('section', { class: 'card', 'aria-labelledby': 'events-title' }, h('h2', { id: 'events-title' }, t('application.events')), eventsBox),
+          h(
+            'section',
+            { class: 'card', 'aria-labelledby': 'risk-title' },
+            h('h2', { id: 'risk-title' }, t('application.risk')),
+            riskList(v.risk_flags),
+          ),
+          h(
+            'section',
+            { class: 'card', 'aria-labelledby': 'history-title' },
+            h('h2', { id: 'history-title' }, t('application.history')),
+            timeline(v.history),
+          ),
+          h(
+            'section',
+            { class: 'card', 'aria-labelledby': 'events-title' },
+            h('h2', { id: 'events-title' }, t('application.events')),
+            eventsBox,
+          ),
         ),
       ),
     );
@@ -238,7 +303,12 @@ function timeline(history) {
       h(
         'li',
         { class: 'timeline-item' },
-        h('div', { class: 'timeline-head' }, statusBadge(entry.status), h('span', { class: 'muted small' }, formatTime(entry.at))),
+        h(
+          'div',
+          { class: 'timeline-head' },
+          statusBadge(entry.status),
+          h('span', { class: 'muted small' }, formatTime(entry.at)),
+        ),
         h('div', { class: 'small' }, actorLabel(entry.actor)),
         entry.reason === null ? null : h('blockquote', { class: 'reason' }, entry.reason),
         entry.details === null
@@ -247,7 +317,12 @@ function timeline(history) {
               'dl',
               { class: 'details small' },
               Object.entries(entry.details).map(([name, value]) =>
-                h('div', {}, h('dt', {}, t(`application.${name}`)), h('dd', { class: 'mono' }, String(value))),
+                h(
+                  'div',
+                  {},
+                  h('dt', {}, t(`application.${name}`)),
+                  h('dd', { class: 'mono' }, String(value)),
+                ),
               ),
             ),
       ),

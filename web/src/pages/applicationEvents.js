@@ -32,7 +32,9 @@ export function eventList(events, { ctx, reload }) {
   /** @param {AppEvent} event @param {Delivery} delivery */
   const redeliver = async (event, delivery) => {
     try {
-      const result = await api('POST', `/events/${event.id}/redeliver`, { endpoint_id: delivery.endpoint_id });
+      const result = await api('POST', `/events/${event.id}/redeliver`, {
+        endpoint_id: delivery.endpoint_id,
+      });
       ctx.toast(t('events.redelivered', { queued: result.queued }), 'success');
       reload();
     } catch (error) {
@@ -90,7 +92,10 @@ export function eventList(events, { ctx, reload }) {
                             type: 'button',
                             class: 'button small',
                             'data-focus-key': `redeliver-${d.id}`,
-                            'aria-label': t('events.redeliverNamed', { type: event.type, endpoint: d.endpoint_id }),
+                            'aria-label': t('events.redeliverNamed', {
+                              type: event.type,
+                              endpoint: d.endpoint_id,
+                            }),
                             onclick: () => redeliver(event, d),
                           },
                           t('events.redeliver'),

@@ -27,7 +27,16 @@ export const GROUPS = /** @type {const} */ ([
   ['contact', ['mob_no', 'email', 'address']],
   [
     'employment',
-    ['company_name', 'position', 'profession', 'profession_other', 'years_of_service', 'yearly_income', 'office_tel_no', 'office_address'],
+    [
+      'company_name',
+      'position',
+      'profession',
+      'profession_other',
+      'years_of_service',
+      'yearly_income',
+      'office_tel_no',
+      'office_address',
+    ],
   ],
   ['account', ['purpose', 'purpose_other', 'wealth_source', 'wealth_source_other', 'card_no']],
   ['delivery', ['consignee', 'consignee_mob_no', 'consignee_address']],
@@ -44,10 +53,20 @@ const AREA_CODES = /** @type {Record<string, string>} */ ({
 
 const CODE_TABLES = ['country', 'position', 'profession', 'purpose', 'wealth_source'];
 
-const SHOWN_ONLY_WHEN_GIVEN = new Set(['profession_other', 'purpose_other', 'wealth_source_other', 'card_no']);
+const SHOWN_ONLY_WHEN_GIVEN = new Set([
+  'profession_other',
+  'purpose_other',
+  'wealth_source_other',
+  'card_no',
+]);
 
 /** Shown elsewhere or not a field of the applicant. */
-const HANDLED = new Set([...GROUPS.flatMap(([, fields]) => fields), ...IMAGES, ...Object.values(AREA_CODES), 'other_field']);
+const HANDLED = new Set([
+  ...GROUPS.flatMap(([, fields]) => fields),
+  ...IMAGES,
+  ...Object.values(AREA_CODES),
+  'other_field',
+]);
 
 /** @param {string} name */
 export const fieldLabel = (name) => (has(`field.${name}`) ? t(`field.${name}`) : name);
@@ -112,10 +131,21 @@ function row(input, name) {
     h(
       'dd',
       {},
-      h('span', { class: `value${masked ? ' masked' : ''}${shown ? ' revealed' : ''}`, 'data-value': name }, displayValue(input, name)),
+      h(
+        'span',
+        { class: `value${masked ? ' masked' : ''}${shown ? ' revealed' : ''}`, 'data-value': name },
+        displayValue(input, name),
+      ),
       revealControl(input, name),
       shown ? h('span', { class: 'audited-note' }, t('fields.audited')) : null,
-      flags === undefined ? null : h('span', { class: 'flag-marker', title: flags.join(' · ') }, '⚑', h('span', { class: 'sr-only' }, t('fields.flagged', { flags: flags.join(', ') }))),
+      flags === undefined
+        ? null
+        : h(
+            'span',
+            { class: 'flag-marker', title: flags.join(' · ') },
+            '⚑',
+            h('span', { class: 'sr-only' }, t('fields.flagged', { flags: flags.join(', ') })),
+          ),
     ),
   );
 }
@@ -123,17 +153,24 @@ function row(input, name) {
 /** @param {FieldsInput} input */
 export function fieldGroups(input) {
   // Optional answers that only some applications have are left out when absent; the rest show "—".
-  const present = (/** @type {string} */ name) => input.application[name] !== undefined || !SHOWN_ONLY_WHEN_GIVEN.has(name);
+  const present = (/** @type {string} */ name) =>
+    input.application[name] !== undefined || !SHOWN_ONLY_WHEN_GIVEN.has(name);
   const groups = GROUPS.map(([group, fields]) =>
     h(
       'section',
       { class: 'field-group', 'aria-labelledby': `group-${group}` },
       h('h3', { id: `group-${group}` }, t(`group.${group}`)),
-      h('dl', { class: 'fields' }, fields.filter(present).map((name) => row(input, name))),
+      h(
+        'dl',
+        { class: 'fields' },
+        fields.filter(present).map((name) => row(input, name)),
+      ),
     ),
   );
   const rest = Object.keys(input.application).filter((name) => !HANDLED.has(name));
-  const extensions = /** @type {{ name: string, value: string, field: string }[] | undefined} */ (input.application['other_field']);
+  const extensions = /** @type {{ name: string, value: string, field: string }[] | undefined} */ (
+    input.application['other_field']
+  );
   if (rest.length > 0 || (extensions !== undefined && extensions.length > 0)) {
     groups.push(
       h(
@@ -145,13 +182,27 @@ export function fieldGroups(input) {
           { class: 'fields' },
           rest.map((name) => row(input, name)),
           (extensions ?? []).map((ext) =>
-            h('div', { class: 'field-row' }, h('dt', {}, ext.name || ext.field), h('dd', {}, h('span', { class: 'value' }, ext.value))),
+            h(
+              'div',
+              { class: 'field-row' },
+              h('dt', {}, ext.name || ext.field),
+              h('dd', {}, h('span', { class: 'value' }, ext.value)),
+            ),
           ),
         ),
       ),
     );
   }
   return groups;
+}
+
+/** The host of a masked image URL (`origin/****`): where the image is. @param {string} masked */
+function hostOf(masked) {
+  try {
+    return new URL(masked).host;
+  } catch {
+    return masked;
+  }
 }
 
 /** @param {FieldsInput} input */
@@ -166,10 +217,22 @@ export function imageGallery(input) {
       let preview;
       if (typeof url === 'string') {
         const img = h('img', { src: url, alt: label, loading: 'lazy', referrerpolicy: 'no-referrer' });
-        img.addEventListener('error', () => img.replaceWith(h('span', { class: 'image-missing' }, t('fields.imageFailed'))));
-        preview = h('a', { href: url, target: '_blank', rel: 'noopener noreferrer', class: 'image-link' }, img);
+        img.addEventListener('error', () =>
+          img.replaceWith(h('span', { class: 'image-missing' }, t('fields.imageFailed'))),
+        );
+        preview = h(
+          'a',
+          { href: url, target: '_blank', rel: 'noopener noreferrer', class: 'image-link' },
+          img,
+        );
       } else {
-        preview = h('span', { class: 'image-placeholder' }, h('span', { class: 'mono small' }, String(input.application[name])));
+        preview = h(
+          'span',
+          { class: 'image-placeholder' },
+          h('span', { class: 'lock', 'aria-hidden': 'true' }),
+          h('span', { class: 'mono small' }, hostOf(String(input.application[name]))),
+          h('span', { class: 'small' }, t(input.canReveal ? 'fields.imageHidden' : 'fields.masked')),
+        );
       }
       return h(
         'figure',

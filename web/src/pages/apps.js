@@ -49,10 +49,18 @@ export function renderApps(main, ctx) {
                       h(
                         'li',
                         {},
-                        h('span', { class: `badge app-${e.status === 'active' ? 'active' : 'disabled'}` }, t(`apps.status.${e.status === 'active' ? 'active' : 'disabled'}`)),
+                        h(
+                          'span',
+                          { class: `badge app-${e.status === 'active' ? 'active' : 'disabled'}` },
+                          t(`apps.status.${e.status === 'active' ? 'active' : 'disabled'}`),
+                        ),
                         ' ',
                         h('span', { class: 'mono small endpoint-url' }, e.url),
-                        h('div', { class: 'muted small' }, e.events === null ? t('apps.allEvents') : e.events.join(', ')),
+                        h(
+                          'div',
+                          { class: 'muted small' },
+                          e.events === null ? t('apps.allEvents') : e.events.join(', '),
+                        ),
                       ),
                     ),
                   ),
@@ -60,11 +68,42 @@ export function renderApps(main, ctx) {
             h('td', { class: 'nowrap' }, formatTime(app.created_at)),
             h(
               'td',
-              { class: 'row-actions' },
-              h('button', { type: 'button', class: 'button small', 'aria-label': t('apps.rotateNamed', { name: app.name }), onclick: () => rotate(app) }, t('apps.rotate')),
-              app.status === 'active'
-                ? h('button', { type: 'button', class: 'button small danger-outline', 'aria-label': t('apps.disableNamed', { name: app.name }), onclick: () => setStatus(app, 'disable') }, t('apps.disable'))
-                : h('button', { type: 'button', class: 'button small', 'aria-label': t('apps.enableNamed', { name: app.name }), onclick: () => setStatus(app, 'enable') }, t('apps.enable')),
+              {},
+              h(
+                'div',
+                { class: 'row-actions' },
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'button small',
+                    'aria-label': t('apps.rotateNamed', { name: app.name }),
+                    onclick: () => rotate(app),
+                  },
+                  t('apps.rotate'),
+                ),
+                app.status === 'active'
+                  ? h(
+                      'button',
+                      {
+                        type: 'button',
+                        class: 'button small danger-outline',
+                        'aria-label': t('apps.disableNamed', { name: app.name }),
+                        onclick: () => setStatus(app, 'disable'),
+                      },
+                      t('apps.disable'),
+                    )
+                  : h(
+                      'button',
+                      {
+                        type: 'button',
+                        class: 'button small',
+                        'aria-label': t('apps.enableNamed', { name: app.name }),
+                        onclick: () => setStatus(app, 'enable'),
+                      },
+                      t('apps.enable'),
+                    ),
+              ),
             ),
           );
         }),
@@ -87,7 +126,12 @@ export function renderApps(main, ctx) {
           label: t('apps.overlap'),
           type: 'select',
           value: '24',
-          options: [['0', t('apps.overlapNone')], ['1', t('apps.overlapHours', { n: 1 })], ['24', t('apps.overlapHours', { n: 24 })], ['168', t('apps.overlapHours', { n: 168 })]],
+          options: [
+            ['0', t('apps.overlapNone')],
+            ['1', t('apps.overlapHours', { n: 1 })],
+            ['24', t('apps.overlapHours', { n: 24 })],
+            ['168', t('apps.overlapHours', { n: 168 })],
+          ],
         },
       ],
       submitLabel: t('apps.rotate'),
@@ -101,8 +145,14 @@ export function renderApps(main, ctx) {
     const result = /** @type {{ app_secret: string, previous_secrets_expire_at: number }} */ (rotated);
     await secretDialog({
       title: t('apps.newSecretTitle', { name: app.name }),
-      warning: t('apps.secretOnce') + ' ' + t('apps.previousUntil', { time: formatTime(result.previous_secrets_expire_at) }),
-      items: [[t('apps.appId'), app.app_id], [t('apps.secret'), result.app_secret]],
+      warning:
+        t('apps.secretOnce') +
+        ' ' +
+        t('apps.previousUntil', { time: formatTime(result.previous_secrets_expire_at) }),
+      items: [
+        [t('apps.appId'), app.app_id],
+        [t('apps.secret'), result.app_secret],
+      ],
     });
   }
 
@@ -140,7 +190,10 @@ export function renderApps(main, ctx) {
       await secretDialog({
         title: t('apps.createdTitle', { name: appName }),
         warning: t('apps.secretOnce'),
-        items: [[t('apps.appId'), created.app_id], [t('apps.secret'), created.app_secret]],
+        items: [
+          [t('apps.appId'), created.app_id],
+          [t('apps.secret'), created.app_secret],
+        ],
       });
     } catch (error) {
       ctx.toast(errorText(error), 'error');
@@ -155,7 +208,21 @@ export function renderApps(main, ctx) {
       pageHeader(t('apps.title')),
       h('section', { class: 'card' }, h('h2', {}, t('apps.create')), create),
       notice,
-      h('section', { class: 'card flush' }, table(t('apps.title'), [t('apps.app'), t('apps.statusColumn'), t('apps.endpoints'), t('queue.created'), h('span', { class: 'sr-only' }, t('apps.actions'))], body)),
+      h(
+        'section',
+        { class: 'card flush' },
+        table(
+          t('apps.title'),
+          [
+            t('apps.app'),
+            t('apps.statusColumn'),
+            t('apps.endpoints'),
+            t('queue.created'),
+            h('span', { class: 'sr-only' }, t('apps.actions')),
+          ],
+          body,
+        ),
+      ),
     ),
   );
   void load();

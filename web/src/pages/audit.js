@@ -52,7 +52,10 @@ export function renderAudit(main, ctx) {
   /** @param {boolean} append */
   async function load(append) {
     try {
-      const page = await api('GET', `/audit${query({ ...filters, limit: 50, cursor: append ? cursor : null })}`);
+      const page = await api(
+        'GET',
+        `/audit${query({ ...filters, limit: 50, cursor: append ? cursor : null })}`,
+      );
       if (stopped) return;
       replace(notice);
       /** @type {Entry[]} */
@@ -65,9 +68,24 @@ export function renderAudit(main, ctx) {
           {},
           h('td', { class: 'nowrap' }, formatTime(entry.at)),
           h('td', {}, actorLabel(entry.actor)),
-          h('td', {}, h('span', { class: 'strong' }, actionLabel(entry.action)), h('div', { class: 'mono small muted' }, entry.action)),
-          h('td', {}, entry.target_type === null ? '—' : h('span', {}, t(`audit.target.${entry.target_type}`), ' ', mono(entry.target_id ?? ''))),
-          h('td', { class: 'details-cell' }, entry.details === null ? '—' : mono(JSON.stringify(entry.details))),
+          h(
+            'td',
+            {},
+            h('span', { class: 'strong' }, actionLabel(entry.action)),
+            h('div', { class: 'mono small muted' }, entry.action),
+          ),
+          h(
+            'td',
+            {},
+            entry.target_type === null
+              ? '—'
+              : h('span', {}, t(`audit.target.${entry.target_type}`), ' ', mono(entry.target_id ?? '')),
+          ),
+          h(
+            'td',
+            { class: 'details-cell' },
+            entry.details === null ? '—' : mono(JSON.stringify(entry.details)),
+          ),
           h('td', { class: 'small muted' }, entry.source),
         ),
       );
@@ -79,14 +97,37 @@ export function renderAudit(main, ctx) {
     }
   }
 
-  const actor = h('input', { name: 'actor', value: filters.actor, maxlength: 128, autocomplete: 'off', placeholder: 'operator:alice' });
-  const action = h('input', { name: 'action', value: filters.action, maxlength: 64, autocomplete: 'off', list: 'audit-actions' });
+  const actor = h('input', {
+    name: 'actor',
+    value: filters.actor,
+    maxlength: 128,
+    autocomplete: 'off',
+    placeholder: 'operator:alice',
+  });
+  const action = h('input', {
+    name: 'action',
+    value: filters.action,
+    maxlength: 64,
+    autocomplete: 'off',
+    list: 'audit-actions',
+  });
   const targetType = select(
     { name: 'target_type' },
-    [['', t('audit.anyTarget')], ['application', t('audit.target.application')], ['app', t('audit.target.app')], ['operator', t('audit.target.operator')]],
+    [
+      ['', t('audit.anyTarget')],
+      ['application', t('audit.target.application')],
+      ['app', t('audit.target.app')],
+      ['operator', t('audit.target.operator')],
+    ],
     filters.target_type,
   );
-  const targetId = h('input', { name: 'target_id', value: filters.target_id, maxlength: 128, autocomplete: 'off', class: 'mono' });
+  const targetId = h('input', {
+    name: 'target_id',
+    value: filters.target_id,
+    maxlength: 128,
+    autocomplete: 'off',
+    class: 'mono',
+  });
   const form = h(
     'form',
     { class: 'filters', role: 'search', 'aria-label': t('audit.filters') },
@@ -94,12 +135,25 @@ export function renderAudit(main, ctx) {
     field(t('audit.action'), action),
     field(t('audit.targetType'), targetType),
     field(t('audit.targetId'), targetId),
-    h('div', { class: 'filter-actions' }, h('button', { type: 'submit', class: 'button primary' }, t('queue.search'))),
-    h('datalist', { id: 'audit-actions' }, KNOWN_ACTIONS.map((a) => h('option', { value: a }, actionLabel(a)))),
+    h(
+      'div',
+      { class: 'filter-actions' },
+      h('button', { type: 'submit', class: 'button primary' }, t('queue.search')),
+    ),
+    h(
+      'datalist',
+      { id: 'audit-actions' },
+      KNOWN_ACTIONS.map((a) => h('option', { value: a }, actionLabel(a))),
+    ),
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    Object.assign(filters, { actor: actor.value.trim(), action: action.value.trim(), target_type: targetType.value, target_id: targetId.value.trim() });
+    Object.assign(filters, {
+      actor: actor.value.trim(),
+      action: action.value.trim(),
+      target_type: targetType.value,
+      target_id: targetId.value.trim(),
+    });
     const search = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== ''));
     history.replaceState(null, '', `/console/audit${search.size === 0 ? '' : `?${search}`}`);
     void load(false);
@@ -116,7 +170,19 @@ export function renderAudit(main, ctx) {
       h(
         'section',
         { class: 'card flush' },
-        table(t('audit.title'), [t('audit.at'), t('audit.actor'), t('audit.action'), t('audit.target'), t('audit.details'), t('audit.source')], body, 'audit-table'),
+        table(
+          t('audit.title'),
+          [
+            t('audit.at'),
+            t('audit.actor'),
+            t('audit.action'),
+            t('audit.target'),
+            t('audit.details'),
+            t('audit.source'),
+          ],
+          body,
+          'audit-table',
+        ),
         h('div', { class: 'pager' }, more),
       ),
     ),

@@ -39,57 +39,100 @@ export function renderOperators(main, ctx) {
         operators.map((op) => {
           const self = op.username === ctx.session.username;
           const path = `/operators/${encodeURIComponent(op.username)}`;
-          const roleSelect = select({ 'aria-label': t('operators.roleOf', { name: op.username }), disabled: self }, roleOptions, op.role);
+          const roleSelect = select(
+            { 'aria-label': t('operators.roleOf', { name: op.username }), disabled: self },
+            roleOptions,
+            op.role,
+          );
           roleSelect.addEventListener('change', () =>
-            change(`${path}/role`, { role: roleSelect.value }, t('operators.roleChanged', { name: op.username, role: t(`role.${roleSelect.value}`) })).catch(
-              (error) => {
-                roleSelect.value = op.role;
-                ctx.toast(errorText(error), 'error');
-              },
-            ),
+            change(
+              `${path}/role`,
+              { role: roleSelect.value },
+              t('operators.roleChanged', { name: op.username, role: t(`role.${roleSelect.value}`) }),
+            ).catch((error) => {
+              roleSelect.value = op.role;
+              ctx.toast(errorText(error), 'error');
+            }),
           );
           return h(
             'tr',
             { 'data-operator': op.username },
-            h('td', {}, h('span', { class: 'strong' }, op.username), self ? h('span', { class: 'muted small' }, ` (${t('operators.you')})`) : null),
+            h(
+              'td',
+              {},
+              h('span', { class: 'strong' }, op.username),
+              self ? h('span', { class: 'muted small' }, ` (${t('operators.you')})`) : null,
+            ),
             h('td', {}, roleSelect),
-            h('td', {}, h('span', { class: `badge app-${op.disabled ? 'disabled' : 'active'}` }, t(op.disabled ? 'operators.disabled' : 'operators.active'))),
+            h(
+              'td',
+              {},
+              h(
+                'span',
+                { class: `badge app-${op.disabled ? 'disabled' : 'active'}` },
+                t(op.disabled ? 'operators.disabled' : 'operators.active'),
+              ),
+            ),
             h('td', { class: 'nowrap' }, formatTime(op.created_at)),
             h(
               'td',
-              { class: 'row-actions' },
+              {},
               h(
-                'button',
-                {
-                  type: 'button',
-                  class: 'button small',
-                  'aria-label': t('operators.passwordNamed', { name: op.username }),
-                  onclick: () =>
-                    formDialog({
-                      title: t('operators.passwordTitle', { name: op.username }),
-                      description: t('operators.passwordDescription'),
-                      fields: [{ name: 'password', label: t('operators.newPassword'), type: 'password', required: true, autocomplete: 'new-password', hint: t('operators.passwordHint') }],
-                      submitLabel: t('operators.setPassword'),
-                      onSubmit: (values) => change(`${path}/password`, { password: values['password'] }, t('operators.passwordSet', { name: op.username })),
-                    }),
-                },
-                t('operators.setPassword'),
+                'div',
+                { class: 'row-actions' },
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'button small',
+                    'aria-label': t('operators.passwordNamed', { name: op.username }),
+                    onclick: () =>
+                      formDialog({
+                        title: t('operators.passwordTitle', { name: op.username }),
+                        description: t('operators.passwordDescription'),
+                        fields: [
+                          {
+                            name: 'password',
+                            label: t('operators.newPassword'),
+                            type: 'password',
+                            required: true,
+                            autocomplete: 'new-password',
+                            hint: t('operators.passwordHint'),
+                          },
+                        ],
+                        submitLabel: t('operators.setPassword'),
+                        onSubmit: (values) =>
+                          change(
+                            `${path}/password`,
+                            { password: values['password'] },
+                            t('operators.passwordSet', { name: op.username }),
+                          ),
+                      }),
+                  },
+                  t('operators.setPassword'),
+                ),
+                self
+                  ? null
+                  : h(
+                      'button',
+                      {
+                        type: 'button',
+                        class: `button small ${op.disabled ? '' : 'danger-outline'}`,
+                        'aria-label': t(op.disabled ? 'operators.enableNamed' : 'operators.disableNamed', {
+                          name: op.username,
+                        }),
+                        onclick: () =>
+                          change(
+                            `${path}/${op.disabled ? 'enable' : 'disable'}`,
+                            {},
+                            t(op.disabled ? 'operators.enabled' : 'operators.disabledDone', {
+                              name: op.username,
+                            }),
+                          ).catch((error) => ctx.toast(errorText(error), 'error')),
+                      },
+                      t(op.disabled ? 'operators.enable' : 'operators.disable'),
+                    ),
               ),
-              self
-                ? null
-                : h(
-                    'button',
-                    {
-                      type: 'button',
-                      class: `button small ${op.disabled ? '' : 'danger-outline'}`,
-                      'aria-label': t(op.disabled ? 'operators.enableNamed' : 'operators.disableNamed', { name: op.username }),
-                      onclick: () =>
-                        change(`${path}/${op.disabled ? 'enable' : 'disable'}`, {}, t(op.disabled ? 'operators.enabled' : 'operators.disabledDone', { name: op.username })).catch((error) =>
-                          ctx.toast(errorText(error), 'error'),
-                        ),
-                    },
-                    t(op.disabled ? 'operators.enable' : 'operators.disable'),
-                  ),
             ),
           );
         }),
@@ -99,9 +142,21 @@ export function renderOperators(main, ctx) {
     }
   }
 
-  const username = h('input', { name: 'username', required: true, maxlength: 64, autocomplete: 'off', pattern: '[a-z0-9][a-z0-9._\\-]{1,63}' });
+  const username = h('input', {
+    name: 'username',
+    required: true,
+    maxlength: 64,
+    autocomplete: 'off',
+    pattern: '[a-z0-9][a-z0-9._\\-]{1,63}',
+  });
   const role = select({ name: 'role' }, roleOptions, 'viewer');
-  const password = h('input', { name: 'password', type: 'password', required: true, autocomplete: 'new-password', minlength: 12 });
+  const password = h('input', {
+    name: 'password',
+    type: 'password',
+    required: true,
+    autocomplete: 'new-password',
+    minlength: 12,
+  });
   const error = h('div', { class: 'form-error', role: 'alert' });
   const form = h(
     'form',
@@ -116,7 +171,11 @@ export function renderOperators(main, ctx) {
     event.preventDefault();
     replace(error);
     try {
-      await change('/operators', { username: username.value, role: role.value, password: password.value }, t('operators.created', { name: username.value }));
+      await change(
+        '/operators',
+        { username: username.value, role: role.value, password: password.value },
+        t('operators.created', { name: username.value }),
+      );
       username.value = '';
       password.value = '';
     } catch (failure) {
@@ -130,9 +189,29 @@ export function renderOperators(main, ctx) {
       'div',
       { class: 'page' },
       pageHeader(t('operators.title')),
-      h('section', { class: 'card' }, h('h2', {}, t('operators.create')), form, h('p', { class: 'muted small' }, t('operators.roles'))),
+      h(
+        'section',
+        { class: 'card' },
+        h('h2', {}, t('operators.create')),
+        form,
+        h('p', { class: 'muted small' }, t('operators.roles')),
+      ),
       notice,
-      h('section', { class: 'card flush' }, table(t('operators.title'), [t('operators.username'), t('operators.role'), t('operators.state'), t('queue.created'), h('span', { class: 'sr-only' }, t('apps.actions'))], body)),
+      h(
+        'section',
+        { class: 'card flush' },
+        table(
+          t('operators.title'),
+          [
+            t('operators.username'),
+            t('operators.role'),
+            t('operators.state'),
+            t('queue.created'),
+            h('span', { class: 'sr-only' }, t('apps.actions')),
+          ],
+          body,
+        ),
+      ),
     ),
   );
   void load();

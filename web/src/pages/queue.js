@@ -26,7 +26,9 @@ export function renderQueue(main, ctx) {
     to: params.get('to') ?? '',
     serial: params.get('serial') ?? '',
     order: params.get('order') === 'asc' ? 'asc' : 'desc',
-    limit: PAGE_SIZES.includes(params.get('limit') ?? '') ? /** @type {string} */ (params.get('limit')) : '20',
+    limit: PAGE_SIZES.includes(params.get('limit') ?? '')
+      ? /** @type {string} */ (params.get('limit'))
+      : '20',
   };
   /** Cursors of the pages before this one, and of this one. */
   /** @type {(string | null)[]} */
@@ -43,7 +45,11 @@ export function renderQueue(main, ctx) {
   const notice = h('div', {});
   const body = h('tbody', {});
   const updated = h('span', { class: 'muted small', role: 'status', 'aria-live': 'off' });
-  const previous = h('button', { type: 'button', class: 'button', onclick: () => turn(-1) }, t('queue.previous'));
+  const previous = h(
+    'button',
+    { type: 'button', class: 'button', onclick: () => turn(-1) },
+    t('queue.previous'),
+  );
   const next = h('button', { type: 'button', class: 'button', onclick: () => turn(1) }, t('queue.next'));
   const pageLabel = h('span', { class: 'muted' });
   const announcer = h('div', { class: 'sr-only', role: 'status', 'aria-live': 'polite' });
@@ -53,8 +59,12 @@ export function renderQueue(main, ctx) {
     created_to: filters.to === '' ? undefined : dayToSeconds(filters.to, 'end'),
   });
 
+  /** Numbers the loads: an answer that a newer load overtook is dropped. */
+  let latest = 0;
+
   async function load() {
     clearTimeout(timer);
+    const ticket = ++latest;
     const cursor = cursors[cursors.length - 1] ?? undefined;
     try {
       const [counts, page] = await Promise.all([
@@ -72,7 +82,7 @@ export function renderQueue(main, ctx) {
           })}`,
         ),
       ]);
-      if (stopped) return;
+      if (stopped || ticket !== latest) return;
       replace(notice);
       renderCounts(counts);
       renderRows(page.items);
@@ -82,7 +92,7 @@ export function renderQueue(main, ctx) {
       replace(pageLabel, t('queue.page', { n: cursors.length }));
       replace(updated, t('queue.updated', { time: formatTime(Math.floor(Date.now() / 1000)).slice(11) }));
     } catch (error) {
-      if (stopped) return;
+      if (stopped || ticket !== latest) return;
       replace(notice, errorPanel(error));
     }
     if (!stopped) timer = setTimeout(poll, POLL_MS);
@@ -126,7 +136,8 @@ export function renderQueue(main, ctx) {
 
   /** @param {Summary[]} items */
   function renderRows(items) {
-    const fresh = seen === null ? new Set() : new Set(items.map((i) => i.busi_water_no).filter((s) => !seen?.has(s)));
+    const fresh =
+      seen === null ? new Set() : new Set(items.map((i) => i.busi_water_no).filter((s) => !seen?.has(s)));
     if (fresh.size > 0) replace(announcer, t('queue.newArrived', { n: fresh.size }));
     seen = new Set([...(seen ?? []), ...items.map((i) => i.busi_water_no)]);
     if (items.length === 0) return replace(body, emptyRow(7, t('queue.empty')));
@@ -136,7 +147,15 @@ export function renderQueue(main, ctx) {
         h(
           'tr',
           { class: fresh.has(item.busi_water_no) ? 'row-new' : null, 'data-serial': item.busi_water_no },
-          h('td', {}, h('a', { href: `/console/applications/${item.busi_water_no}`, class: 'mono serial-link' }, item.busi_water_no)),
+          h(
+            'td',
+            {},
+            h(
+              'a',
+              { href: `/console/applications/${item.busi_water_no}`, class: 'mono serial-link' },
+              item.busi_water_no,
+            ),
+          ),
           h('td', {}, mono(item.app_id)),
           h('td', {}, statusBadge(item.status)),
           h('td', {}, t(`certType.${item.cert_type}`)),
@@ -174,10 +193,19 @@ export function renderQueue(main, ctx) {
   // The filter form.
   const statusSelect = select(
     { name: 'status' },
-    [['', t('queue.anyStatus')], ...ctx.meta.statuses.map((s) => /** @type {[string, string]} */ ([s, statusLabel(s)]))],
+    [
+      ['', t('queue.anyStatus')],
+      ...ctx.meta.statuses.map((s) => /** @type {[string, string]} */ ([s, statusLabel(s)])),
+    ],
     filters.status,
   );
-  const appInput = h('input', { name: 'app_id', value: filters.app_id, maxlength: 64, autocomplete: 'off', list: 'app-ids' });
+  const appInput = h('input', {
+    name: 'app_id',
+    value: filters.app_id,
+    maxlength: 64,
+    autocomplete: 'off',
+    list: 'app-ids',
+  });
   const fromInput = h('input', { name: 'from', type: 'date', value: filters.from });
   const toInput = h('input', { name: 'to', type: 'date', value: filters.to });
   const serialInput = h('input', {
@@ -188,8 +216,13 @@ export function renderQueue(main, ctx) {
     autocomplete: 'off',
     spellcheck: 'false',
     class: 'mono',
+    placeholder: t('queue.serialHint'),
   });
-  const limitSelect = select({ name: 'limit' }, PAGE_SIZES.map((n) => /** @type {[string, string]} */ ([n, n])), filters.limit);
+  const limitSelect = select(
+    { name: 'limit' },
+    PAGE_SIZES.map((n) => /** @type {[string, string]} */ ([n, n])),
+    filters.limit,
+  );
   limitSelect.addEventListener('change', () => {
     filters.limit = limitSelect.value;
     apply();
@@ -198,14 +231,17 @@ export function renderQueue(main, ctx) {
   if (ctx.can('admin')) {
     api('GET', '/apps')
       .then((/** @type {{ app_id: string, name: string }[]} */ apps) =>
-        replace(appIds, apps.map((a) => h('option', { value: a.app_id }, a.name))),
+        replace(
+          appIds,
+          apps.map((a) => h('option', { value: a.app_id }, a.name)),
+        ),
       )
       .catch(() => {});
   }
   const form = h(
     'form',
     { class: 'filters', role: 'search', 'aria-label': t('queue.filters') },
-    field(t('queue.serial'), serialInput, t('queue.serialHint')),
+    field(t('queue.serial'), serialInput),
     field(t('queue.status'), statusSelect),
     field(t('queue.app'), appInput),
     field(t('queue.createdFrom'), fromInput),
@@ -284,8 +320,18 @@ export function renderQueue(main, ctx) {
       countsList,
       h('section', { class: 'card' }, form),
       notice,
-      h('section', { class: 'card flush' }, grid,
-        h('div', { class: 'pager' }, pageLabel, h('div', { class: 'pager-buttons' }, previous, next), field(t('queue.pageSize'), limitSelect))),
+      h(
+        'section',
+        { class: 'card flush' },
+        grid,
+        h(
+          'div',
+          { class: 'pager' },
+          pageLabel,
+          h('div', { class: 'pager-buttons' }, previous, next),
+          field(t('queue.pageSize'), limitSelect),
+        ),
+      ),
       announcer,
     ),
   );

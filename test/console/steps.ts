@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { TEST_PASSWORD } from '../helpers/operators.ts';
+
+/** Steps the console tests share: sign-in, keyboard moves, and checks every page must pass. */
+
+export const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url);
+
+export async function signIn(page: Page, baseUrl: string, username: string, path = '/console/') {
+  await page.goto(`${baseUrl}${path}`);
+  await page.waitForURL(/\/console\/login/);
+  await page.getByLabel(/^(User name|用户名)$/).fill(username);
+  await page.getByLabel(/^(Password|密码)$/).fill(TEST_PASSWORD);
+  await page.getByRole('button', { name: /^(Sign in|登录)$/ }).click();
+  await page.waitForSelector('header.topbar');
+}
+
+/** Whether the focused element matches a CSS selector. */
+export async function focusedMatches(page: Page, selector: string): Promise<boolean> {
+  return (await page.evaluate(
+    `document.activeElement?.matches(${JSON.stringify(selector)}) ?? false`,
+  )) as boolean;
+}
+
+/**
+ * Waits until a JavaScript expression is true in the page. (Playwright's waitForFunction would eval
+ * the string inside the page, which the console's CSP rightly refuses; this asks from outside.)
+ */
+export async function waitUntil(page: Page, expression: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!((await page.evaluate(expression)) as boolean)) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for: ${expression}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Presses Tab until the focus is on an element matching `selector`, as a keyboard user would. */
+export async function tabTo(page: Page, selector: string, maxPresses = 60): Promise<void> {
+  for (let i = 0; i < maxPresses; i++) {
+    if (await focusedMatches(page, selector)) return;
+    await page.keyboard.press('Tab');
+  }
+  assert.fail(`Tab never reached ${selector}`);
+}
+
+/** Every form control on the page has a label (a <label for>, a wrapping label or aria-label). */
+export async function assertLabelled(page: Page, where: string): Promise<void> {
+  const unlabelled = (await page.evaluate(`[...document.querySelectorAll('input, select, textarea')]
+    .filter((el) => el.type !== 'hidden' && el.labels.length === 0 && !el.getAttribute('aria-label'))
+    .map((el) => el.outerHTML.slice(0, 120))`)) as string[];
+  assert.deepEqual(unlabelled, [], `${where}: form fields without a label`);
+}
+
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  // Let fonts and images settle so the pictures are complete.
+  await page.evaluate('document.fonts.ready');
+  await page.waitForTimeout(150);
+  await page.screenshot({ path: new URL(name, SCREENSHOTS).pathname, fullPage });
+}
