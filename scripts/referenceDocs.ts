@@ -58,6 +58,8 @@ const ADVICE: Record<string, string> = {
     'The first request with this key is still running: wait `Retry-After` seconds and retry with the same key.',
   transition_not_allowed: 'Query the application: its state no longer allows this move.',
   pay_pwd_weak: 'Ask the applicant for another payment password; send its MD5 digest.',
+  request_timeout: 'Send the whole request without pauses (headers within `HEADERS_TIMEOUT_MS`), then retry.',
+  headers_too_large: 'Send fewer or shorter headers (16 KiB in all at most), then retry.',
 };
 
 function advice(status: number): string {

@@ -5,7 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { ServiceContext } from './context.ts';
 import { ServiceError, ValidationError } from './errors/serviceError.ts';
-import { installErrorHandler } from './http/errorHandler.ts';
+import { clientError, frameworkError, installErrorHandler } from './http/errorHandler.ts';
 import { installIdempotency } from './http/idempotency.ts';
 import { installJsonParser } from './http/jsonParser.ts';
 import { installRateLimits } from './http/rateLimit.ts';
@@ -61,6 +61,9 @@ export async function build(ctx: ServiceContext, options: BuildOptions): Promise
       return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
     },
     routerOptions: { maxParamLength: 128 },
+    // Requests refused before any route (a bad URL, oversized headers, not HTTP) get the envelope too.
+    frameworkErrors: frameworkError,
+    clientErrorHandler: clientError,
   });
   app.decorateRequest('caller', null);
   app.decorateRequest('operator', null);

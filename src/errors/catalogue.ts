@@ -55,6 +55,19 @@ export const ERRORS = {
   ),
   headerInvalid: entry(40008, 'header_invalid', '{field}: {reason}', '{field}: {reason_zh}'),
   requestMalformed: entry(40009, 'request_malformed', 'request: is malformed', 'request: 请求格式错误'),
+  // 408, 431: refused by the HTTP parser before any route (a slow client, oversized headers).
+  requestTimeout: entry(
+    40801,
+    'request_timeout',
+    'request: did not arrive in time',
+    'request: 未能在时限内送达',
+  ),
+  headersTooLarge: entry(
+    43101,
+    'headers_too_large',
+    'headers: are larger than the server accepts',
+    'headers: 超过服务器允许的大小',
+  ),
 
   // 401: who is calling could not be established.
   tokenMissing: entry(

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERRORS, type ErrorName } from '../errors/catalogue.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
@@ -56,6 +58,38 @@ export function installErrorHandler(app: FastifyInstance, bodyLimit: number): vo
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(serviceErrorEnvelope(new ServiceError('routeNotFound'), languageOf(request)));
   });
+}
+
+/**
+ * Requests the router refuses before any hook runs (a URL with a bad percent escape): the envelope,
+ * not Fastify's own error body, which names the framework and quotes the URL. (`frameworkErrors`)
+ */
+export function frameworkError(_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  void reply.code(400).send(serviceErrorEnvelope(new ServiceError('requestMalformed'), languageOf(request)));
+}
+
+/**
+ * Requests the HTTP parser refuses, which no route sees: a slow client, oversized headers, bytes that
+ * are not HTTP. Answered on the socket with the envelope, then the connection is closed.
+ * (`clientErrorHandler`; Fastify's default answers with its own error body.)
+ */
+export function clientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const name: ErrorName =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? 'requestTimeout'
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? 'headersTooLarge'
+        : 'requestMalformed';
+  const status = ERRORS[name].status;
+  const body = JSON.stringify(serviceErrorEnvelope(new ServiceError(name), 'en'));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 /**

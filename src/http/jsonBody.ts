@@ -26,6 +26,7 @@
  * written in the text, and compare with the keys of the parsed value, which has fewer exactly when
  * some object repeats a key. Anything else takes the full scan.
  */
+import { keySegment } from '../validation/fieldPath.ts';
 
 export type JsonBodyError =
   | 'bodyEmpty'
@@ -250,9 +251,6 @@ function scan(s: string, maxDepth: number): Failure | string {
   return copiedUpTo === 0 ? s : plain + s.slice(copiedUpTo);
 }
 
-const SIMPLE_KEY = /^[A-Za-z0-9_$-]+$/;
-const MAX_SEGMENT = 64;
-
 /** `name`, `other_field[0].value`; a key that is not a plain word is shown as `["a.b"]`, shortened. */
 function pathTo(
   level: number,
@@ -266,11 +264,4 @@ function pathTo(
     path += isObject[d] ? keySegment(currentKey[d]!, d === 0) : `[${index[d]}]`;
   }
   return path + keySegment(key, level === 0);
-}
-
-/** One key of a field path; shared with the schema validator so that both name keys alike. */
-export function keySegment(key: string, first: boolean): string {
-  if (SIMPLE_KEY.test(key) && key.length <= MAX_SEGMENT) return first ? key : `.${key}`;
-  const shown = key.length <= MAX_SEGMENT ? key : `${key.slice(0, MAX_SEGMENT)}...`;
-  return `[${JSON.stringify(shown)}]`;
 }

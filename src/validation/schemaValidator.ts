@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import type { TSchema, Static } from 'typebox';
 import { problem, type FieldProblem } from '../errors/problems.ts';
-import { keySegment } from '../http/jsonBody.ts';
+import { keySegment } from './fieldPath.ts';
 
 /**
  * Compiles a TypeBox schema into a validator that reports every problem at once, one per field,

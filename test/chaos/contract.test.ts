@@ -22,14 +22,37 @@ import { report, scale, seedOf } from './support/summary.ts';
  */
 const FUZZ_THROUGH_PROXY = scale(200, 2_000);
 
-/** Whether Prism's proxy can carry a body unchanged in meaning: it parses JSON bodies itself. */
+/** The deepest nesting of arrays and objects in a JSON text. */
+function depthOf(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '[' || ch === '{') max = Math.max(max, ++depth);
+    else if (ch === ']' || ch === '}') depth--;
+  }
+  return max;
+}
+
+/**
+ * Whether Prism's proxy can carry a body unchanged in meaning. It parses JSON bodies itself (and
+ * hangs on one that does not parse), decodes by the charset parameter, and its validator recurses
+ * (a body nested thousands deep overflows Prism's stack, not the service's).
+ */
 function carriable(c: HostileCase): boolean {
   const json = c.contentType !== undefined && /^application\/([a-z0-9.+-]+\+)?json\b/i.test(c.contentType);
   if (!json) return true;
+  // Prism decodes by the charset parameter: anything but UTF-8 would not reach the service as sent.
+  if (/charset=(?!"?utf-8)/i.test(c.contentType ?? '')) return false;
   try {
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(c.body);
     JSON.parse(text);
-    return text.length > 0;
+    return text.length > 0 && depthOf(text) <= 500;
   } catch {
     return false;
   }
@@ -84,21 +107,25 @@ describe('chaos: contract through a validating proxy', () => {
     const violations: Violation[] = [];
     let viaProxy = 0;
     let direct = 0;
-    const through = async (path: string, options: SendOptions = {}) => {
-      const reply = await send(prism.url, path, { timeoutMs: 15_000, ...options }).catch((error: unknown) => {
-        const body = String(options.raw ?? JSON.stringify(options.body)).slice(0, 120);
-        throw new Error(`through the proxy: ${path} ${body}: ${String(error)}`);
-      });
-      viaProxy++;
-      exchanges.push(reply);
-      violations.push(...proxyViolations(reply));
-      return reply;
-    };
     const straight = async (path: string, options: SendOptions = {}) => {
       const reply = await send(service.baseUrl, path, options);
       direct++;
       exchanges.push(reply);
       violations.push(...validator.check(reply));
+      return reply;
+    };
+    const through = async (path: string, options: SendOptions = {}) => {
+      const reply = await send(prism.url, path, { timeoutMs: 15_000, ...options }).catch((error: unknown) => {
+        const body = String(options.raw ?? JSON.stringify(options.body)).slice(0, 120);
+        throw new Error(`through the proxy: ${path} ${body}: ${String(error)}`);
+      });
+      // Prism answers a request without credentials itself, whatever --validate-request says: it
+      // never reached the service, so it goes straight in and is checked in-process.
+      const type = (reply.json as { type?: unknown } | undefined)?.type;
+      if (type === 'https://stoplight.io/prism/errors#UNAUTHORIZED') return straight(path, options);
+      viaProxy++;
+      exchanges.push(reply);
+      violations.push(...proxyViolations(reply));
       return reply;
     };
     const statusOf = async (label: string, expected: number, reply: Promise<Exchange>) => {

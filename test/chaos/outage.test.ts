@@ -17,6 +17,7 @@ import { TEST_ENCRYPTION_KEYS } from '../helpers/stores.ts';
 import { isEnvelope, send, type Exchange } from './support/http.ts';
 import { findLeaks, identityValues } from './support/leaks.ts';
 import { startLoad } from './support/load.ts';
+import { contractValidator } from './support/contract.ts';
 import { connectInspector, INSPECT_OPTIONS } from './support/inspector.ts';
 import { isAlive, residentBytes, stopGracefully, tokenFor, unreadable } from './support/service.ts';
 import { isStoreUnavailable } from '../../src/store/errors.ts';
@@ -55,6 +56,7 @@ describe('chaos: store outage', { skip: !privatePostgresAvailable() && 'no Postg
     const service = await spawnService({ ...env, NODE_OPTIONS: INSPECT_OPTIONS });
     const pid = service.child.pid;
     const inspector = await connectInspector(service.output);
+    const contract = await contractValidator(await (await fetch(`${service.baseUrl}/openapi.json`)).json());
     let n = 0;
     const identity: string[] = [];
     const figures: Record<string, number | string> = {};
@@ -127,6 +129,9 @@ describe('chaos: store outage', { skip: !privatePostgresAvailable() && 'no Postg
           [],
           `${label}: ${wrong.length} of ${refused.length} requests were not a 503 envelope with Retry-After`,
         );
+        // The 503s are what the document promises (checked with Prism's validator).
+        const violations = refused.flatMap((r) => contract.check(r));
+        assert.deepEqual(violations.slice(0, 3), [], `${label}: 503 answers break /openapi.json`);
         const notReady = readiness.filter(
           (r) => r.status === 503 && (r.json as { data?: { ready?: boolean } }).data?.ready === false,
         );
@@ -180,7 +185,7 @@ describe('chaos: store outage', { skip: !privatePostgresAvailable() && 'no Postg
       });
       assert.deepEqual(leaks, [], 'identity data in the clear');
       held.push(
-        '503 + Retry-After envelope for every request while down; /readyz not ready; process up',
+        '503 + Retry-After envelope (as /openapi.json documents) for every request while down; /readyz not ready; process up',
         'recovered by itself (same pid), nothing acknowledged lost',
       );
       report(t, {

@@ -138,5 +138,16 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     },
   };
   server.start();
+  // A test that ends without cleaning up (a failed assertion before its `finally`, a time-out)
+  // must not leave a server behind.
+  process.once('exit', () => {
+    if (running) {
+      try {
+        run('pg_ctl', ['-D', pgData, '-m', 'immediate', '-w', 'stop']);
+      } catch {
+        // already gone
+      }
+    }
+  });
   return server;
 }

@@ -33,7 +33,7 @@ export async function send(baseUrl: string, path: string, options: SendOptions =
   if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
   Object.assign(headers, options.headers);
   const init: RequestInit = { method, headers, signal: AbortSignal.timeout(options.timeoutMs ?? 30_000) };
-  if (options.raw !== undefined) init.body = options.raw as BodyInit;
+  if (options.raw !== undefined) init.body = options.raw as NonNullable<RequestInit['body']>;
   else if (options.body !== undefined) init.body = JSON.stringify(options.body);
   const response = await fetch(`${baseUrl}${path}`, init);
   const text = await response.text();
