@@ -455,6 +455,12 @@ export const ERRORS = {
     'app_secret: too many failed attempts; retry after {retry_after} seconds',
     'app_secret: 失败次数过多，请在 {retry_after} 秒后重试',
   ),
+  loginAttemptsLimited: entry(
+    42903,
+    'login_attempts_limited',
+    'password: too many failed attempts; retry after {retry_after} seconds',
+    'password: 失败次数过多，请在 {retry_after} 秒后重试',
+  ),
 
   // 5xx: never internals.
   internal: entry(50001, 'internal', 'internal error; the request was not completed', '内部错误，请求未完成'),

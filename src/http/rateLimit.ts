@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../apps/credentials.ts';
 import type { Config } from '../config.ts';
+import type { ErrorName } from '../errors/catalogue.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import { RateLimiter, type WarnLogger } from '../ratelimit/rateLimiter.ts';
 import type { BucketPolicy, RateDecision } from '../ratelimit/tokenBucket.ts';
@@ -53,22 +54,46 @@ export class RequestLimits {
    * counts it when it fails. A correct secret costs nothing, so a partner is never slowed by its own
    * successful exchanges; a guesser gets a handful of tries a minute.
    */
-  async limitSecretAttempts<T>(
+  limitSecretAttempts<T>(request: FastifyRequest, appId: string, attempt: () => Promise<T>): Promise<T> {
+    return this.limitFailedAttempts(
+      request,
+      `app:${appId}`,
+      'credentialsInvalid',
+      'authAttemptsLimited',
+      attempt,
+    );
+  }
+
+  /** The same for an operator's password at the admin login, by user name and by address. */
+  limitLoginAttempts<T>(request: FastifyRequest, username: string, attempt: () => Promise<T>): Promise<T> {
+    return this.limitFailedAttempts(
+      request,
+      `operator:${username}`,
+      'loginFailed',
+      'loginAttemptsLimited',
+      attempt,
+    );
+  }
+
+  private async limitFailedAttempts<T>(
     request: FastifyRequest,
-    appId: string,
+    subject: string,
+    failure: ErrorName,
+    refusedAs: 'authAttemptsLimited' | 'loginAttemptsLimited',
     attempt: () => Promise<T>,
   ): Promise<T> {
-    const keys = [`auth-fail:app:${appId}`, `auth-fail:addr:${request.ip}`];
+    // The address bucket is shared by both kinds of secret: one client guessing either is one guesser.
+    const keys = [`auth-fail:${subject}`, `auth-fail:addr:${request.ip}`];
     const looks = await Promise.all(keys.map((key) => this.limiter.peek(key, this.#failures)));
     const refused = looks.find((decision) => !decision.allowed);
     if (refused !== undefined) {
-      request.log.warn({ app_id: appId }, 'failed secret limit reached');
-      throw refusal('authAttemptsLimited', refused);
+      request.log.warn({ subject: subject.split(':')[0] }, 'failed secret limit reached');
+      throw refusal(refusedAs, refused);
     }
     try {
       return await attempt();
     } catch (error) {
-      if (error instanceof ServiceError && error.error === 'credentialsInvalid') {
+      if (error instanceof ServiceError && error.error === failure) {
         await Promise.all(keys.map((key) => this.limiter.take(key, this.#failures)));
       }
       throw error;
@@ -76,7 +101,10 @@ export class RequestLimits {
   }
 }
 
-function refusal(error: 'rateLimited' | 'authAttemptsLimited', decision: RateDecision): ServiceError {
+function refusal(
+  error: 'rateLimited' | 'authAttemptsLimited' | 'loginAttemptsLimited',
+  decision: RateDecision,
+): ServiceError {
   const retryAfter = decision.retryAfterSeconds;
   return new ServiceError(error, {
     params: { retry_after: retryAfter },

@@ -4759,6 +4759,45 @@ export interface operations {
           };
         };
       };
+      /** @description `42903` login_attempts_limited: password: too many failed attempts; retry after {retry_after} seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before the next request. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42903,
+           *       "data": {
+           *         "retry_after": 1
+           *       },
+           *       "msg": "password: too many failed attempts; retry after 1 seconds"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
       /** @description `50001` internal: internal error; the request was not completed */
       500: {
         headers: {

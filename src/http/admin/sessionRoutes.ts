@@ -43,6 +43,7 @@ export function sessionRoutes(ctx: ServiceContext) {
             ...errorResponses([
               ...BODY_ERRORS,
               'loginFailed',
+              'loginAttemptsLimited',
               'fieldRequired',
               'fieldType',
               'fieldUnknown',
@@ -56,11 +57,9 @@ export function sessionRoutes(ctx: ServiceContext) {
       },
       async (request, reply) => {
         const body = request.body as { username: string; password: string; cookie?: boolean };
-        const result = await login(ctx, {
-          username: body.username,
-          password: body.password,
-          source: adminSource(request),
-        });
+        const result = await request.server.limits.limitLoginAttempts(request, body.username, () =>
+          login(ctx, { username: body.username, password: body.password, source: adminSource(request) }),
+        );
         if (body.cookie === true) {
           reply.header('set-cookie', sessionCookie(request, result.token, SESSION_TTL_SECONDS));
         }
