@@ -7,7 +7,7 @@ import { ServiceMetrics } from './metrics/metrics.ts';
 import { registerStoreGauges } from './metrics/storeGauges.ts';
 import { Workers } from './metrics/workers.ts';
 import { openStore } from './store/connect.ts';
-import { describe } from './http/errorHandler.ts';
+import { describe } from './errors/describe.ts';
 
 /**
  * Opens everything the domain needs, from configuration: the store (migrated), the key ring and

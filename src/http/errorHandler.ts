@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERRORS, type ErrorName } from '../errors/catalogue.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
+import { describe } from '../errors/describe.ts';
 import { isStoreUnavailable } from '../store/errors.ts';
 import { languageOf, serviceErrorEnvelope, validationEnvelope } from './envelope.ts';
 
@@ -90,14 +91,4 @@ export function clientError(error: Error & { code?: string }, socket: Socket): v
     );
   }
   socket.destroy(error);
-}
-
-/**
- * What of an error goes to the log: its kind, code and stack, never driver details such as
- * PostgreSQL's `detail`, which can quote stored values.
- */
-export function describe(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { type: typeof error };
-  const code = (error as { code?: unknown }).code;
-  return { type: error.name, code: typeof code === 'string' ? code : undefined, stack: error.stack };
 }

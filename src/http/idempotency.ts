@@ -24,7 +24,7 @@ import {
 import type { Database } from '../store/tables.ts';
 import { bodyOf, callerOf } from './callerAuth.ts';
 import { success } from './envelope.ts';
-import { describe } from './errorHandler.ts';
+import { describe } from '../errors/describe.ts';
 import { errorResponses } from './schemas.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../context.ts';
-import { describe } from '../http/errorHandler.ts';
+import { describe } from '../errors/describe.ts';
 
 export interface PeriodicJob {
   /** Runs the job now rather than at the end of the interval. */

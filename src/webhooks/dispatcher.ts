@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../context.ts';
 import { eventView } from '../events/outbox.ts';
-import { describe } from '../http/errorHandler.ts';
+import { describe } from '../errors/describe.ts';
 import { verdict } from './backoff.ts';
 import {
   claimDeliveries,
