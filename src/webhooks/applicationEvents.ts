@@ -2,8 +2,8 @@ import { findApplication } from '../applications/applicationRepository.ts';
 import { isSerialNumber } from '../applications/serialNumber.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
-import { listDeliveries, type DeliveryView } from '../webhooks/deliveries.ts';
-import { eventView, type EventView } from './outbox.ts';
+import { eventView, type EventView } from '../events/outbox.ts';
+import { loadDeliveries, type DeliveryView } from './deliveries.ts';
 
 export interface ApplicationEventView extends EventView {
   /** Its webhook deliveries with their attempts; null when the reader may not see deliveries. */
@@ -11,8 +11,9 @@ export interface ApplicationEventView extends EventView {
 }
 
 /**
- * The events of one application in their order (`sequence`), each with its webhook deliveries
- * when asked for: what the console shows under an application, with a redeliver button.
+ * The console's read model of one application's events: in their order (`sequence`), each with its
+ * webhook deliveries when asked for (one query for all of them, not one per event), so that the
+ * console can show them with a redeliver button.
  */
 export async function listApplicationEvents(
   ctx: ServiceContext,
@@ -28,10 +29,10 @@ export async function listApplicationEvents(
     .where('busi_water_no', '=', busiWaterNo)
     .orderBy('seq')
     .execute();
-  const views: ApplicationEventView[] = [];
-  for (const row of rows) {
-    const deliveries = options.withDeliveries ? await listDeliveries(ctx, { eventId: row.event_id }) : null;
-    views.push({ ...eventView(row), deliveries });
-  }
-  return views;
+  if (!options.withDeliveries) return rows.map((row) => ({ ...eventView(row), deliveries: null }));
+  const deliveries = await loadDeliveries(ctx, { eventIds: rows.map((row) => row.event_id) });
+  return rows.map((row) => ({
+    ...eventView(row),
+    deliveries: deliveries.filter((delivery) => delivery.event_id === row.event_id),
+  }));
 }

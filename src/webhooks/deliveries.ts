@@ -52,19 +52,40 @@ export async function listDeliveries(
     throw new ServiceError('webhookEndpointNotFound');
   if (filter.eventId !== undefined && (await findEvent(ctx, filter.eventId)) === undefined)
     throw new ServiceError('eventNotFound');
+  return loadDeliveries(ctx, {
+    endpointId: filter.endpointId,
+    eventIds: filter.eventId === undefined ? undefined : [filter.eventId],
+    status: filter.status,
+    limit: Math.min(filter.limit ?? 50, MAX_DELIVERIES_LISTED),
+  });
+}
+
+/**
+ * Deliveries with their attempts in two queries, whatever the number of deliveries: by endpoint, by
+ * a page of events (the console's list of an application's events), or both.
+ */
+export async function loadDeliveries(
+  ctx: ServiceContext,
+  where: {
+    endpointId?: string | undefined;
+    eventIds?: readonly string[] | undefined;
+    status?: DeliveryStatus | undefined;
+    limit?: number;
+  },
+): Promise<DeliveryView[]> {
+  const db = ctx.store.db;
+  if (where.eventIds !== undefined && where.eventIds.length === 0) return [];
   let query = db
     .selectFrom('deliveries as d')
     .innerJoin('events as ev', 'ev.event_id', 'd.event_id')
     .selectAll('d')
     .select('ev.type');
-  if (filter.endpointId !== undefined) query = query.where('d.endpoint_id', '=', filter.endpointId);
-  if (filter.eventId !== undefined) query = query.where('d.event_id', '=', filter.eventId);
-  if (filter.status !== undefined) query = query.where('d.status', '=', filter.status);
-  const rows = await query
-    .orderBy('d.created_at', 'desc')
-    .orderBy('d.id')
-    .limit(Math.min(filter.limit ?? 50, MAX_DELIVERIES_LISTED))
-    .execute();
+  if (where.endpointId !== undefined) query = query.where('d.endpoint_id', '=', where.endpointId);
+  if (where.eventIds !== undefined) query = query.where('d.event_id', 'in', where.eventIds);
+  if (where.status !== undefined) query = query.where('d.status', '=', where.status);
+  query = query.orderBy('d.created_at', 'desc').orderBy('d.id');
+  if (where.limit !== undefined) query = query.limit(where.limit);
+  const rows = await query.execute();
   const attempts =
     rows.length === 0
       ? []

@@ -4,7 +4,7 @@ import { countApplicationsByStatus } from '../../applications/countApplications.
 import { STATUSES } from '../../applications/lifecycle.ts';
 import { LIMITS } from '../../applications/schema.ts';
 import type { ServiceContext } from '../../context.ts';
-import { listApplicationEvents } from '../../events/applicationEvents.ts';
+import { listApplicationEvents } from '../../webhooks/applicationEvents.ts';
 import { hasRole } from '../../operators/roles.ts';
 import { success } from '../envelope.ts';
 import { EventView } from '../routes/eventRoutes.ts';
