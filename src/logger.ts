@@ -1,13 +1,11 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config.ts';
-import { SENSITIVE_FIELDS } from './applications/schema.ts';
+import { SECRET_KEYS, SENSITIVE_FIELDS } from './redaction.ts';
 
 /**
  * Structured JSON logs. Bodies are never logged; as a second line of defence, any identity field,
  * secret or credential header that reaches a log object is censored wherever it sits.
  */
-const SECRET_KEYS = ['authorization', 'app_secret', 'access_token', 'password', 'secret', 'token'];
-
 const REDACT_PATHS = [...SENSITIVE_FIELDS, ...SECRET_KEYS].flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
 
 export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { SENSITIVE_FIELDS } from '../src/applications/schema.ts';
+import { SENSITIVE_FIELDS } from '../src/redaction.ts';
 import { PATHS } from '../src/http/paths.ts';
 import type { Role } from '../src/operators/roles.ts';
 import {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { SENSITIVE_FIELDS } from '../applications/schema.ts';
+import { SENSITIVE_FIELDS } from '../redaction.ts';
 import type { Database } from '../store/tables.ts';
 
 /**
