@@ -11,7 +11,7 @@ import { showApplication } from '../src/applications/operatorView.ts';
 import type { ApplicationRequest } from '../src/applications/schema.ts';
 import { submitApplication } from '../src/applications/submitApplication.ts';
 import { listAudit } from '../src/audit/auditTrail.ts';
-import { ERASED_CERT_HASH } from '../src/retention/retention.ts';
+import { ERASED_CERT_HASH } from '../src/applications/erasure.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
 import { newAppId } from './helpers/events.ts';
 import { callerOf, move, pathTo } from './helpers/operators.ts';

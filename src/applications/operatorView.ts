@@ -3,7 +3,7 @@ import type { ServiceContext } from '../context.ts';
 import { problem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
 import { ACTING_ROLE, hasRole, type Role } from '../operators/roles.ts';
-import { isErasedPayload } from '../retention/retention.ts';
+import { isErasedPayload } from './erasure.ts';
 import { actorName } from './actor.ts';
 import { findApplication, listTransitions } from './applicationRepository.ts';
 import { summaryOf, type ApplicationSummary } from './listApplications.ts';

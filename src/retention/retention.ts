@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import { recordAudit } from '../audit/auditTrail.ts';
+import { ERASED_CERT_HASH, erasedPayload } from '../applications/erasure.ts';
 import { isFinal, STATUSES } from '../applications/lifecycle.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Database } from '../store/tables.ts';
@@ -20,13 +21,6 @@ import type { Database } from '../store/tables.ts';
  * (secure_delete on) has its write-ahead log checkpointed and truncated, PostgreSQL's table is
  * vacuumed so that the old row versions are removed.
  */
-
-export const ERASED_CERT_HASH = 'erased';
-
-/** Whether a decrypted payload is the tombstone of an erased application (no applicant in it). */
-export function isErasedPayload(payload: unknown): boolean {
-  return typeof payload === 'object' && payload !== null && (payload as { erased?: unknown }).erased === true;
-}
 
 const FINAL_STATUSES = STATUSES.filter(isFinal);
 // Literal, as in the partial index `applications_retention`, so that SQLite can use that index.
@@ -137,11 +131,7 @@ async function erase(
   options: RetentionOptions,
 ): Promise<boolean> {
   const now = ctx.now();
-  // The shape `isErasedPayload` recognises.
-  const tombstone = ctx.keyRing.encrypt(
-    JSON.stringify({ erased: true, erased_at: Math.floor(now / 1000) }),
-    row.busi_water_no,
-  );
+  const tombstone = ctx.keyRing.encrypt(JSON.stringify(erasedPayload(now)), row.busi_water_no);
   const updated = await sql`
     update applications
     set payload_enc = ${tombstone}, key_id = ${ctx.keyRing.keyIdOf(tombstone)},
