@@ -85,3 +85,6 @@ export function findTransition(from: Status, to: Status): TransitionRule | undef
 export function eventTypeFor(status: Status): string {
   return `application.${status.toLowerCase()}`;
 }
+
+/** Every event type, one per state an application can move into. */
+export const EVENT_TYPES: readonly string[] = STATUSES.map(eventTypeFor);

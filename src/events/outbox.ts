@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { eventTypeFor, STATUSES } from '../applications/lifecycle.ts';
 import type { Database, EventsTable } from '../store/tables.ts';
 
 /**
@@ -17,20 +16,10 @@ export interface ApplicationEventPayload {
   card_no_masked: string;
 }
 
-/** Every event type, one per state an application can move into. */
-export const EVENT_TYPES: readonly string[] = STATUSES.map(eventTypeFor);
-
 export function newEventId(): string {
   return `evt_${randomBytes(16).toString('hex')}`;
 }
 
-/**
- * Records an event inside the caller's transaction. Its `seq` is the next number in the
- * application's own sequence (1 for the submission), which receivers order by. Call it after the
- * application row has been changed in the same transaction: on PostgreSQL the row lock then
- * serialises two changes of one application, so each sees the other's event (a unique index on
- * (busi_water_no, seq) refuses a duplicate in any case).
- */
 /** The row of an application's first event (its submission): sequence 1, nothing to look up. */
 export function firstEventRow(event: {
   appId: string;
@@ -50,6 +39,13 @@ export function firstEventRow(event: {
   };
 }
 
+/**
+ * Records an event inside the caller's transaction. Its `seq` is the next number in the
+ * application's own sequence (1 for the submission), which receivers order by. Call it after the
+ * application row has been changed in the same transaction: on PostgreSQL the row lock then
+ * serialises two changes of one application, so each sees the other's event (a unique index on
+ * (busi_water_no, seq) refuses a duplicate in any case).
+ */
 export async function recordEvent(
   db: Kysely<Database>,
   event: { appId: string; type: string; payload: ApplicationEventPayload; at: number },

@@ -3,7 +3,7 @@ import { findApp } from '../apps/appRepository.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
-import { EVENT_TYPES } from '../events/outbox.ts';
+import { EVENT_TYPES } from '../applications/lifecycle.ts';
 import type { WebhookEndpointsTable, WebhookEndpointStatus } from '../store/tables.ts';
 import {
   deleteEndpointRow,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import type { ServiceContext } from '../../context.ts';
-import { EVENT_TYPES } from '../../events/outbox.ts';
+import { EVENT_TYPES } from '../../applications/lifecycle.ts';
 import {
   listDeliveries,
   MAX_DELIVERIES_LISTED,

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { STATUSES } from '../../applications/lifecycle.ts';
+import { EVENT_TYPES, STATUSES } from '../../applications/lifecycle.ts';
 import type { ServiceContext } from '../../context.ts';
 import { listEvents, type ListEventsRequest } from '../../events/listEvents.ts';
-import { EVENT_TYPES } from '../../events/outbox.ts';
 import { callerAuthentication, callerOf } from '../callerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';
