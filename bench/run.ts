@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../src/apps/credentials.ts';
+import { createApp } from '../src/callers/credentials.ts';
 import { encodeCursor } from '../src/applications/listCursor.ts';
 import { loadConfig } from '../src/config.ts';
 import { PATHS } from '../src/http/paths.ts';

@@ -24,7 +24,7 @@ import {
 } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
 import { createOperator } from '../src/operators/operators.ts';
-import { createApp } from '../src/apps/credentials.ts';
+import { createApp } from '../src/callers/credentials.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { createApp } from '../src/apps/credentials.ts';
+import { createApp } from '../src/callers/credentials.ts';
 import { submitApplication } from '../src/applications/submitApplication.ts';
 import { loadConfig } from '../src/config.ts';
 import type { ServiceContext } from '../src/context.ts';

@@ -1,4 +1,4 @@
-import type { Caller } from '../apps/credentials.ts';
+import type { Caller } from '../callers/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Status } from './lifecycle.ts';
 import { queryApplication, type StatusView } from './queryApplication.ts';

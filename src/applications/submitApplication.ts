@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { Caller } from '../apps/credentials.ts';
+import type { Caller } from '../callers/credentials.ts';
 import { generateCardNumber, maskCardNumber } from '../cards/cardNumber.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';

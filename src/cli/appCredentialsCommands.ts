@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { rotateSecret, setRateLimit } from '../apps/manageCredentials.ts';
-import { setAppStatus } from '../operators/appAdministration.ts';
+import { rotateSecret, setRateLimit } from '../callers/manageCredentials.ts';
+import { setAppStatus } from '../callers/appAdministration.ts';
 import type { ChangedBy } from '../operators/operators.ts';
 import { cliSource, wholeNumberOption } from './cliSource.ts';
 import { withContext } from './context.ts';

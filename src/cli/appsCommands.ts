@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { listApps } from '../apps/appRepository.ts';
-import { createApp } from '../apps/credentials.ts';
+import { listApps } from '../callers/appRepository.ts';
+import { createApp } from '../callers/credentials.ts';
 import { appCredentialsCommands } from './appCredentialsCommands.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';

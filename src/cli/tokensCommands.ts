@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { revokeTokens, type TokenSelector } from '../apps/manageCredentials.ts';
+import { revokeTokens, type TokenSelector } from '../callers/manageCredentials.ts';
 import type { ChangedBy } from '../operators/operators.ts';
 import { cliSource } from './cliSource.ts';
 import { withContext } from './context.ts';

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate, type Caller } from '../apps/credentials.ts';
+import { authenticate, type Caller } from '../callers/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 // `request.server.limits`, installed by build().

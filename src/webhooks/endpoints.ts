@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { findApp } from '../apps/appRepository.ts';
+import { findApp } from '../callers/appRepository.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { setRateLimit } from '../../src/apps/manageCredentials.ts';
-import { createApp } from '../../src/apps/credentials.ts';
+import { setRateLimit } from '../../src/callers/manageCredentials.ts';
+import { createApp } from '../../src/callers/credentials.ts';
 import { generateCardNumber } from '../../src/cards/cardNumber.ts';
 import { PATHS } from '../../src/http/paths.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';

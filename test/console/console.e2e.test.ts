@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { submitApplication } from '../../src/applications/submitApplication.ts';
-import { createApp } from '../../src/apps/credentials.ts';
+import { createApp } from '../../src/callers/credentials.ts';
 import { PATHS } from '../../src/http/paths.ts';
 import { createOperator } from '../../src/operators/operators.ts';
 import type { Role } from '../../src/operators/roles.ts';

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { eventTypeFor, type Status } from '../../src/applications/lifecycle.ts';
 import { submitApplication } from '../../src/applications/submitApplication.ts';
-import { createApp } from '../../src/apps/credentials.ts';
+import { createApp } from '../../src/callers/credentials.ts';
 import type { ServiceContext } from '../../src/context.ts';
 import { recordEvent } from '../../src/events/outbox.ts';
 import { uniqueApplicant } from './applicants.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { rotateSecret } from '../../apps/manageCredentials.ts';
+import { rotateSecret } from '../../callers/manageCredentials.ts';
 import type { ServiceContext } from '../../context.ts';
 import { success } from '../envelope.ts';
 import { adminSource, operatorOf, requireOperator } from './operatorAuth.ts';

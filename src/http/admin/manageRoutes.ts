@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { listAudit } from '../../audit/auditTrail.ts';
 import type { ServiceContext } from '../../context.ts';
-import { createAppAudited, listAppViews, setAppStatus } from '../../operators/appAdministration.ts';
+import { createAppAudited, listAppViews, setAppStatus } from '../../callers/appAdministration.ts';
 import {
   createOperator,
   listOperatorViews,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { issueToken } from '../../apps/credentials.ts';
+import { issueToken } from '../../callers/credentials.ts';
 import type { ServiceContext } from '../../context.ts';
 import { bodyOf, checkTimestamp } from '../callerAuth.ts';
 import { success } from '../envelope.ts';

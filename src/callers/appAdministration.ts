@@ -1,10 +1,10 @@
-import { listApps, findApp } from '../apps/appRepository.ts';
-import { createApp, type CreatedApp } from '../apps/credentials.ts';
+import { listApps, findApp } from './appRepository.ts';
+import { createApp, type CreatedApp } from './credentials.ts';
 import { recordAudit } from '../audit/auditTrail.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import type { AppStatus } from '../store/tables.ts';
-import type { ChangedBy } from './operators.ts';
+import type { ChangedBy } from '../operators/operators.ts';
 
 /**
  * What admins do to callers (apps) from the back office, each change audited: create (the secret
