@@ -26,6 +26,7 @@ import { storeNames } from './helpers/stores.ts';
 import { createOperator } from '../src/operators/operators.ts';
 import { createApp } from '../src/callers/credentials.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
+import { SYSTEM } from '../src/audit/actor.ts';
 
 /**
  * The admin API on every store: login, sessions, cookies and CSRF; every route tried by each role
@@ -115,7 +116,7 @@ for (const storeName of storeNames()) {
         await createOperator(
           service.ctx,
           { username: disabled, role: 'admin', password: TEST_PASSWORD },
-          { actor: 'system', source: 'test' },
+          { actor: SYSTEM, source: 'test' },
         );
         await service.ctx.store.db
           .updateTable('operators')
@@ -264,7 +265,7 @@ for (const storeName of storeNames()) {
         await createOperator(
           service.ctx,
           { username, role, password: TEST_PASSWORD },
-          { actor: 'system', source: 'test' },
+          { actor: SYSTEM, source: 'test' },
         );
         return username;
       };

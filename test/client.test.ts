@@ -22,6 +22,7 @@ import { addEndpoint, rotateSecret } from '../src/webhooks/endpoints.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
 import { startService, type TestService } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
+import { SYSTEM } from '../src/audit/actor.ts';
 
 /**
  * The client package against the real service on a random port, on every store: what a partner's
@@ -212,7 +213,7 @@ for (const storeName of storeNames()) {
 
     test('429: the client waits Retry-After and succeeds; without retries the error carries it', async () => {
       const { client, appId, secret, retries } = await clientFor(service);
-      await setRateLimit(service.ctx, appId, { perSecond: 1, burst: 1 }, { actor: 'system', source: 'test' });
+      await setRateLimit(service.ctx, appId, { perSecond: 1, burst: 1 }, { actor: SYSTEM, source: 'test' });
       const started = Date.now();
       await client.codes();
       await client.codes();

@@ -17,6 +17,7 @@ import {
   type TestService,
 } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
+import { SYSTEM } from '../src/audit/actor.ts';
 
 /**
  * Stolen credentials and their remedies, over real HTTP on every store: tokens revoked one by one
@@ -24,7 +25,7 @@ import { storeNames } from './helpers/stores.ts';
  * once; the replay window on every caller route; and the `cardapply` commands that do it.
  */
 
-const by = { actor: 'system', source: 'test' };
+const by = { actor: SYSTEM, source: 'test' };
 const CLI = fileURLToPath(new URL('../bin/cardapply.js', import.meta.url));
 
 for (const storeName of storeNames()) {

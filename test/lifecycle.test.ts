@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Actor } from '../src/applications/actor.ts';
+import type { Actor } from '../src/audit/actor.ts';
 import {
   eventTypeFor,
   findTransition,

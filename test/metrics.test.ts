@@ -15,6 +15,7 @@ import { spawnService } from './helpers/process.ts';
 import { startReceiver } from './helpers/receiver.ts';
 import { newCaller, nowSeconds, post, startService } from './helpers/service.ts';
 import { createStoreTarget, storeNames } from './helpers/stores.ts';
+import { SYSTEM } from '../src/audit/actor.ts';
 
 /**
  * /metrics after known traffic: every count is what the traffic made, on each store; and with
@@ -53,7 +54,7 @@ for (const storeName of storeNames()) {
           service.ctx,
           limited.appId,
           { perSecond: 1, burst: 2 },
-          { actor: 'system', source: 'test' },
+          { actor: SYSTEM, source: 'test' },
         );
         const flood = await Promise.all(
           Array.from({ length: 6 }, () =>

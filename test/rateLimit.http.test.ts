@@ -14,6 +14,7 @@ import {
   type TestCaller,
   type TestService,
 } from './helpers/service.ts';
+import { SYSTEM } from '../src/audit/actor.ts';
 
 /**
  * Rate limits over real HTTP: per app, in memory for one instance and shared through the real
@@ -23,7 +24,7 @@ import {
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const LIMITED = { RATE_LIMIT_PER_SECOND: '2', RATE_LIMIT_BURST: '10' };
-const by = { actor: 'system', source: 'test' };
+const by = { actor: SYSTEM, source: 'test' };
 
 /** A cheap authenticated request: a query for a serial that does not exist (404 when allowed). */
 function query(baseUrl: string, caller: TestCaller): Promise<Reply> {

@@ -16,6 +16,7 @@ import { spawnService, type ServiceProcess } from './helpers/process.ts';
 import { startReceiver } from './helpers/receiver.ts';
 import { nowSeconds, post, type Reply } from './helpers/service.ts';
 import { createStoreTarget } from './helpers/stores.ts';
+import { SYSTEM } from '../src/audit/actor.ts';
 
 /**
  * Three service processes on one PostgreSQL schema and one Redis, started at once on a fresh
@@ -158,7 +159,7 @@ describe('scale-out', () => {
           ctx,
           limited.app_id,
           { perSecond: 1, burst: 10 },
-          { actor: 'system', source: 'test' },
+          { actor: SYSTEM, source: 'test' },
         );
         const limitedToken = (
           (await post(client.next(), PATHS.token, { ...limited, timestamp: nowSeconds() })).body.data as {

@@ -4,7 +4,7 @@ import { problem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
 import { ACTING_ROLE, hasRole, type Role } from '../operators/roles.ts';
 import { isErasedPayload } from './erasure.ts';
-import { actorName } from './actor.ts';
+import { actorName } from '../audit/actor.ts';
 import { findApplication, listTransitions } from './applicationRepository.ts';
 import { summaryOf, type ApplicationSummary } from './listApplications.ts';
 import { isRevealable, maskApplication, REVEALABLE_FIELDS } from './masking.ts';

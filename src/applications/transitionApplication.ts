@@ -7,7 +7,7 @@ import { ServiceError, ValidationError } from '../errors/serviceError.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { ACTING_ROLE, hasRole } from '../operators/roles.ts';
 import type { Database } from '../store/tables.ts';
-import { actorName, type Actor } from './actor.ts';
+import { actorName, type Actor } from '../audit/actor.ts';
 import { insertTransition } from './applicationRepository.ts';
 import { freeTextProblems } from './freeText.ts';
 import { eventTypeFor, findTransition, isFinal, type Status, type TransitionDetail } from './lifecycle.ts';

@@ -1,10 +1,10 @@
+import { actorName, type ChangedBy } from '../audit/actor.ts';
 import { listApps, findApp } from './appRepository.ts';
 import { createApp, type CreatedApp } from './credentials.ts';
 import { recordAudit } from '../audit/auditTrail.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import type { AppStatus } from '../store/tables.ts';
-import type { ChangedBy } from '../operators/operators.ts';
 
 /**
  * What admins do to callers (apps) from the back office, each change audited: create (the secret
@@ -48,7 +48,7 @@ export async function createAppAudited(
   // createApp commits on its own; the entry follows at once. An entry is never written for an app
   // that does not exist.
   await recordAudit(ctx.store.db, {
-    actor: by.actor,
+    actor: actorName(by.actor),
     action: 'app.create',
     targetType: 'app',
     targetId: created.app_id,
@@ -71,7 +71,7 @@ export async function setAppStatus(
     const now = ctx.now();
     await trx.updateTable('apps').set({ status, updated_at: now }).where('app_id', '=', appId).execute();
     await recordAudit(trx, {
-      actor: by.actor,
+      actor: actorName(by.actor),
       action: status === 'disabled' ? 'app.disable' : 'app.enable',
       targetType: 'app',
       targetId: appId,

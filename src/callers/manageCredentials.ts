@@ -1,9 +1,9 @@
+import { actorName, type ChangedBy } from '../audit/actor.ts';
 import type { Kysely } from 'kysely';
 import { recordAudit } from '../audit/auditTrail.ts';
 import type { ServiceContext } from '../context.ts';
 import { hashSecret, newSecret } from '../crypto/secrets.ts';
 import { ServiceError } from '../errors/serviceError.ts';
-import type { ChangedBy } from '../operators/operators.ts';
 import type { Database } from '../store/tables.ts';
 import { findApp, insertSecret } from './appRepository.ts';
 
@@ -59,7 +59,7 @@ export async function rotateSecret(
       expires_at: null,
     });
     await recordAudit(trx, {
-      actor: by.actor,
+      actor: actorName(by.actor),
       action: 'app.secret_rotate',
       targetType: 'app',
       targetId: appId,
@@ -105,7 +105,7 @@ export async function revokeTokens(
     const revoked = Number((await query.executeTakeFirst()).numUpdatedRows);
     if (revoked > 0) {
       await recordAudit(trx, {
-        actor: by.actor,
+        actor: actorName(by.actor),
         action: 'app.token_revoke',
         targetType: 'app',
         targetId: appId,
@@ -163,7 +163,7 @@ export async function setRateLimit(
       .where('app_id', '=', appId)
       .execute();
     await recordAudit(trx, {
-      actor: by.actor,
+      actor: actorName(by.actor),
       action: 'app.update',
       targetType: 'app',
       targetId: appId,

@@ -1,13 +1,11 @@
 import type { Command } from 'commander';
 import { rotateSecret, setRateLimit } from '../callers/manageCredentials.ts';
 import { setAppStatus } from '../callers/appAdministration.ts';
-import type { ChangedBy } from '../operators/operators.ts';
-import { cliSource, wholeNumberOption } from './cliSource.ts';
+import { cliChange, wholeNumberOption } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
 
 /** A change from the command line, for the audit trail: the service acting for the shell user. */
-const byCli = (): ChangedBy => ({ actor: 'system', source: cliSource() });
 
 /** `apps rotate-secret`, `apps disable`, `apps enable`, `apps set-limit`: added to the apps group. */
 export function appCredentialsCommands(apps: Command): void {
@@ -24,7 +22,7 @@ export function appCredentialsCommands(apps: Command): void {
     .option('--json', 'print {"app_id", "app_secret", "previous_secrets_expire_at"} as JSON')
     .action(async (options: { app: string; overlapSeconds: number; json?: boolean }) => {
       const rotated = await withContext((ctx) =>
-        rotateSecret(ctx, options.app, options.overlapSeconds, byCli()),
+        rotateSecret(ctx, options.app, options.overlapSeconds, cliChange()),
       );
       print(
         options.json,
@@ -49,7 +47,7 @@ export function appCredentialsCommands(apps: Command): void {
       .requiredOption('--app <app_id>', 'the app')
       .option('--json', 'print the app as JSON')
       .action(async (options: { app: string; json?: boolean }) => {
-        const view = await withContext((ctx) => setAppStatus(ctx, options.app, status, byCli()));
+        const view = await withContext((ctx) => setAppStatus(ctx, options.app, status, cliChange()));
         print(options.json, view, () => `${view.app_id}  ${view.status}`);
       });
   }
@@ -79,7 +77,7 @@ export function appCredentialsCommands(apps: Command): void {
         if (options.default === true ? !neither : !both)
           throw new Error('give --per-second and --burst, or --default alone');
         const limit = both ? { perSecond: options.perSecond!, burst: options.burst! } : null;
-        const view = await withContext((ctx) => setRateLimit(ctx, options.app, limit, byCli()));
+        const view = await withContext((ctx) => setRateLimit(ctx, options.app, limit, cliChange()));
         print(options.json, view, () =>
           view.rate_limit_per_second === null
             ? `${view.app_id}  default limit`

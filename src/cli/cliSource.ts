@@ -1,3 +1,4 @@
+import { SYSTEM, type ChangedBy } from '../audit/actor.ts';
 import { userInfo } from 'node:os';
 import { InvalidArgumentError } from 'commander';
 
@@ -8,6 +9,11 @@ export function cliSource(): string {
   } catch {
     return 'cli';
   }
+}
+
+/** A change made with the CLI: by the service itself, from the shell user's command line. */
+export function cliChange(): ChangedBy {
+  return { actor: SYSTEM, source: cliSource() };
 }
 
 /** A whole number option, checked. */

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ChangedBy, OperatorView } from '../operators/operators.ts';
+import type { OperatorView } from '../operators/operators.ts';
 import {
   createOperator,
   listOperatorViews,
@@ -7,13 +7,12 @@ import {
   setOperatorPassword,
   setOperatorRole,
 } from '../operators/operators.ts';
-import { cliSource } from './cliSource.ts';
+import { cliChange } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
 import { newPassword } from './prompt.ts';
 
 /** Changes from the command line are made by the service on behalf of the shell user. */
-const byCli = (): ChangedBy => ({ actor: 'system', source: cliSource() });
 
 const line = (o: OperatorView) =>
   `${o.username.padEnd(24)}  ${o.role.padEnd(8)}  ${o.disabled ? 'disabled' : 'active'}`;
@@ -39,7 +38,7 @@ export function operatorsCommands(program: Command): void {
       }) => {
         const password = await newPassword(options);
         const created = await withContext((ctx) =>
-          createOperator(ctx, { username: options.username, role: options.role, password }, byCli()),
+          createOperator(ctx, { username: options.username, role: options.role, password }, cliChange()),
         );
         print(options.json, created, () => `created ${line(created)}`);
       },
@@ -65,7 +64,7 @@ export function operatorsCommands(program: Command): void {
       .option('--json', 'print JSON')
       .action(async (options: { username: string; json?: boolean }) => {
         const view = await withContext((ctx) =>
-          setOperatorDisabled(ctx, options.username, disabled, byCli()),
+          setOperatorDisabled(ctx, options.username, disabled, cliChange()),
         );
         print(options.json, view, () => line(view));
       });
@@ -78,7 +77,9 @@ export function operatorsCommands(program: Command): void {
     .requiredOption('--role <role>', 'viewer, reviewer or admin')
     .option('--json', 'print JSON')
     .action(async (options: { username: string; role: string; json?: boolean }) => {
-      const view = await withContext((ctx) => setOperatorRole(ctx, options.username, options.role, byCli()));
+      const view = await withContext((ctx) =>
+        setOperatorRole(ctx, options.username, options.role, cliChange()),
+      );
       print(options.json, view, () => line(view));
     });
 
@@ -93,7 +94,7 @@ export function operatorsCommands(program: Command): void {
       async (options: { username: string; password?: string; passwordStdin?: boolean; json?: boolean }) => {
         const password = await newPassword(options);
         const view = await withContext((ctx) =>
-          setOperatorPassword(ctx, options.username, password, byCli()),
+          setOperatorPassword(ctx, options.username, password, cliChange()),
         );
         print(options.json, view, () => `password set for ${view.username}`);
       },

@@ -1,12 +1,10 @@
 import type { Command } from 'commander';
 import { revokeTokens, type TokenSelector } from '../callers/manageCredentials.ts';
-import type { ChangedBy } from '../operators/operators.ts';
-import { cliSource } from './cliSource.ts';
+import { cliChange } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
 
 /** A change from the command line, for the audit trail: the service acting for the shell user. */
-const byCli = (): ChangedBy => ({ actor: 'system', source: cliSource() });
 
 export function tokensCommands(program: Command): void {
   const tokens = program.command('tokens').description('access tokens of callers');
@@ -29,7 +27,7 @@ export function tokensCommands(program: Command): void {
           : options.token !== undefined
             ? { token: options.token }
             : { tokenHash: options.tokenHash! };
-      const result = await withContext((ctx) => revokeTokens(ctx, selector, byCli()));
+      const result = await withContext((ctx) => revokeTokens(ctx, selector, cliChange()));
       print(options.json, result, () =>
         result.revoked === 0 ? 'no live token matched' : `revoked ${result.revoked} token(s)`,
       );

@@ -1,3 +1,4 @@
+import { actorName, isOperatorNamed, type ChangedBy } from '../audit/actor.ts';
 import { recordAudit } from '../audit/auditTrail.ts';
 import type { ServiceContext } from '../context.ts';
 import { hashPassword } from '../crypto/secrets.ts';
@@ -31,13 +32,6 @@ export interface OperatorView {
 }
 
 /** Who makes an account change: an operator (over the admin API) or the CLI's user (`system`). */
-export interface ChangedBy {
-  actor: string;
-  /** The acting operator's user name, so that nobody disables or demotes themselves. */
-  username?: string | undefined;
-  source: string;
-}
-
 function viewOf(row: {
   username: string;
   role: Role;
@@ -98,7 +92,7 @@ export async function createOperator(
       if ((await findOperator(trx, request.username)) !== undefined) throw new ServiceError('operatorExists');
       await insertOperator(trx, row);
       await recordAudit(trx, {
-        actor: by.actor,
+        actor: actorName(by.actor),
         action: 'operator.create',
         targetType: 'operator',
         targetId: request.username,
@@ -137,7 +131,7 @@ async function change(
     await updateOperator(trx, username, { ...changes, updated_at: now });
     if (revokeSessions) await revokeSessionsOf(trx, username, now);
     await recordAudit(trx, {
-      actor: by.actor,
+      actor: actorName(by.actor),
       action,
       targetType: 'operator',
       targetId: username,
@@ -156,7 +150,7 @@ export async function setOperatorDisabled(
   disabled: boolean,
   by: ChangedBy,
 ): Promise<OperatorView> {
-  if (disabled && by.username === username) throw new ServiceError('selfChangeForbidden');
+  if (disabled && isOperatorNamed(by.actor, username)) throw new ServiceError('selfChangeForbidden');
   return change(ctx, username, by, () => ({
     changes: { disabled: disabled ? 1 : 0 },
     action: disabled ? 'operator.disable' : 'operator.enable',
@@ -175,7 +169,7 @@ export async function setOperatorRole(
     throw new ValidationError([problem('role', 'fieldNotAllowed', { allowed: ROLES.join(', ') })]);
   }
   return change(ctx, username, by, (current) => {
-    if (by.username === username && !hasRole(role, current.role))
+    if (isOperatorNamed(by.actor, username) && !hasRole(role, current.role))
       throw new ServiceError('selfChangeForbidden');
     return {
       changes: { role },

@@ -12,6 +12,7 @@ import { arbHostileCase, requestOf, ROUTE_PATHS, routeFieldsOf, type HostileCase
 import { contractValidator, proxyViolations, startPrism, type Violation } from './support/contract.ts';
 import { fingerprints, send, type Exchange, type SendOptions } from './support/http.ts';
 import { report, scale, seedOf } from './support/summary.ts';
+import { SYSTEM } from '../../src/audit/actor.ts';
 
 /**
  * Contract: the test traffic of this run passes through Stoplight Prism's validating proxy (made
@@ -352,7 +353,7 @@ describe('chaos: contract through a validating proxy', () => {
         service.ctx,
         limited.app_id,
         { perSecond: 1, burst: 1 },
-        { actor: 'system', source: 'test' },
+        { actor: SYSTEM, source: 'test' },
       );
       const limitedToken = (
         (await through(PATHS.token, { body: { ...limited, timestamp: nowSeconds() } })).json as {

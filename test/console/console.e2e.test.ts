@@ -24,6 +24,7 @@ import {
   tabTo,
   waitUntil,
 } from './steps.ts';
+import { SYSTEM } from '../../src/audit/actor.ts';
 
 /**
  * The console end to end, in Debian's Chromium: a reviewer signs in, finds a submitted application,
@@ -63,7 +64,7 @@ describe('operator console in Chromium', () => {
     createOperator(
       service.ctx,
       { username, role, password: TEST_PASSWORD },
-      { actor: 'system', source: 'test' },
+      { actor: SYSTEM, source: 'test' },
     );
   const submit = async (overrides: Parameters<typeof uniqueApplicant>[2] = {}) => {
     const applicant = uniqueApplicant(next++, appId, overrides);

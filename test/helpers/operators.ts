@@ -7,6 +7,7 @@ import { createOperator } from '../../src/operators/operators.ts';
 import type { Role } from '../../src/operators/roles.ts';
 import { uniqueApplicant } from './applicants.ts';
 import type { Reply, TestService } from './service.ts';
+import { SYSTEM } from '../../src/audit/actor.ts';
 
 /** Operators, admin API calls and applications in a given state, for the lifecycle tests. */
 
@@ -52,7 +53,7 @@ export async function newOperator(service: TestService, role: Role, username = u
   await createOperator(
     service.ctx,
     { username, role, password: TEST_PASSWORD },
-    { actor: 'system', source: 'test' },
+    { actor: SYSTEM, source: 'test' },
   );
   return loginAs(service, username, role);
 }

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { rotateSecret } from '../../callers/manageCredentials.ts';
 import type { ServiceContext } from '../../context.ts';
 import { success } from '../envelope.ts';
-import { adminSource, operatorOf, requireOperator } from './operatorAuth.ts';
+import { changedBy, requireOperator } from './operatorAuth.ts';
 import { ADMIN_SECURITY, adminBodyErrors, AppIdParams, ok } from './schemas.ts';
 
 /** An app's secret rotated from the console, as `cardapply apps rotate-secret` does it. */
@@ -49,14 +49,9 @@ export function appSecretRoutes(ctx: ServiceContext) {
       async (request) => {
         const { app_id } = request.params as { app_id: string };
         const { overlap_seconds } = request.body as { overlap_seconds?: number };
-        const operator = operatorOf(request);
         return success(
           request,
-          await rotateSecret(ctx, app_id, overlap_seconds ?? DEFAULT_OVERLAP_SECONDS, {
-            actor: `operator:${operator.username}`,
-            username: operator.username,
-            source: adminSource(request),
-          }),
+          await rotateSecret(ctx, app_id, overlap_seconds ?? DEFAULT_OVERLAP_SECONDS, changedBy(request)),
         );
       },
     );

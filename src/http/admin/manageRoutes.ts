@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { listAudit } from '../../audit/auditTrail.ts';
 import type { ServiceContext } from '../../context.ts';
@@ -9,13 +9,12 @@ import {
   setOperatorDisabled,
   setOperatorPassword,
   setOperatorRole,
-  type ChangedBy,
 } from '../../operators/operators.ts';
 import { DEFAULT_LIMIT } from '../../applications/listApplications.ts';
 import { problem } from '../../errors/problems.ts';
 import { ValidationError } from '../../errors/serviceError.ts';
 import { success } from '../envelope.ts';
-import { adminSource, operatorOf, requireOperator } from './operatorAuth.ts';
+import { changedBy, requireOperator } from './operatorAuth.ts';
 import {
   ADMIN_SECURITY,
   adminBodyErrors,
@@ -36,15 +35,6 @@ import {
   UsernameParams,
 } from './schemas.ts';
 import { MAX_LIMIT } from '../../applications/listApplications.ts';
-
-function changedBy(request: FastifyRequest): ChangedBy {
-  const operator = operatorOf(request);
-  return {
-    actor: `operator:${operator.username}`,
-    username: operator.username,
-    source: adminSource(request),
-  };
-}
 
 const route = (operationId: string, summary: string) => ({
   operationId,

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Actor } from '../../applications/actor.ts';
+import type { Actor, ChangedBy } from '../../audit/actor.ts';
 import type { ServiceContext } from '../../context.ts';
 import { ServiceError } from '../../errors/serviceError.ts';
 import { hasRole, type Role } from '../../operators/roles.ts';
@@ -113,6 +113,11 @@ export function operatorOf(request: FastifyRequest): NonNullable<FastifyRequest[
 export function operatorActor(request: FastifyRequest): Extract<Actor, { kind: 'operator' }> {
   const operator = operatorOf(request);
   return { kind: 'operator', id: operator.username, role: operator.role };
+}
+
+/** The operator of an admin request, and where it came from: who made an audited change. */
+export function changedBy(request: FastifyRequest): ChangedBy {
+  return { actor: operatorActor(request), source: adminSource(request) };
 }
 
 /** Where an admin request came from, for the audit trail. */

@@ -1,0 +1,25 @@
+import type { Role } from '../operators/roles.ts';
+
+/** Who makes a change: a caller (an app), an operator with a role, or the service itself (the CLI, jobs). */
+export type Actor =
+  | { readonly kind: 'caller'; readonly id: string }
+  | { readonly kind: 'operator'; readonly id: string; readonly role: Role }
+  | { readonly kind: 'system' };
+
+export const SYSTEM: Actor = { kind: 'system' };
+
+/** The stored form: `caller:<app_id>`, `operator:<username>` or `system`. */
+export function actorName(actor: Actor): string {
+  return actor.kind === 'system' ? 'system' : `${actor.kind}:${actor.id}`;
+}
+
+/** Whether the actor is the operator of that user name (nobody disables or demotes themselves). */
+export function isOperatorNamed(actor: Actor, username: string): boolean {
+  return actor.kind === 'operator' && actor.id === username;
+}
+
+/** Who made a change and from where (`admin-api <address>`, `cli <user>`): what audited changes take. */
+export interface ChangedBy {
+  readonly actor: Actor;
+  readonly source: string;
+}
