@@ -81,6 +81,20 @@ export function findTransition(from: Status, to: Status): TransitionRule | undef
   return TRANSITIONS[from].find((rule) => rule.to === to);
 }
 
+/** What a move into `to` asks of whoever makes it, over every state it can come from. */
+export function requirementsOf(to: Status): {
+  reasonRequired: boolean;
+  detailsRequired: readonly TransitionDetail[];
+} {
+  const rules = Object.values(TRANSITIONS)
+    .flat()
+    .filter((rule) => rule.to === to);
+  return {
+    reasonRequired: rules.some((rule) => rule.reasonRequired),
+    detailsRequired: [...new Set(rules.flatMap((rule) => rule.detailsRequired ?? []))],
+  };
+}
+
 /** The event type a move into `status` produces: `application.submitted`, `application.in_review`, ... */
 export function eventTypeFor(status: Status): string {
   return `application.${status.toLowerCase()}`;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { OPERATOR_ACTIONS, TRANSITIONS, type Status } from '../applications/lifecycle.ts';
+import { OPERATOR_ACTIONS, requirementsOf } from '../applications/lifecycle.ts';
 import { MAX_LIMIT, searchApplications, type ApplicationSummary } from '../applications/listApplications.ts';
 import { revealField, showApplication, type OperatorApplicationView } from '../applications/operatorView.ts';
 import { transitionApplication } from '../applications/transitionApplication.ts';
@@ -55,16 +55,6 @@ function asOperator<T>(
   work: (ctx: ServiceContext, actor: Awaited<ReturnType<typeof actingOperator>>) => Promise<T>,
 ) {
   return withContext(async (ctx) => work(ctx, await actingOperator(ctx, username, role)));
-}
-
-function requirementsOf(to: Status) {
-  const rules = Object.values(TRANSITIONS)
-    .flat()
-    .filter((rule) => rule.to === to);
-  return {
-    reasonRequired: rules.some((rule) => rule.reasonRequired),
-    details: new Set(rules.flatMap((rule) => rule.detailsRequired ?? [])),
-  };
 }
 
 export function applicationsCommands(program: Command): void {
@@ -155,7 +145,7 @@ export function applicationsCommands(program: Command): void {
     });
 
   for (const [action, to] of Object.entries(OPERATOR_ACTIONS)) {
-    const { reasonRequired, details } = requirementsOf(to);
+    const { reasonRequired, detailsRequired } = requirementsOf(to);
     const command = applications
       .command(action)
       .description(`move an application to ${to}`)
@@ -163,8 +153,10 @@ export function applicationsCommands(program: Command): void {
       .requiredOption('--operator <username>', 'the operator acting');
     if (reasonRequired) command.requiredOption('--reason <text>', 'why (shown to the caller)');
     else command.option('--reason <text>', 'why (shown to the caller)');
-    if (details.has('carrier')) command.requiredOption('--carrier <name>', 'carrier of the shipment');
-    if (details.has('tracking_no')) command.requiredOption('--tracking-no <number>', 'tracking number');
+    if (detailsRequired.includes('carrier'))
+      command.requiredOption('--carrier <name>', 'carrier of the shipment');
+    if (detailsRequired.includes('tracking_no'))
+      command.requiredOption('--tracking-no <number>', 'tracking number');
     command
       .option(
         '--expect-version <n>',

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { OPERATOR_ACTIONS, TRANSITIONS, type Status } from '../../applications/lifecycle.ts';
+import { OPERATOR_ACTIONS, requirementsOf } from '../../applications/lifecycle.ts';
 import { searchApplications } from '../../applications/listApplications.ts';
 import { revealField, showApplication } from '../../applications/operatorView.ts';
 import { transitionApplication } from '../../applications/transitionApplication.ts';
@@ -23,16 +23,6 @@ import {
 } from './schemas.ts';
 
 /** What the lifecycle table asks of a move into `to`, whatever state it comes from. */
-function requirementsOf(to: Status) {
-  const rules = Object.values(TRANSITIONS)
-    .flat()
-    .filter((rule) => rule.to === to);
-  return {
-    reasonRequired: rules.some((rule) => rule.reasonRequired),
-    detailsRequired: [...new Set(rules.flatMap((rule) => rule.detailsRequired ?? []))],
-  };
-}
-
 /** Search, show, reveal, and one route per move of the lifecycle. */
 export function applicationAdminRoutes(ctx: ServiceContext) {
   return async (app: FastifyInstance) => {
