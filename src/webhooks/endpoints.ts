@@ -83,9 +83,7 @@ export async function addEndpoint(
 
   const now = ctx.now();
   const id = newEndpointId();
-  const secretId = newSecretId();
-  const secret = newWebhookSecret();
-  const encrypted = ctx.keyRing.encrypt(secret, secretAad(id, secretId));
+  const { secret, row: secretRow } = newSecretRow(ctx, id, now);
   const events = request.events === undefined ? null : [...new Set(request.events)];
   await ctx.store.transaction(async (trx) => {
     await insertEndpoint(trx, {
@@ -97,16 +95,25 @@ export async function addEndpoint(
       created_at: now,
       updated_at: now,
     });
-    await insertSecret(trx, {
-      id: secretId,
-      endpoint_id: id,
-      secret_enc: encrypted,
-      key_id: ctx.keyRing.keyIdOf(encrypted),
-      created_at: now,
-      expires_at: null,
-    });
+    await insertSecret(trx, secretRow);
   });
   return { ...(await getEndpoint(ctx, id)), secret };
+}
+
+/** A fresh signing secret for an endpoint, and its row: encrypted, bound to the endpoint and its id. */
+function newSecretRow(ctx: ServiceContext, endpointId: string, now: number) {
+  const secretId = newSecretId();
+  const secret = newWebhookSecret();
+  const encrypted = ctx.keyRing.encrypt(secret, secretAad(endpointId, secretId));
+  const row = {
+    id: secretId,
+    endpoint_id: endpointId,
+    secret_enc: encrypted,
+    key_id: ctx.keyRing.keyIdOf(encrypted),
+    created_at: now,
+    expires_at: null,
+  };
+  return { secret, row };
 }
 
 export async function getEndpoint(ctx: ServiceContext, id: string): Promise<EndpointView> {
@@ -165,20 +172,11 @@ export async function rotateSecret(
     ]);
   }
   const now = ctx.now();
-  const secretId = newSecretId();
-  const secret = newWebhookSecret();
-  const encrypted = ctx.keyRing.encrypt(secret, secretAad(id, secretId));
+  const { secret, row: secretRow } = newSecretRow(ctx, id, now);
   await ctx.store.transaction(async (trx) => {
     if ((await findEndpoint(trx, id)) === undefined) throw new ServiceError('webhookEndpointNotFound');
     await expireSecrets(trx, id, now + overlapSeconds * 1000, now);
-    await insertSecret(trx, {
-      id: secretId,
-      endpoint_id: id,
-      secret_enc: encrypted,
-      key_id: ctx.keyRing.keyIdOf(encrypted),
-      created_at: now,
-      expires_at: null,
-    });
+    await insertSecret(trx, secretRow);
   });
   return { ...(await getEndpoint(ctx, id)), secret };
 }
