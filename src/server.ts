@@ -6,6 +6,7 @@ import { startDispatcher } from './webhooks/dispatcher.ts';
 import { startKeyJobs } from './keys/keyJobs.ts';
 import { startMetricsServer } from './metrics/metricsServer.ts';
 import { startRetentionJob } from './retention/retentionJob.ts';
+import { onShutdownSignals } from './shutdown.ts';
 
 /**
  * Runs the service (loaded by main.ts): configuration, store, HTTP server, background jobs.
@@ -27,36 +28,17 @@ async function main(): Promise<void> {
   const ctx = await openContext(config, logger);
   const app = await build(ctx, { logger });
 
-  let stopping = false;
   let dispatcher: ReturnType<typeof startDispatcher> | undefined;
   // Background work and the metrics listener, stopped with the dispatcher.
   const background: { stop(): Promise<void> }[] = [];
-  const shutdown = (signal: string) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal }, 'shutting down: finishing requests in flight');
-    const force = setTimeout(() => {
-      logger.error('shutdown grace period over: exiting');
-      process.exit(1);
-    }, config.shutdownGraceMs);
-    force.unref();
-    // Requests in flight and webhook attempts in flight finish (or are released) before the store closes.
-    Promise.all([app.close(), dispatcher?.stop(), ...background.map((job) => job.stop())])
-      .then(() => ctx.store.close())
-      .then(() => {
-        logger.info('stopped');
-        process.exit(0);
-      })
-      .catch((error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      });
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  // Requests in flight and webhook attempts in flight finish (or are released) before the store closes.
+  const shutdown = onShutdownSignals({
+    logger,
+    graceMs: config.shutdownGraceMs,
+    message: 'shutting down: finishing requests in flight',
+    drain: () => Promise.all([app.close(), dispatcher?.stop(), ...background.map((job) => job.stop())]),
+    close: () => ctx.store.close(),
+  });
   // Log level at run time: SIGUSR2 switches between LOG_LEVEL and debug (children follow the root).
   process.on('SIGUSR2', () => {
     logger.level = logger.level === 'debug' ? config.logLevel : 'debug';
@@ -67,17 +49,17 @@ async function main(): Promise<void> {
 
   const address = await app.listen({ port: config.port, host: config.host });
   // The webhook dispatcher, unless separate `cardapply worker` processes deliver (WEBHOOK_WORKER=false).
-  if (config.webhooks.inProcess && !stopping) {
+  if (config.webhooks.inProcess && !shutdown.stopping) {
     dispatcher = startDispatcher(ctx, logger, {
       onAttempt: (report) => ctx.metrics.webhookAttempts.inc({ outcome: report.outcome }),
     });
   }
-  if (!stopping) {
+  if (!shutdown.stopping) {
     background.push(startKeyJobs(ctx, logger));
     const retention = startRetentionJob(ctx, logger);
     if (retention !== undefined) background.push(retention);
   }
-  if (config.operations.metricsPort !== undefined && !stopping) {
+  if (config.operations.metricsPort !== undefined && !shutdown.stopping) {
     const metricsServer = await startMetricsServer(ctx.metrics, config.operations.metricsPort, config.host);
     background.push({ stop: () => metricsServer.close() });
     logger.info({ metrics_url: metricsServer.url }, 'metrics listening');

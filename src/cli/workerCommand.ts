@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { createLogger } from '../logger.ts';
+import { onShutdownSignals } from '../shutdown.ts';
 import { openContext } from '../start.ts';
 import { startDispatcher } from '../webhooks/dispatcher.ts';
 
@@ -26,33 +27,13 @@ export function workerCommand(program: Command): void {
         throw new Error('--concurrency: must be a whole number from 1 to 256');
       const dispatcher = startDispatcher(ctx, logger, concurrency === undefined ? {} : { concurrency });
 
-      let stopping = false;
-      const shutdown = (signal: string) => {
-        if (stopping) {
-          logger.warn({ signal }, 'second signal: exiting now');
-          process.exit(1);
-        }
-        stopping = true;
-        logger.info({ signal }, 'worker stopping: finishing attempts in flight');
-        const force = setTimeout(() => {
-          logger.error('shutdown grace period over: exiting');
-          process.exit(1);
-        }, config.shutdownGraceMs);
-        force.unref();
-        dispatcher
-          .stop()
-          .then(() => ctx.store.close())
-          .then(() => {
-            logger.info('stopped');
-            process.exit(0);
-          })
-          .catch((error: unknown) => {
-            logger.error({ err: error instanceof Error ? error.message : String(error) }, 'shutdown failed');
-            process.exit(1);
-          });
-      };
-      process.on('SIGTERM', () => shutdown('SIGTERM'));
-      process.on('SIGINT', () => shutdown('SIGINT'));
+      onShutdownSignals({
+        logger,
+        graceMs: config.shutdownGraceMs,
+        message: 'worker stopping: finishing attempts in flight',
+        drain: () => dispatcher.stop(),
+        close: () => ctx.store.close(),
+      });
       logger.info({ worker: dispatcher.workerId, store: ctx.store.kind }, 'worker running');
     });
 }
