@@ -2,13 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { recordAudit } from '../audit/auditTrail.ts';
 import type { Config } from '../config.ts';
 import type { ServiceContext } from '../context.ts';
-import {
-  appendKeyToFile,
-  defaultIndexKeyOf,
-  parseEncryptionKeys,
-  removeKeyFromFile,
-  type KeyRing,
-} from '../crypto/keyRing.ts';
+import { defaultIndexKeyOf, parseEncryptionKeys, type KeyRing } from '../crypto/keyRing.ts';
+import { appendKeyToFile, removeKeyFromFile } from './keyFile.ts';
 import { ENCRYPTED_COLUMNS, olderKeyIds } from './reencrypt.ts';
 
 /**

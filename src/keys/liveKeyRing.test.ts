@@ -4,14 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import {
-  appendKeyToFile,
-  defaultIndexKeyOf,
-  loadOrCreateKeyFile,
-  parseEncryptionKeys,
-  readIndexKeyFile,
-  removeKeyFromFile,
-} from '../crypto/keyRing.ts';
+import { defaultIndexKeyOf, parseEncryptionKeys } from '../crypto/keyRing.ts';
+import { appendKeyToFile, loadOrCreateKeyFile, readIndexKeyFile, removeKeyFromFile } from './keyFile.ts';
 import { LiveKeyRing } from './liveKeyRing.ts';
 import { loadKeyFileRing } from './loadKeyRing.ts';
 import { olderKeyIds } from './reencrypt.ts';

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { loadOrCreateKeyFile, parseEncryptionKeys, readIndexKeyFile } from '../crypto/keyRing.ts';
+import { parseEncryptionKeys } from '../crypto/keyRing.ts';
+import { loadOrCreateKeyFile, readIndexKeyFile } from './keyFile.ts';
 import { LiveKeyRing, type Keys } from './liveKeyRing.ts';
 
 /**
