@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { validApplicant } from '../src/applications/checks/testData.ts';
+import { validApplicant } from './helpers/applicantFixture.ts';
 import { ApplicationRequest } from '../src/applications/schema.ts';
 import { generateCardNumber, isLuhnValid } from '../src/cards/cardNumber.ts';
 import { PATHS } from '../src/http/paths.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { validApplicant } from './checks/testData.ts';
+import { validApplicant } from '../../test/helpers/applicantFixture.ts';
 import { riskFlags, type RiskContext } from './riskFlags.ts';
 import type { ApplicationRequest } from './schema.ts';
 

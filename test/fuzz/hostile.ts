@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { arbValidApplication } from '../../src/applications/checks/testData.ts';
+import { arbValidApplication } from '../helpers/applicantFixture.ts';
 import { PATHS } from '../../src/http/paths.ts';
 import { nowSeconds } from '../helpers/service.ts';
 import { fingerprints, isEnvelope, type Exchange } from '../chaos/support/http.ts';

@@ -1,4 +1,4 @@
-import { mainlandId, validApplicant } from '../../src/applications/checks/testData.ts';
+import { mainlandId, validApplicant } from './applicantFixture.ts';
 import type { ApplicationRequest } from '../../src/applications/schema.ts';
 import { nowSeconds } from './service.ts';
 

@@ -5,7 +5,7 @@ import type { ApplicationRequest } from '../schema.ts';
 import { checkApplication, DEFAULT_MIN_AGE, type CheckContext } from './index.ts';
 import { hkidCheckDigit } from './identity.ts';
 import { md5Hex } from './payPassword.ts';
-import { mainlandId, validApplicant } from './testData.ts';
+import { mainlandId, validApplicant } from '../../../test/helpers/applicantFixture.ts';
 
 const ctx: CheckContext = {
   now: new Date('2026-11-22T08:00:00Z'),

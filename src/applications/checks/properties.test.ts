@@ -5,7 +5,7 @@ import { defaultCodeTables } from '../../codes/tables.ts';
 import type { ApplicationRequest } from '../schema.ts';
 import { checkApplication, type CheckContext } from './index.ts';
 import { md5Hex } from './payPassword.ts';
-import { arbValidApplication, arbValidApplications } from './testData.ts';
+import { arbValidApplication, arbValidApplications } from '../../../test/helpers/applicantFixture.ts';
 
 const now = new Date('2026-11-22T08:00:00Z');
 const ctx: CheckContext = { now, minAge: 18, codes: defaultCodeTables() };

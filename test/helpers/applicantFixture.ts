@@ -1,13 +1,19 @@
 import fc from 'fast-check';
-import { defaultCodeTables } from '../../codes/tables.ts';
-import type { ApplicationRequest } from '../schema.ts';
-import { loadDivisions } from './divisions.ts';
-import { gb11643CheckDigit } from './identity.ts';
-import { md5Hex, personalPasswords, weakSixDigitPasswords, type PayPasswordInput } from './payPassword.ts';
+import { defaultCodeTables } from '../../src/codes/tables.ts';
+import { EXAMPLE_APPLICANT } from '../../src/applications/exampleApplicant.ts';
+import type { ApplicationRequest } from '../../src/applications/schema.ts';
+import { loadDivisions } from '../../src/applications/checks/divisions.ts';
+import { gb11643CheckDigit } from '../../src/applications/checks/identity.ts';
+import {
+  md5Hex,
+  personalPasswords,
+  weakSixDigitPasswords,
+  type PayPasswordInput,
+} from '../../src/applications/checks/payPassword.ts';
 
 /**
- * Test data: a fixed valid applicant and a fast-check arbitrary of valid applicants, for the tests
- * of this module and of the layers above it (HTTP, storage). Only for tests.
+ * Test data: the example applicant and a fast-check arbitrary of valid applicants, for the unit
+ * tests of the checks and the tests of the layers above them (HTTP, storage).
  */
 
 /** Builds a mainland identity card number (GB 11643) from its parts. */
@@ -17,46 +23,15 @@ export function mainlandId(region6: string, birthday: string, sequence3: string)
 }
 
 /**
- * A complete, valid application (a mainland identity card holder born 1990-03-07, documents valid to
- * 2035-06-01). `app_id` and `timestamp` are placeholders the caller overrides.
+ * A complete, valid application: the example applicant of the OpenAPI document and the README (a
+ * mainland identity card holder born 1990-03-07, documents valid to 2045-06-01). `app_id` and
+ * `timestamp` are placeholders the caller overrides.
  */
 export function validApplicant(overrides: Partial<ApplicationRequest> = {}): ApplicationRequest {
   return {
     app_id: 'app_test',
     timestamp: 0,
-    address: '广东省-深圳市-南山区-科技园路1号',
-    birthday: '1990-03-07',
-    sex: 'M',
-    cert_type: '00',
-    cert_id: mainlandId('440305', '1990-03-07', '123'),
-    country: 'CN',
-    id_card_img: 'https://img.example.com/a/id-front.jpg',
-    id_card_back_img: 'https://img.example.com/a/id-back.jpg',
-    cert_start_date: '2015-06-01',
-    cert_end_date: '2035-06-01',
-    passport_img: 'https://img.example.com/a/passport.jpg',
-    email: 'li.lei@example.com',
-    mob_no: '13800138000',
-    mob_no_of: '+86',
-    name: '李雷',
-    name_en: 'LI LEI',
-    company_name: '深圳市示例科技有限公司',
-    office_address: '广东省-深圳市-南山区-科技园路2号',
-    office_tel_no: '75586000000',
-    office_tel_no_of: '+86',
-    position: '04',
-    pay_pwd: md5Hex('704193'),
-    profession: 'I',
-    purpose: ['01', '04'],
-    sign_applicant: 'https://img.example.com/a/sign.png',
-    wealth_source: ['01'],
-    yearly_income: '200000',
-    years_of_service: '5',
-    consignee: '李雷',
-    consignee_mob_no: '13800138000',
-    consignee_mob_no_of: '+86',
-    consignee_address: '广东省-深圳市-南山区-科技园路1号',
-    pay_voucher: 'https://img.example.com/a/voucher.jpg',
+    ...EXAMPLE_APPLICANT,
     ...overrides,
   };
 }
