@@ -1,4 +1,4 @@
-import type { CodeEntry, CodeTables } from './tables.ts';
+import type { CodeEntry, CodeTables } from './codeEntries.ts';
 
 /**
  * The default code tables the service ships. An operator may replace any table with `CODES_FILE`

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { TABLE_NAMES, type CodeEntry, type CodeTables, type TableName } from './codeEntries.ts';
 import { DEFAULT_CODE_TABLES } from './defaultTables.ts';
 
 /**
@@ -7,19 +8,7 @@ import { DEFAULT_CODE_TABLES } from './defaultTables.ts';
  * file (`CODES_FILE`). The codes endpoint serves the tables in force, in the wire form `CodeTables`.
  */
 
-export const TABLE_NAMES = ['country', 'position', 'profession', 'purpose', 'wealth_source'] as const;
-export type TableName = (typeof TABLE_NAMES)[number];
-
-/** One code, as the codes endpoint lists it. `other` marks the code meaning "other". */
-export interface CodeEntry {
-  readonly code: string;
-  readonly name: string;
-  readonly name_zh: string;
-  readonly other: boolean;
-}
-
-/** The wire form: one list per table. */
-export type CodeTables = { readonly [K in TableName]: readonly CodeEntry[] };
+export { TABLE_NAMES, type CodeEntry, type CodeTables, type TableName } from './codeEntries.ts';
 
 /** One table, ready for lookups. */
 export interface CodeTable {
