@@ -9,7 +9,7 @@ import { clientError, frameworkError, installErrorHandler } from './http/errorHa
 import { installIdempotency } from './http/idempotency.ts';
 import { installJsonParser } from './http/jsonParser.ts';
 import { installRateLimits } from './http/rateLimit.ts';
-import { installHttpMetrics } from './metrics/httpMetrics.ts';
+import { installHttpMetrics } from './http/metricsHooks.ts';
 import { DOCUMENT_SCHEMAS, SERVERS, TAGS, webhooksSection, withExamples } from './http/openapiDocs.ts';
 import { adminRoutes, ADMIN_PREFIX } from './http/admin/adminRoutes.ts';
 import { webhookAdminRoutes } from './http/admin/webhookRoutes.ts';

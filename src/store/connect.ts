@@ -5,7 +5,7 @@ import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { groupCommitter } from './groupCommit.ts';
-import { runStatement, type Statement } from './statements.ts';
+import { runStatement, type Statement, type StoreKind } from './statements.ts';
 import { NodeSqliteDialect } from './sqliteDialect.ts';
 import {
   migratePostgres,
@@ -16,11 +16,11 @@ import {
 } from './migrate.ts';
 import type { Database } from './tables.ts';
 
-export type StoreKind = 'sqlite' | 'postgres';
+export type { StoreKind } from './statements.ts';
 
 /**
- * One data-access layer over both stores. Repositories take a `Kysely<Database>` (or a transaction)
- * and never learn which store is behind it.
+ * One data-access layer over both stores. Repositories take a `Kysely<Database>` (or a transaction);
+ * `kind` is there for the few hand-written statements that differ by dialect (store/statements.ts).
  */
 export interface Store {
   readonly kind: StoreKind;

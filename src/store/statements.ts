@@ -1,5 +1,4 @@
 import { CompiledQuery, type Kysely } from 'kysely';
-import type { StoreKind } from './connect.ts';
 import type { Database } from './tables.ts';
 
 /**
@@ -7,6 +6,9 @@ import type { Database } from './tables.ts';
  * request than the statement costs the database; these are written once, in `?` form, and bound
  * per call. They still run through Kysely's driver, so transactions and the SQLite mutex apply.
  */
+/** The two stores: the dialect a statement is written for. */
+export type StoreKind = 'sqlite' | 'postgres';
+
 export interface Statement {
   /** Names the prepared statement on PostgreSQL; unique per statement text. */
   readonly name: string;
