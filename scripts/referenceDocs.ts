@@ -1,4 +1,5 @@
 import { defaultCodeTables, TABLE_NAMES } from '../src/codes/tables.ts';
+import { environmentDocs } from '../src/environment.ts';
 import { ERRORS } from '../src/errors/catalogue.ts';
 
 /**
@@ -83,4 +84,30 @@ function advice(status: number): string {
     default:
       return 'Retry later with the same `Idempotency-Key`; report persistent 500s with the `x-request-id`.';
   }
+}
+
+export const CONFIGURATION_START = '<!-- configuration:start -->';
+export const CONFIGURATION_END = '<!-- configuration:end -->';
+
+/** The README's configuration table (between its markers), from src/environment.ts. */
+export function configurationMarkdown(): string {
+  const escape = (cell: string) => cell.replaceAll('|', '\\|');
+  const lines = ['| Variable | Default | Meaning |', '|---|---|---|'];
+  for (const variable of environmentDocs()) {
+    lines.push(`| \`${variable.name}\` | ${escape(variable.default)} | ${escape(variable.description)} |`);
+  }
+  return lines.join('\n');
+}
+
+/** The rows of a Markdown table as trimmed cells, whatever its padding (prettier aligns them). */
+export function tableCells(markdown: string): string[][] {
+  return markdown
+    .split('\n')
+    .filter((line) => line.startsWith('|') && !/^\|[\s:|-]+\|$/.test(line))
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split(/(?<!\\)\|/)
+        .map((cell) => cell.trim()),
+    );
 }

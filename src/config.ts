@@ -1,3 +1,6 @@
+import { parseEncryptionKeys } from './crypto/keyRing.ts';
+import { ENVIRONMENT, LOG_LEVELS, type VariableName } from './environment.ts';
+
 /**
  * The service's configuration: environment variables, parsed once at start, passed down as one
  * object. A bad value stops the start with a message that names the variable and the rule.
@@ -79,48 +82,73 @@ export class ConfigError extends Error {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^[0-9]+$/.test(raw)) throw new ConfigError(`${name}: must be a whole number, got "${raw}"`);
-  const value = Number(raw);
-  if (value < min || value > max)
-    throw new ConfigError(`${name}: must be between ${min} and ${max}, got ${value}`);
+/** The declaration of a variable in ENVIRONMENT: its default, bounds and pattern. */
+function declared(name: VariableName): {
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  pattern?: string;
+  rule?: string;
+} {
+  return ENVIRONMENT.properties[name] as ReturnType<typeof declared>;
+}
+
+function raw(env: Env, name: VariableName): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function wholeNumber(name: VariableName, value: string): number {
+  const { minimum = 0, maximum = Number.MAX_SAFE_INTEGER } = declared(name);
+  if (!/^[0-9]+$/.test(value)) throw new ConfigError(`${name}: must be a whole number, got "${value}"`);
+  const number = Number(value);
+  if (number < minimum || number > maximum)
+    throw new ConfigError(`${name}: must be between ${minimum} and ${maximum}, got ${number}`);
+  return number;
+}
+
+function integer(env: Env, name: VariableName): number {
+  const value = raw(env, name);
+  return value === undefined ? (declared(name).default as number) : wholeNumber(name, value);
+}
+
+function optionalInteger(env: Env, name: VariableName): number | undefined {
+  const value = raw(env, name);
+  return value === undefined ? undefined : wholeNumber(name, value);
+}
+
+function boolean(env: Env, name: VariableName): boolean {
+  const value = raw(env, name);
+  if (value === undefined) return declared(name).default as boolean;
+  if (['true', '1', 'yes', 'on'].includes(value.toLowerCase())) return true;
+  if (['false', '0', 'no', 'off'].includes(value.toLowerCase())) return false;
+  throw new ConfigError(`${name}: must be true or false, got "${value}"`);
+}
+
+function matching(name: VariableName, value: string): string {
+  const { pattern, rule } = declared(name);
+  if (pattern !== undefined && !new RegExp(pattern).test(value))
+    throw new ConfigError(`${name}: ${rule ?? `must match ${pattern}`}`);
   return value;
 }
 
-function boolean(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (['true', '1', 'yes', 'on'].includes(raw.toLowerCase())) return true;
-  if (['false', '0', 'no', 'off'].includes(raw.toLowerCase())) return false;
-  throw new ConfigError(`${name}: must be true or false, got "${raw}"`);
+function text(env: Env, name: VariableName): string {
+  const value = raw(env, name);
+  return value === undefined ? (declared(name).default as string) : matching(name, value);
 }
 
-function optional(env: Env, name: string): string | undefined {
-  const raw = env[name];
-  return raw === undefined || raw === '' ? undefined : raw;
+function optional(env: Env, name: VariableName): string | undefined {
+  const value = raw(env, name);
+  return value === undefined ? undefined : matching(name, value);
 }
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = optional(env, 'DATABASE_URL');
-  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL: must be a postgres:// or postgresql:// URL');
-  }
-  const databaseSchema = env['DATABASE_SCHEMA'] || 'public';
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
-    throw new ConfigError('DATABASE_SCHEMA: must be a lower-case SQL identifier');
-  }
+  const databaseSchema = text(env, 'DATABASE_SCHEMA');
   const redisUrl = optional(env, 'REDIS_URL');
-  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
-    throw new ConfigError('REDIS_URL: must be a redis:// or rediss:// URL');
-  }
 
-  const bin = env['CARD_BIN'] || '539966';
-  if (!/^[0-9]{6,8}$/.test(bin)) throw new ConfigError('CARD_BIN: must be 6 to 8 digits');
-  const length = integer(env, 'CARD_LENGTH', 16, 12, 19);
+  const bin = text(env, 'CARD_BIN');
+  const length = integer(env, 'CARD_LENGTH');
   if (length < bin.length + 4)
     throw new ConfigError('CARD_LENGTH: must leave at least 4 digits after CARD_BIN');
 
@@ -132,39 +160,39 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
 
-  const logLevel = (env['LOG_LEVEL'] || 'info') as Config['logLevel'];
+  const logLevel = (raw(env, 'LOG_LEVEL') ?? 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel))
     throw new ConfigError(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}`);
 
-  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000);
-  const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 500, 600_000);
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS');
+  const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS');
   // Node refuses a header time-out longer than the whole-request one: say so by name.
   if (headersTimeoutMs > requestTimeoutMs)
     throw new ConfigError('HEADERS_TIMEOUT_MS: must not be more than REQUEST_TIMEOUT_MS');
 
   return {
-    port: integer(env, 'PORT', 8080, 0, 65535),
-    host: env['HOST'] || '0.0.0.0',
-    dataDir: env['DATA_DIR'] || './data',
+    port: integer(env, 'PORT'),
+    host: text(env, 'HOST'),
+    dataDir: text(env, 'DATA_DIR'),
     databaseUrl,
     databaseSchema,
-    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 16, 1, 1000),
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE'),
     redisUrl,
-    card: { network: env['CARD_NETWORK'] || 'mastercard', bin, length },
+    card: { network: text(env, 'CARD_NETWORK'), bin, length },
     encryptionKeys,
-    rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 50, 1, 1_000_000),
-    rateLimitBurst: integer(env, 'RATE_LIMIT_BURST', 100, 1, 1_000_000),
-    timestampSkewSeconds: integer(env, 'TIMESTAMP_SKEW_SECONDS', 300, 1, 86_400),
-    tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 7200, 60, 30 * 86_400),
+    rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND'),
+    rateLimitBurst: integer(env, 'RATE_LIMIT_BURST'),
+    timestampSkewSeconds: integer(env, 'TIMESTAMP_SKEW_SECONDS'),
+    tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS'),
     codesFile: optional(env, 'CODES_FILE'),
-    sandbox: boolean(env, 'SANDBOX', false),
+    sandbox: boolean(env, 'SANDBOX'),
     logLevel,
-    minAge: integer(env, 'MIN_AGE', 18, 0, 120),
-    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 65_536, 1024, 16 * 1024 * 1024),
+    minAge: integer(env, 'MIN_AGE'),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES'),
     requestTimeoutMs,
     headersTimeoutMs,
-    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
-    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS'),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS'),
     webhooks: webhookConfig(env),
     protection: protectionConfig(env),
     keys: keyConfig(env, encryptionKeys),
@@ -173,25 +201,25 @@ export function loadConfig(env: Env = process.env): Config {
 }
 
 function webhookConfig(env: Env): WebhookConfig {
-  const timeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000);
-  const leaseMs = integer(env, 'WEBHOOK_LEASE_MS', 60_000, 1_000, 3_600_000);
+  const timeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS');
+  const leaseMs = integer(env, 'WEBHOOK_LEASE_MS');
   // A lease shorter than an attempt would let a second worker start the same delivery.
   if (leaseMs < 2 * timeoutMs)
     throw new ConfigError('WEBHOOK_LEASE_MS: must be at least twice WEBHOOK_TIMEOUT_MS');
-  const backoffBaseMs = integer(env, 'WEBHOOK_BACKOFF_BASE_MS', 5_000, 1, 3_600_000);
-  const backoffMaxMs = integer(env, 'WEBHOOK_BACKOFF_MAX_MS', 3_600_000, 1, 86_400_000);
+  const backoffBaseMs = integer(env, 'WEBHOOK_BACKOFF_BASE_MS');
+  const backoffMaxMs = integer(env, 'WEBHOOK_BACKOFF_MAX_MS');
   if (backoffMaxMs < backoffBaseMs)
     throw new ConfigError('WEBHOOK_BACKOFF_MAX_MS: must not be less than WEBHOOK_BACKOFF_BASE_MS');
   return {
-    inProcess: boolean(env, 'WEBHOOK_WORKER', true),
-    concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 8, 1, 256),
-    pollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1_000, 10, 60_000),
+    inProcess: boolean(env, 'WEBHOOK_WORKER'),
+    concurrency: integer(env, 'WEBHOOK_CONCURRENCY'),
+    pollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS'),
     timeoutMs,
     leaseMs,
     backoffBaseMs,
     backoffMaxMs,
-    maxAgeSeconds: integer(env, 'WEBHOOK_MAX_AGE_SECONDS', 86_400, 1, 30 * 86_400),
-    allowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    maxAgeSeconds: integer(env, 'WEBHOOK_MAX_AGE_SECONDS'),
+    allowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE'),
   };
 }
 
@@ -219,26 +247,24 @@ export interface ProtectionConfig {
 }
 
 function protectionConfig(env: Env): ProtectionConfig {
-  const redisKeyPrefix = env['REDIS_KEY_PREFIX'] ?? 'cardapply:';
-  if (!/^[A-Za-z0-9:._-]{0,64}$/.test(redisKeyPrefix))
-    throw new ConfigError('REDIS_KEY_PREFIX: must be up to 64 letters, digits or :._-');
+  const redisKeyPrefix = text(env, 'REDIS_KEY_PREFIX');
   const rawProxy = optional(env, 'TRUST_PROXY');
   let trustProxy: boolean | string = false;
   if (rawProxy !== undefined) {
-    if (/^(true|false)$/i.test(rawProxy)) trustProxy = boolean(env, 'TRUST_PROXY', false);
+    if (/^(true|false)$/i.test(rawProxy)) trustProxy = boolean(env, 'TRUST_PROXY');
     else if (/^[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*$/.test(rawProxy)) trustProxy = rawProxy;
     else throw new ConfigError('TRUST_PROXY: must be true, false or proxy addresses (CIDRs allowed)');
   }
   return {
-    idempotencyTtlSeconds: integer(env, 'IDEMPOTENCY_TTL_SECONDS', 86_400, 86_400, 30 * 86_400),
-    idempotencyWaitMs: integer(env, 'IDEMPOTENCY_WAIT_MS', 5_000, 0, 60_000),
-    idempotencyLeaseMs: integer(env, 'IDEMPOTENCY_LEASE_MS', 60_000, 1_000, 3_600_000),
+    idempotencyTtlSeconds: integer(env, 'IDEMPOTENCY_TTL_SECONDS'),
+    idempotencyWaitMs: integer(env, 'IDEMPOTENCY_WAIT_MS'),
+    idempotencyLeaseMs: integer(env, 'IDEMPOTENCY_LEASE_MS'),
     redisKeyPrefix,
-    redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 250, 10, 10_000),
-    authFailureBurst: integer(env, 'AUTH_FAILURE_BURST', 10, 1, 100_000),
-    authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 10, 1, 100_000),
+    redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS'),
+    authFailureBurst: integer(env, 'AUTH_FAILURE_BURST'),
+    authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE'),
     trustProxy,
-    jsonMaxDepth: integer(env, 'JSON_MAX_DEPTH', 32, 3, 256),
+    jsonMaxDepth: integer(env, 'JSON_MAX_DEPTH'),
   };
 }
 
@@ -275,11 +301,20 @@ function keyConfig(env: Env, encryptionKeys: string | undefined): KeyConfig {
       throw new ConfigError('ENCRYPTION_INDEX_KEY: must be 32 bytes in base64');
     indexKey = Buffer.from(rawIndexKey, 'base64');
   }
+  if (encryptionKeys !== undefined) {
+    // A malformed key ring is a configuration error like any other: found here, before anything
+    // starts, and named without quoting key material.
+    try {
+      parseEncryptionKeys(encryptionKeys, { currentKeyId, indexKey });
+    } catch (error) {
+      throw new ConfigError(error instanceof Error ? error.message : 'ENCRYPTION_KEYS: cannot be read');
+    }
+  }
   return {
     currentKeyId,
     indexKey,
-    reencryptBatchSize: integer(env, 'REENCRYPT_BATCH_SIZE', 200, 1, 10_000),
-    reencryptIntervalMs: integer(env, 'REENCRYPT_INTERVAL_SECONDS', 60, 1, 86_400) * 1000,
+    reencryptBatchSize: integer(env, 'REENCRYPT_BATCH_SIZE'),
+    reencryptIntervalMs: integer(env, 'REENCRYPT_INTERVAL_SECONDS') * 1000,
   };
 }
 
@@ -296,11 +331,9 @@ export interface OperationsConfig {
 }
 
 function operationsConfig(env: Env): OperationsConfig {
-  const metricsPort = optional(env, 'METRICS_PORT');
-  const retentionDays = optional(env, 'RETENTION_DAYS');
   return {
-    metricsPort: metricsPort === undefined ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535),
-    retentionDays: retentionDays === undefined ? undefined : integer(env, 'RETENTION_DAYS', 0, 1, 36_500),
-    retentionIntervalMs: integer(env, 'RETENTION_INTERVAL_SECONDS', 3600, 10, 7 * 86_400) * 1000,
+    metricsPort: optionalInteger(env, 'METRICS_PORT'),
+    retentionDays: optionalInteger(env, 'RETENTION_DAYS'),
+    retentionIntervalMs: integer(env, 'RETENTION_INTERVAL_SECONDS') * 1000,
   };
 }

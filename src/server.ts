@@ -14,16 +14,7 @@ import { onShutdownSignals } from './shutdown.ts';
  * forces exit.
  */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`configuration error: ${error.message}`);
-      process.exit(78);
-    }
-    throw error;
-  }
+  const config = loadConfig();
   const logger = createLogger(config);
   const ctx = await openContext(config, logger);
   const app = await build(ctx, { logger });
@@ -68,6 +59,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // 78 (EX_CONFIG): a supervisor should not restart a service whose configuration is wrong.
+  if (error instanceof ConfigError) {
+    console.error(`configuration error: ${error.message}`);
+    process.exit(78);
+  }
   console.error('failed to start:', error instanceof Error ? error.message : error);
   process.exit(1);
 });

@@ -1,0 +1,249 @@
+import { Type, type TSchema } from 'typebox';
+
+/**
+ * Every environment variable the service reads, once: its type, default, bounds and why it exists.
+ * `config.ts` parses the environment against it (a bad value stops the start, exit 78, naming the
+ * variable), the README's configuration table is generated from it (`npm run docs`), and a test
+ * fails when config.ts reads a variable that is not here, or the README differs.
+ *
+ * Keywords beyond JSON Schema: `defaultText` says what an unset variable means when that is not a
+ * plain value (`generated for SQLite`).
+ */
+
+const integer = (fallback: number, minimum: number, maximum: number, description: string) =>
+  Type.Integer({ default: fallback, minimum, maximum, description });
+const flag = (fallback: boolean, description: string) => Type.Boolean({ default: fallback, description });
+const text = (fallback: string, pattern: string, rule: string, description: string) =>
+  Type.String({ default: fallback, pattern, rule, description });
+const unset = (schema: TSchema, defaultText: string) =>
+  Type.Optional(Type.Unsafe<string>({ ...schema, defaultText }));
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export const ENVIRONMENT = Type.Object({
+  // Listening and storage.
+  PORT: integer(8080, 0, 65535, 'TCP port of the HTTP API'),
+  HOST: Type.String({
+    default: '0.0.0.0',
+    description: 'interface to listen on; all of them, so that a container or balancer can reach it',
+  }),
+  DATA_DIR: Type.String({
+    default: './data',
+    description: 'the embedded store (`cardapply.db`) and its generated key file',
+  }),
+  DATABASE_URL: unset(
+    Type.String({
+      pattern: '^postgres(ql)?://',
+      rule: 'must be a postgres:// or postgresql:// URL',
+      description: 'selects PostgreSQL (the production store) instead of the embedded SQLite file',
+    }),
+    'unset (SQLite)',
+  ),
+  DATABASE_SCHEMA: text(
+    'public',
+    '^[a-z_][a-z0-9_]{0,62}$',
+    'must be a lower-case SQL identifier',
+    'PostgreSQL schema (created if missing): several deployments or test runs can share a database',
+  ),
+  DATABASE_POOL_SIZE: integer(
+    16,
+    1,
+    1000,
+    'PostgreSQL connections per instance; instances × pool must stay under `max_connections`',
+  ),
+  REDIS_URL: unset(
+    Type.String({
+      pattern: '^rediss?://',
+      rule: 'must be a redis:// or rediss:// URL',
+      description: 'shares the per-app rate limit between instances (else each instance keeps its own)',
+    }),
+    'unset (in memory)',
+  ),
+  REDIS_KEY_PREFIX: text(
+    'cardapply:',
+    '^[A-Za-z0-9:._-]{0,64}$',
+    'must be up to 64 letters, digits or :._-',
+    "namespace of this deployment's keys in a Redis that others may share",
+  ),
+  REDIS_TIMEOUT_MS: integer(
+    250,
+    10,
+    10_000,
+    "how long a rate-limit check waits for Redis before using the instance's own buckets",
+  ),
+  // The card product.
+  CARD_NETWORK: Type.String({ default: 'mastercard', description: 'payment network of the card product' }),
+  CARD_BIN: text('539966', '^[0-9]{6,8}$', 'must be 6 to 8 digits', 'BIN of the card product'),
+  CARD_LENGTH: integer(16, 12, 19, 'digits of a card number (at least 4 after the BIN)'),
+  // Encryption keys.
+  ENCRYPTION_KEYS: unset(
+    Type.String({
+      description:
+        '`id:base64` 32-byte keys, comma-separated, the last one current; required with PostgreSQL (`npx cardapply keys generate`)',
+    }),
+    'generated for SQLite',
+  ),
+  ENCRYPTION_CURRENT_KEY: unset(
+    Type.String({
+      description:
+        'the key new values use, when not the last of `ENCRYPTION_KEYS` (step 1 of a rotation, docs/DEPLOYMENT.md)',
+    }),
+    'the last key',
+  ),
+  ENCRYPTION_INDEX_KEY: unset(
+    Type.String({
+      description:
+        'base64 32-byte key of the duplicate-check hashes; printed by `keys retire` when the first key retires',
+    }),
+    'derived from the first key',
+  ),
+  REENCRYPT_BATCH_SIZE: integer(200, 1, 10_000, 'rows per transaction of the background re-encryption'),
+  REENCRYPT_INTERVAL_SECONDS: integer(60, 1, 86_400, 'how often it looks for rows under older keys'),
+  // Callers.
+  RATE_LIMIT_PER_SECOND: integer(
+    50,
+    1,
+    1_000_000,
+    'requests per second of an app without a limit of its own',
+  ),
+  RATE_LIMIT_BURST: integer(100, 1, 1_000_000, 'burst of an app without a limit of its own'),
+  TIMESTAMP_SKEW_SECONDS: integer(
+    300,
+    1,
+    86_400,
+    "allowed distance of a request's `timestamp` from server time: bounds the replay window",
+  ),
+  TOKEN_TTL_SECONDS: integer(7200, 60, 30 * 86_400, 'access token lifetime'),
+  IDEMPOTENCY_TTL_SECONDS: integer(
+    86_400,
+    86_400,
+    30 * 86_400,
+    'how long an `Idempotency-Key` and its response are kept (callers are promised a day)',
+  ),
+  IDEMPOTENCY_WAIT_MS: integer(
+    5_000,
+    0,
+    60_000,
+    'how long a request waits for a concurrent one with the same key before answering 409',
+  ),
+  IDEMPOTENCY_LEASE_MS: integer(
+    60_000,
+    1_000,
+    3_600_000,
+    'after how long the unfinished claim of a crashed holder may be taken over by a retry',
+  ),
+  AUTH_FAILURE_BURST: integer(
+    10,
+    1,
+    100_000,
+    'failed app secrets or operator passwords allowed at once per name and per client address',
+  ),
+  AUTH_FAILURES_PER_MINUTE: integer(10, 1, 100_000, 'and then so many a minute'),
+  TRUST_PROXY: unset(
+    Type.String({
+      pattern: '^(true|false|TRUE|FALSE|True|False|[0-9a-fA-F.:/]+(\\s*,\\s*[0-9a-fA-F.:/]+)*)$',
+      rule: 'must be true, false or proxy addresses (CIDRs allowed)',
+      description:
+        "whose `X-Forwarded-For` names the client address: `true` (any), or the balancers' addresses or CIDRs",
+    }),
+    'false (the socket peer)',
+  ),
+  // Requests.
+  BODY_LIMIT_BYTES: integer(
+    65_536,
+    1024,
+    16 * 1024 * 1024,
+    'largest request body; a submission is a few KiB',
+  ),
+  JSON_MAX_DEPTH: integer(32, 3, 256, 'deepest JSON nesting accepted in a body; a submission needs 3'),
+  REQUEST_TIMEOUT_MS: integer(
+    30_000,
+    1000,
+    600_000,
+    'whole-request time-out: a slow client cannot hold a connection',
+  ),
+  HEADERS_TIMEOUT_MS: integer(10_000, 500, 600_000, 'header time-out (not more than `REQUEST_TIMEOUT_MS`)'),
+  KEEP_ALIVE_TIMEOUT_MS: integer(5_000, 100, 600_000, 'how long an idle keep-alive connection stays open'),
+  SHUTDOWN_GRACE_MS: integer(10_000, 0, 600_000, 'how long SIGTERM waits for requests in flight'),
+  // The applicant checks.
+  MIN_AGE: integer(18, 0, 120, 'minimum age of an applicant, in years'),
+  CODES_FILE: unset(
+    Type.String({ description: 'JSON file replacing default code tables' }),
+    'unset (defaults)',
+  ),
+  SANDBOX: flag(false, "enables the caller's lifecycle simulation endpoint, for integration testing"),
+  LOG_LEVEL: Type.Union(
+    LOG_LEVELS.map((level) => Type.Literal(level)),
+    { default: 'info', description: 'pino level; SIGUSR2 toggles `debug` at run time' },
+  ),
+  // Webhooks.
+  WEBHOOK_WORKER: flag(
+    true,
+    'run the webhook dispatcher in the service process (`false` where `cardapply worker` runs it)',
+  ),
+  WEBHOOK_CONCURRENCY: integer(8, 1, 256, 'webhook attempts in flight per worker'),
+  WEBHOOK_POLL_INTERVAL_MS: integer(1_000, 10, 60_000, 'how often an idle worker looks for work'),
+  WEBHOOK_TIMEOUT_MS: integer(
+    10_000,
+    100,
+    120_000,
+    'time-out of one attempt (DNS, connect, response headers): a slow receiver cannot hold a slot',
+  ),
+  WEBHOOK_LEASE_MS: integer(
+    60_000,
+    1_000,
+    3_600_000,
+    "how long a claimed delivery stays its worker's (at least twice the time-out)",
+  ),
+  WEBHOOK_BACKOFF_BASE_MS: integer(
+    5_000,
+    1,
+    3_600_000,
+    'exponential backoff with full jitter: the n-th retry waits up to min(max, base × 2^(n-1))',
+  ),
+  WEBHOOK_BACKOFF_MAX_MS: integer(3_600_000, 1, 86_400_000, 'the longest wait between two attempts'),
+  WEBHOOK_MAX_AGE_SECONDS: integer(
+    86_400,
+    1,
+    30 * 86_400,
+    'how long a delivery is retried before it is marked failed (a day at least in production)',
+  ),
+  WEBHOOK_ALLOW_PRIVATE: flag(
+    false,
+    'allows http and private, loopback or link-local receivers: tests and closed networks only',
+  ),
+  // Operations.
+  METRICS_PORT: unset(
+    Type.Integer({ minimum: 0, maximum: 65535, description: 'serve `/metrics` on this port only' }),
+    'unset (on `PORT`)',
+  ),
+  RETENTION_DAYS: unset(
+    Type.Integer({
+      minimum: 1,
+      maximum: 36_500,
+      description: 'erase identity data of applications final for longer than this many days',
+    }),
+    'unset (keep)',
+  ),
+  RETENTION_INTERVAL_SECONDS: integer(3600, 10, 7 * 86_400, 'how often each instance runs the retention job'),
+});
+
+export type VariableName = keyof typeof ENVIRONMENT.properties;
+
+/** What the README's configuration table shows of a variable. */
+export interface VariableDoc {
+  name: string;
+  default: string;
+  description: string;
+}
+
+export function environmentDocs(): VariableDoc[] {
+  return Object.entries(ENVIRONMENT.properties).map(([name, schema]) => {
+    const s = schema as { default?: unknown; defaultText?: string; description?: string };
+    return {
+      name,
+      default: s.defaultText ?? `\`${String(s.default)}\``,
+      description: s.description ?? '',
+    };
+  });
+}
