@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkUrlShape, isPrivateAddress } from './endpointUrl.ts';
+import { isPrivateAddress } from '../network/publicHost.ts';
+import { checkUrlShape } from './endpointUrl.ts';
 
 test('resolved addresses: private, loopback, link-local and special ones are refused', () => {
   for (const address of [

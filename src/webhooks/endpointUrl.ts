@@ -1,6 +1,6 @@
 import { lookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { isPrivateHost } from '../applications/checks/urls.ts';
+import { isPrivateAddress, isPrivateHost } from '../network/publicHost.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 
 /**
@@ -11,11 +11,6 @@ import { problem, type FieldProblem } from '../errors/problems.ts';
  * for tests and closed networks.
  */
 export const MAX_URL_LENGTH = 2048;
-
-/** Whether a resolved address (as dns.lookup returns it) is private, loopback, link-local or special. */
-export function isPrivateAddress(address: string): boolean {
-  return isPrivateHost(isIP(address) === 6 ? `[${address}]` : address);
-}
 
 /** Problems with the shape of the URL; no DNS. */
 export function checkUrlShape(field: string, value: string, allowPrivate: boolean): FieldProblem[] {

@@ -71,7 +71,8 @@ describe('checkImageUrl', () => {
     ['https://[::ffff:8.8.8.8]/a.jpg', 'urlPrivateHost'],
     ['https://[::127.0.0.1]/a.jpg', 'urlPrivateHost'],
     ['https://[64:ff9b::10.0.0.1]/a.jpg', 'urlPrivateHost'],
-    ['https://[64:ff9b::8.8.8.8]/a.jpg', 'ok'],
+    // Only global unicast passes: a NAT64 form, even of a public address, is a special-use range.
+    ['https://[64:ff9b::8.8.8.8]/a.jpg', 'urlPrivateHost'],
     ['https://[2002:c0a8:0101::1]/a.jpg', 'urlPrivateHost'],
     ['https://[2001:db8::1]/a.jpg', 'urlPrivateHost'],
   ];
