@@ -1,5 +1,8 @@
 import { sql } from 'kysely';
+import { startProgress } from '../src/cli/progress.ts';
 import type { Store } from '../src/store/connect.ts';
+
+const BATCH = 100_000;
 
 /**
  * Bulk seeding of synthetic applications for the query and list benchmarks, in the store itself
@@ -12,8 +15,9 @@ export function seededSerial(i: number): string {
 
 export async function seedApplications(store: Store, appId: string, from: number, to: number): Promise<void> {
   const base = Date.now() - 86_400_000;
-  for (let start = from; start <= to; start += 200_000) {
-    const end = Math.min(to, start + 199_999);
+  const progress = startProgress(`seeding ${store.kind}`, { total: to - from + 1, unit: 'applications' });
+  for (let start = from; start <= to; start += BATCH) {
+    const end = Math.min(to, start + BATCH - 1);
     if (store.kind === 'postgres') {
       await sql`INSERT INTO applications (busi_water_no, app_id, status, status_reason, cert_type, cert_hash,
           active_cert_hash, card_no_hash, card_no_masked, payload_enc, key_id, version, created_at, updated_at)
@@ -39,6 +43,8 @@ export async function seedApplications(store: Store, appId: string, from: number
         );
       });
     }
+    progress.advance(end - start + 1);
   }
   if (store.kind === 'postgres') await sql`ANALYZE`.execute(store.db);
+  progress.finish();
 }

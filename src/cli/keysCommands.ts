@@ -11,6 +11,7 @@ import { reencryptAll } from '../keys/reencrypt.ts';
 import { cliSource, wholeNumberOption } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
+import { startProgress } from './progress.ts';
 
 /**
  * `cardapply keys`: generate, rotate, status, reencrypt, retire. See docs/DEPLOYMENT.md for the
@@ -76,7 +77,15 @@ export function keysCommands(program: Command): void {
     .option('--batch-size <n>', 'rows per transaction', wholeNumberOption('--batch-size', 1, 10_000), 200)
     .option('--json', 'print JSON')
     .action(async (options: { batchSize: number; json?: boolean }) => {
-      const report = await withContext((ctx) => reencryptAll(ctx, { batchSize: options.batchSize }));
+      const report = await withContext(async (ctx) => {
+        const progress = startProgress('re-encrypting', { total: (await keyStatus(ctx)).pending });
+        const result = await reencryptAll(ctx, {
+          batchSize: options.batchSize,
+          onBatch: (_table, batch) => progress.advance(batch.moved + batch.skipped + batch.failed.length),
+        });
+        progress.finish();
+        return result;
+      });
       print(options.json, report, () =>
         [
           ...Object.entries(report.moved).map(([table, n]) => `${table}: ${n} row(s) re-encrypted`),

@@ -8,6 +8,7 @@ import { cliMessage } from './errors.ts';
 import { operatorsCommands } from './operatorsCommands.ts';
 import { keysCommands } from './keysCommands.ts';
 import { print } from './output.ts';
+import { startProgress } from './progress.ts';
 import { retentionCommands } from './retentionCommands.ts';
 import { tokensCommands } from './tokensCommands.ts';
 import { webhooksCommands } from './webhooksCommands.ts';
@@ -29,27 +30,31 @@ program
   .option('--status', 'show which migrations are applied instead')
   .option('--json', 'print JSON')
   .action(async (options: { status?: boolean; json?: boolean }) => {
-    await withContext(async (ctx) => {
-      if (options.status === true) {
-        const status = await ctx.store.migrationStatus();
-        print(options.json, status, () =>
-          status
-            .map(
-              (m) =>
-                `${String(m.version).padStart(4, '0')} ${m.name}  ${m.appliedAt ? 'applied' : 'pending'}`,
-            )
-            .join('\n'),
-        );
-      } else {
-        // withContext has already migrated: report what is in force.
-        const status = await ctx.store.migrationStatus();
-        print(
-          options.json,
-          { applied: status.filter((m) => m.appliedAt !== null).length },
-          () => 'migrations up to date',
-        );
-      }
-    });
+    await withContext(
+      async (ctx) => {
+        if (options.status === true) {
+          const status = await ctx.store.migrationStatus();
+          print(options.json, status, () =>
+            status
+              .map(
+                (m) =>
+                  `${String(m.version).padStart(4, '0')} ${m.name}  ${m.appliedAt ? 'applied' : 'pending'}`,
+              )
+              .join('\n'),
+          );
+        } else {
+          // Nothing is read before migrating: on a new PostgreSQL schema there is nothing to read yet.
+          const progress = startProgress('migrating', { unit: 'migrations' });
+          const applied = await ctx.store.migrate(() => progress.advance(1));
+          progress.finish();
+          const status = await ctx.store.migrationStatus();
+          print(options.json, { applied: status.filter((m) => m.appliedAt !== null).length }, () =>
+            applied.length === 0 ? 'migrations up to date' : `${applied.length} migration(s) applied`,
+          );
+        }
+      },
+      { migrate: options.status === true },
+    );
   });
 
 keysCommands(program);

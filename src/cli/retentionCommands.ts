@@ -3,6 +3,7 @@ import { runRetention } from '../retention/retention.ts';
 import { cliSource, wholeNumberOption } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
+import { startProgress } from './progress.ts';
 
 /** `cardapply retention run`: the retention job once, now (or what it would erase, with --dry-run). */
 export function retentionCommands(program: Command): void {
@@ -23,7 +24,17 @@ export function retentionCommands(program: Command): void {
       const report = await withContext(async (ctx) => {
         const days = options.days ?? ctx.config.operations.retentionDays;
         if (days === undefined) throw new Error('no retention period: set RETENTION_DAYS or give --days');
-        return runRetention(ctx, { days, dryRun: options.dryRun === true, source: cliSource() });
+        const progress = startProgress(options.dryRun === true ? 'finding' : 'erasing', {
+          unit: 'applications',
+        });
+        const result = await runRetention(ctx, {
+          days,
+          dryRun: options.dryRun === true,
+          source: cliSource(),
+          onBatch: (count) => progress.advance(count),
+        });
+        progress.finish();
+        return result;
       });
       print(options.json, report, () => {
         const when = new Date(report.final_before * 1000).toISOString();

@@ -37,6 +37,8 @@ export interface RetentionOptions {
   source: string;
   batchSize?: number;
   shouldStop?: () => boolean;
+  /** After each batch: how many applications it erased (or, in a dry run, found). */
+  onBatch?: (count: number) => void;
 }
 
 export interface RetentionReport {
@@ -101,6 +103,7 @@ export async function runRetention(ctx: ServiceContext, options: RetentionOption
   for (;;) {
     if (options.shouldStop?.() === true) break;
     let batch: Candidate[];
+    const before = report.count;
     if (options.dryRun) {
       batch = await candidates(ctx.store.db, cutoff, after, batchSize, false);
       for (const row of batch) note(row.busi_water_no);
@@ -113,6 +116,7 @@ export async function runRetention(ctx: ServiceContext, options: RetentionOption
         return rows;
       });
     }
+    options.onBatch?.(report.count - before);
     const last = batch[batch.length - 1];
     if (last === undefined || batch.length < batchSize) break;
     after = { updatedAt: last.updated_at, busiWaterNo: last.busi_water_no };

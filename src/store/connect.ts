@@ -13,6 +13,7 @@ import {
   postgresMigrationStatus,
   sqliteMigrationStatus,
   type MigrationStatus,
+  type OnApplied,
 } from './migrate.ts';
 import type { Database } from './tables.ts';
 
@@ -26,7 +27,8 @@ export interface Store {
   readonly kind: StoreKind;
   readonly db: Kysely<Database>;
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
-  migrate(): Promise<number[]>;
+  /** Applies pending migrations under a lock; `onApplied` hears of each one committed. */
+  migrate(onApplied?: OnApplied): Promise<number[]>;
   /** SQLite only: how many transactions shared each commit so far. */
   groupCommitStats?: () => { commits: number; units: number };
   migrationStatus(): Promise<MigrationStatus[]>;
@@ -76,7 +78,7 @@ function openSqlite(dataDir: string): Store {
     db,
     transaction: (work) => committer.transaction(work),
     groupCommitStats: () => committer.stats(),
-    migrate: async () => migrateSqlite(database),
+    migrate: async (onApplied) => migrateSqlite(database, onApplied),
     migrationStatus: async () => sqliteMigrationStatus(database),
     ping: async () => {
       await sql`select 1`.execute(db);
@@ -105,7 +107,7 @@ function openPostgres(config: Config, options: StoreOptions): Store {
     kind: 'postgres',
     db,
     transaction: (work) => db.transaction().execute(work),
-    migrate: () => migratePostgres(pool, config.databaseSchema),
+    migrate: (onApplied) => migratePostgres(pool, config.databaseSchema, onApplied),
     migrationStatus: () => postgresMigrationStatus(pool),
     ping: async () => {
       await sql`select 1`.execute(db);

@@ -38,7 +38,10 @@ export function loadMigrations(kind: 'sqlite' | 'postgres'): Migration[] {
 const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
   version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`;
 
-export function migrateSqlite(database: DatabaseSync): number[] {
+/** Called after each migration is applied and committed: for progress lines. */
+export type OnApplied = (migration: { version: number; name: string }) => void;
+
+export function migrateSqlite(database: DatabaseSync, onApplied?: OnApplied): number[] {
   const applied: number[] = [];
   database.exec(CREATE_TABLE);
   for (const migration of loadMigrations('sqlite')) {
@@ -55,6 +58,7 @@ export function migrateSqlite(database: DatabaseSync): number[] {
         applied.push(migration.version);
       }
       database.exec('COMMIT');
+      if (done === undefined) onApplied?.(migration);
     } catch (error) {
       database.exec('ROLLBACK');
       throw error;
@@ -72,7 +76,11 @@ export function sqliteMigrationStatus(database: DatabaseSync): MigrationStatus[]
   return withStatus(loadMigrations('sqlite'), rows);
 }
 
-export async function migratePostgres(pool: pg.Pool, schema: string): Promise<number[]> {
+export async function migratePostgres(
+  pool: pg.Pool,
+  schema: string,
+  onApplied?: OnApplied,
+): Promise<number[]> {
   const applied: number[] = [];
   const client = await pool.connect();
   try {
@@ -103,6 +111,7 @@ export async function migratePostgres(pool: pg.Pool, schema: string): Promise<nu
           applied.push(migration.version);
         }
         await client.query('COMMIT');
+        if (done.rowCount === 0) onApplied?.(migration);
       } catch (error) {
         await client.query('ROLLBACK');
         throw error;
