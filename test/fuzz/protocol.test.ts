@@ -165,7 +165,14 @@ describe('fuzz: hostile HTTP framing', () => {
       const port = Number(new URL(service.baseUrl).port);
       const body = JSON.stringify({ app_id: caller.appId, timestamp: nowSeconds() });
       const seed = seedOf();
-      const counts = { cases: 0, '5xx': 0, 'answered 4xx': 0, 'answered 2xx': 0, 'closed without answer': 0 };
+      const counts = {
+        cases: 0,
+        'answered cases': 0,
+        '5xx': 0,
+        'answered 4xx': 0,
+        'answered 2xx': 0,
+        'closed without answer': 0,
+      };
       let lastFailure = '';
       const property = fc.asyncProperty(arbRequest(body, caller.token), async (c) => {
         counts.cases++;
@@ -174,6 +181,7 @@ describe('fuzz: hostile HTTP framing', () => {
           counts['closed without answer']++;
           return true;
         }
+        if (replies.some((r) => r.status >= 200)) counts['answered cases']++;
         const problems: string[] = [];
         // An interim `100 Continue` (the request said `Expect: 100-continue`) has no body.
         for (const [i, reply] of replies.filter((r) => r.status >= 200).entries()) {
@@ -208,6 +216,12 @@ describe('fuzz: hostile HTTP framing', () => {
       });
       const result = await fc.check(property, { numRuns: CASES, seed, endOnFailure: true });
       assert.ok(!result.failed, `seed ${seed}: ${lastFailure}`);
+      // A server that hangs up on everything must not pass: nearly every case gets an answer (a
+      // few requests legitimately end with the connection, such as a body that never completes).
+      assert.ok(
+        counts['answered cases'] >= Math.ceil(counts.cases * 0.95),
+        `seed ${seed}: only ${counts['answered cases']} of ${counts.cases} cases were answered`,
+      );
       report(t, {
         part: 'fuzz/protocol',
         figures: { seed, ...counts },
