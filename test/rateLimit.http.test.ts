@@ -15,6 +15,7 @@ import {
   type TestService,
 } from './helpers/service.ts';
 import { SYSTEM } from '../src/audit/actor.ts';
+import { skipWithout } from './helpers/components.ts';
 
 /**
  * Rate limits over real HTTP: per app, in memory for one instance and shared through the real
@@ -123,7 +124,7 @@ describe('rate limit in memory, one instance', () => {
   });
 });
 
-describe('rate limit shared through Redis', () => {
+describe('rate limit shared through Redis', { skip: skipWithout('redis') }, () => {
   let group: Instances;
   let prefix: string;
   before(async () => {

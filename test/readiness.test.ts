@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ERRORS } from '../src/errors/catalogue.ts';
-import { privatePostgresAvailable, startPrivatePostgres } from './helpers/privatePostgres.ts';
+import { startPrivatePostgres } from './helpers/privatePostgres.ts';
 import { spawnService } from './helpers/process.ts';
 import { startService } from './helpers/service.ts';
 import { createStoreTarget, storeNames, TEST_ENCRYPTION_KEYS } from './helpers/stores.ts';
+import { skipWithout } from './helpers/components.ts';
 
 /**
  * /healthz says the process lives; /readyz says the instance can serve: the store answers, every
@@ -29,7 +30,7 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20
 describe('readiness', () => {
   test(
     '/readyz turns 503 with its reason when PostgreSQL stops, and 200 again when it is back',
-    { skip: !privatePostgresAvailable() && 'no PostgreSQL binaries' },
+    { skip: skipWithout('postgresBinaries') },
     async () => {
       const pg = await startPrivatePostgres();
       const target = createStoreTarget('sqlite'); // for its private data dir only

@@ -17,6 +17,7 @@ import { startReceiver } from './helpers/receiver.ts';
 import { nowSeconds, post, type Reply } from './helpers/service.ts';
 import { createStoreTarget } from './helpers/stores.ts';
 import { SYSTEM } from '../src/audit/actor.ts';
+import { skipWithout } from './helpers/components.ts';
 
 /**
  * Three service processes on one PostgreSQL schema and one Redis, started at once on a fresh
@@ -41,7 +42,7 @@ class RoundRobin {
 describe('scale-out', () => {
   test(
     'three instances on one PostgreSQL and one Redis behave as one service',
-    { skip: !process.env['DATABASE_URL'] && 'PostgreSQL only (DATABASE_URL)' },
+    { skip: skipWithout('postgres', 'redis') },
     async () => {
       const target = createStoreTarget('postgres');
       const env = {

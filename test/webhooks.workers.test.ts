@@ -8,6 +8,7 @@ import { eventIdsOf, moveTo, newAppId, submitMany } from './helpers/events.ts';
 import { startReceiver } from './helpers/receiver.ts';
 import { createStoreTarget } from './helpers/stores.ts';
 import { spawnWorker, stopWorker, type WorkerProcess } from './helpers/worker.ts';
+import { skipWithout } from './helpers/components.ts';
 
 /**
  * Three `cardapply worker` processes on one PostgreSQL share 1,000 events through FOR UPDATE SKIP
@@ -19,7 +20,7 @@ const MOVES = ['IN_REVIEW', 'APPROVED', 'CARD_ISSUED'] as const;
 const EVENTS = APPLICATIONS * (1 + MOVES.length);
 const WORKERS = 3;
 
-describe('three webhook workers on one PostgreSQL', { skip: !process.env['DATABASE_URL'] }, () => {
+describe('three webhook workers on one PostgreSQL', { skip: skipWithout('postgres') }, () => {
   test(`deliver ${EVENTS} events, each attempted once, never twice at the same time`, async () => {
     const target = createStoreTarget('postgres');
     const env = {

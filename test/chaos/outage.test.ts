@@ -10,7 +10,7 @@ import { PATHS } from '../../src/http/paths.ts';
 import { createLogger } from '../../src/logger.ts';
 import { openContext } from '../../src/start.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
-import { privatePostgresAvailable, startPrivatePostgres } from '../helpers/privatePostgres.ts';
+import { startPrivatePostgres } from '../helpers/privatePostgres.ts';
 import { spawnService } from '../helpers/process.ts';
 import { nowSeconds } from '../helpers/service.ts';
 import { TEST_ENCRYPTION_KEYS } from '../helpers/stores.ts';
@@ -23,6 +23,7 @@ import { isAlive, residentBytes, stopGracefully, tokenFor, unreadable } from './
 import { isStoreUnavailable } from '../../src/store/errors.ts';
 import { inspectStore } from './support/storeChecks.ts';
 import { eventually, FULL, report, scale, sleep } from './support/summary.ts';
+import { skipWithout } from '../helpers/components.ts';
 
 /**
  * Store outage: a private PostgreSQL (never the shared one) is stopped in the middle of submission
@@ -40,7 +41,7 @@ const RECOVERY_LIMIT_MS = 30_000;
  */
 const HEAP_GROWTH_LIMIT = 16 * 1024 * 1024;
 
-describe('chaos: store outage', { skip: !privatePostgresAvailable() && 'no PostgreSQL binaries' }, () => {
+describe('chaos: store outage', { skip: skipWithout('postgresBinaries') }, () => {
   test('PostgreSQL going away and coming back: 503s, then recovery without a restart', async (t) => {
     const database = await startPrivatePostgres();
     const dataDir = mkdtempSync(join(tmpdir(), 'cardapply-outage-'));
@@ -213,56 +214,52 @@ describe('chaos: store outage', { skip: !privatePostgresAvailable() && 'no Postg
   });
 });
 
-describe(
-  'chaos: store outage, regressions',
-  { skip: !privatePostgresAvailable() && 'no PostgreSQL binaries' },
-  () => {
-    // Found by the outage test: a pool client checked out inside a transaction has no 'error'
-    // listener (pg-pool removes its idle listener while the client is in use), so the server's
-    // "terminating connection due to administrator command" between two statements was an uncaught
-    // 'error' event that crashed the process.
-    test('PostgreSQL shutting down between two statements of a transaction: an error, not a crash', async () => {
-      const database = await startPrivatePostgres();
-      const dataDir = mkdtempSync(join(tmpdir(), 'cardapply-outage-'));
-      const env = {
-        DATA_DIR: dataDir,
-        DATABASE_URL: database.url,
-        DATABASE_SCHEMA: 'outage',
-        ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
-      };
-      const ctx = await openContext(loadConfig(env), createLogger({ logLevel: 'silent' }));
-      try {
-        const failure = await ctx.store
-          .transaction(async (trx) => {
-            await sql`select 1`.execute(trx);
-            database.stop();
-            // Let the server's goodbye arrive while no statement runs on this connection.
-            await sleep(300);
-            await sql`select 1`.execute(trx);
-          })
-          .then(
-            () => undefined,
-            (error: unknown) => error,
-          );
-        assert.ok(failure !== undefined, 'the transaction failed');
-        assert.ok(isStoreUnavailable(failure), `classified as store unavailable: ${String(failure)}`);
-        database.start();
-        assert.ok(
-          await eventually(
-            () =>
-              ctx.store.ping().then(
-                () => true,
-                () => false,
-              ),
-            10_000,
-          ),
-          'the store answers again',
+describe('chaos: store outage, regressions', { skip: skipWithout('postgresBinaries') }, () => {
+  // Found by the outage test: a pool client checked out inside a transaction has no 'error'
+  // listener (pg-pool removes its idle listener while the client is in use), so the server's
+  // "terminating connection due to administrator command" between two statements was an uncaught
+  // 'error' event that crashed the process.
+  test('PostgreSQL shutting down between two statements of a transaction: an error, not a crash', async () => {
+    const database = await startPrivatePostgres();
+    const dataDir = mkdtempSync(join(tmpdir(), 'cardapply-outage-'));
+    const env = {
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      DATABASE_SCHEMA: 'outage',
+      ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+    };
+    const ctx = await openContext(loadConfig(env), createLogger({ logLevel: 'silent' }));
+    try {
+      const failure = await ctx.store
+        .transaction(async (trx) => {
+          await sql`select 1`.execute(trx);
+          database.stop();
+          // Let the server's goodbye arrive while no statement runs on this connection.
+          await sleep(300);
+          await sql`select 1`.execute(trx);
+        })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
         );
-      } finally {
-        await ctx.store.close().catch(() => undefined);
-        database.cleanup();
-        rmSync(dataDir, { recursive: true, force: true });
-      }
-    });
-  },
-);
+      assert.ok(failure !== undefined, 'the transaction failed');
+      assert.ok(isStoreUnavailable(failure), `classified as store unavailable: ${String(failure)}`);
+      database.start();
+      assert.ok(
+        await eventually(
+          () =>
+            ctx.store.ping().then(
+              () => true,
+              () => false,
+            ),
+          10_000,
+        ),
+        'the store answers again',
+      );
+    } finally {
+      await ctx.store.close().catch(() => undefined);
+      database.cleanup();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -25,6 +25,7 @@ import {
   waitUntil,
 } from './steps.ts';
 import { SYSTEM } from '../../src/audit/actor.ts';
+import { skipWithout } from '../helpers/components.ts';
 
 /**
  * The console end to end, in Debian's Chromium: a reviewer signs in, finds a submitted application,
@@ -46,7 +47,7 @@ const FAST_WEBHOOKS = {
 
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
-describe('operator console in Chromium', () => {
+describe('operator console in Chromium', { skip: skipWithout('chromium') }, () => {
   let service: TestService;
   let browser: TestBrowser;
   let receiver: Receiver;

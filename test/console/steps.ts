@@ -51,7 +51,12 @@ export async function assertLabelled(page: Page, where: string): Promise<void> {
   assert.deepEqual(unlabelled, [], `${where}: form fields without a label`);
 }
 
+/**
+ * Writes a screenshot to docs/screenshots/ only when asked (`npm run screenshots`): a test run must
+ * not change the checkout.
+ */
 export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  if (process.env['WRITE_SCREENSHOTS'] !== '1') return;
   // Let fonts and images settle so the pictures are complete.
   await page.evaluate('document.fonts.ready');
   await page.waitForTimeout(150);

@@ -1,0 +1,22 @@
+import { COMPONENTS, hasComponent, type ComponentName } from '../test/helpers/components.ts';
+
+/**
+ * The last words of `npm test`: which real components were missing, so which tests were skipped,
+ * and the one command that installs each. Under CI=true those tests failed instead (see
+ * test/helpers/components.ts); this script only reports.
+ */
+const missing = (Object.keys(COMPONENTS) as ComponentName[]).filter((name) => !hasComponent(name));
+if (missing.length === 0) {
+  console.log(
+    'test environment: PostgreSQL, its binaries, Redis and Chromium were all here; nothing skipped',
+  );
+} else {
+  console.log('\ntest environment: skipped for want of a component:');
+  for (const name of missing) {
+    const component = COMPONENTS[name];
+    console.log(
+      `- ${component.name}: ${component.needs} were skipped. Install with:\n    ${component.install}`,
+    );
+  }
+  if (process.env['CI'] === 'true') console.log('(CI=true: those tests failed instead of being skipped)');
+}
