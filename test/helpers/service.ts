@@ -28,6 +28,26 @@ export async function startService(
   env: Record<string, string> = {},
 ): Promise<TestService> {
   const target = createStoreTarget(storeName);
+  const instance = await startInstanceOn(target, env);
+  return {
+    ...instance,
+    close: async () => {
+      await instance.close();
+      await target.cleanup();
+    },
+  };
+}
+
+/**
+ * One in-process instance on a store that others may share (several instances of one deployment):
+ * its `close` stops the instance and leaves the store to its owner. `extend` may add test-only
+ * routes before it listens.
+ */
+export async function startInstanceOn(
+  target: StoreTarget,
+  env: Record<string, string> = {},
+  extend?: (app: FastifyInstance, ctx: ServiceContext) => void,
+): Promise<TestService> {
   const config = loadConfig({ ...target.env, LOG_LEVEL: 'info', ...UNLIMITED, ...env });
   const logs: string[] = [];
   const sink = new Writable({
@@ -39,6 +59,7 @@ export async function startService(
   const logger = createLogger(config, sink);
   const ctx = await openContext(config, logger);
   const app = await build(ctx, { logger });
+  extend?.(app, ctx);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     target,
@@ -49,7 +70,6 @@ export async function startService(
     close: async () => {
       await app.close();
       await ctx.store.close();
-      await target.cleanup();
     },
   };
 }
