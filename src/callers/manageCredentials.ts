@@ -10,7 +10,7 @@ import { findApp, insertSecret } from './appRepository.ts';
 /**
  * What an operator does to a caller's credentials, each change audited in its own transaction:
  * rotate the secret with an overlap, revoke access tokens one by one or all of an app, and set the
- * app's own rate limit. Disabling and enabling an app is `setAppStatus` in operators/.
+ * app's own rate limit. Disabling and enabling an app is `setAppStatus` (appAdministration.ts).
  */
 
 async function appOrThrow(db: Kysely<Database>, appId: string) {
