@@ -97,8 +97,13 @@ export const ENVIRONMENT = Type.Object({
     }),
     'derived from the first key',
   ),
-  REENCRYPT_BATCH_SIZE: integer(200, 1, 10_000, 'rows per transaction of the background re-encryption'),
-  REENCRYPT_INTERVAL_SECONDS: integer(60, 1, 86_400, 'how often it looks for rows under older keys'),
+  REENCRYPT_BATCH_SIZE: integer(
+    200,
+    1,
+    10_000,
+    'rows per transaction of the background re-encryption (and of the document-hash re-keying)',
+  ),
+  REENCRYPT_INTERVAL_SECONDS: integer(60, 1, 86_400, 'how often they look for work'),
   // Callers.
   RATE_LIMIT_PER_SECOND: integer(
     50,

@@ -14,6 +14,9 @@ import {
   isCardNumberTaken,
   type SubmissionRows,
 } from './applicationRepository.ts';
+import { canonicalDocumentNumber, readApplication } from './checks/canonical.ts';
+import { documentHash } from './documentHash.ts';
+import { findLegacyDuplicate } from './documentRekey.ts';
 import { eventTypeFor, INITIAL_STATUS } from './lifecycle.ts';
 import type { ApplicationRequest } from './schema.ts';
 import { newSerialNumber } from './serialNumber.ts';
@@ -29,12 +32,10 @@ export function validationContext(ctx: ServiceContext): ValidationContext {
   return { now: new Date(ctx.now()), minAge: ctx.config.minAge, codes: ctx.codes, card: ctx.config.card };
 }
 
-/** The document an application is for, as one keyed hash: equal documents, equal hashes. */
-export function certHash(
-  ctx: ServiceContext,
-  application: Pick<ApplicationRequest, 'cert_type' | 'cert_id'>,
-): string {
-  return ctx.keyRing.blindIndex('cert', `${application.cert_type}:${application.cert_id.toUpperCase()}`);
+/** The document an application is for, as one keyed hash of its canonical number: equal documents, equal hashes. */
+export function certHash(ctx: ServiceContext, application: ApplicationRequest): string {
+  const canonical = readApplication(application).cert_id ?? canonicalDocumentNumber(application.cert_id);
+  return documentHash(ctx.keyRing, application.cert_type, canonical);
 }
 
 /**
@@ -51,6 +52,9 @@ export async function submitApplication(
   const application = validateApplication(body, validationContext(ctx));
   const requested = application.card_no;
   const documentHash = certHash(ctx, application);
+  // Applications stored before the canonical hash, until they are re-keyed (documentRekey.ts).
+  const legacy = await findLegacyDuplicate(ctx, application);
+  if (legacy !== undefined) throw duplicateOf(caller, legacy);
 
   for (let attempt = 1; ; attempt++) {
     const cardNo = requested ?? generateCardNumber(ctx.config.card);

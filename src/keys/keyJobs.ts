@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { rekeyDocuments, rekeyFinished } from '../applications/documentRekey.ts';
 import type { ServiceContext } from '../context.ts';
 import { startPeriodicJob } from '../metrics/periodicJob.ts';
 import { LiveKeyRing } from './liveKeyRing.ts';
@@ -9,9 +10,10 @@ const KEY_FILE_CHECK_MS = 5_000;
 
 /**
  * The key work of a service process: the re-encryption job (rows under older keys move to the
- * current key, batch by batch, while the service runs) and, with the key file of DATA_DIR, a look
- * at that file every few seconds so that a rotation is followed (and re-encryption starts) without
- * a restart.
+ * current key, batch by batch, while the service runs), the re-keying of the duplicate check's
+ * document hashes to their canonical form (until none is left), and, with the key file of
+ * DATA_DIR, a look at that file every few seconds so that a rotation is followed (and re-encryption
+ * starts) without a restart.
  */
 export function startKeyJobs(ctx: ServiceContext, logger: Logger): { stop(): Promise<void> } {
   const { batchSize, intervalMs } = {
@@ -48,6 +50,32 @@ export function startKeyJobs(ctx: ServiceContext, logger: Logger): { stop(): Pro
     },
   });
 
+  const rekeyLog = logger.child({ component: 'document-rekey' });
+  const rekey = startPeriodicJob(ctx, logger, {
+    name: 'document-rekey',
+    intervalMs,
+    firstRunAfterMs: Math.min(intervalMs, 2_000),
+    run: async (stopping) => {
+      if (rekeyFinished(ctx.store)) return;
+      const report = await rekeyDocuments(ctx, { batchSize, shouldStop: stopping });
+      if (report.rekeyed + report.unchanged > 0 || report.conflicts.length + report.failed.length > 0) {
+        rekeyLog.info(
+          {
+            rekeyed: report.rekeyed,
+            unchanged: report.unchanged,
+            skipped: report.skipped,
+            pending: report.pending,
+            // Serial numbers only: two active applications for one document, for a reviewer to resolve.
+            conflicts: report.conflicts.slice(0, 10),
+            failed: report.failed.length,
+            failed_first: report.failed.slice(0, 10),
+          },
+          'document hashes re-keyed to the canonical document number',
+        );
+      }
+    },
+  });
+
   const ring = ctx.keyRing;
   let watch: NodeJS.Timeout | undefined;
   if (ring instanceof LiveKeyRing) {
@@ -59,7 +87,7 @@ export function startKeyJobs(ctx: ServiceContext, logger: Logger): { stop(): Pro
   return {
     stop: async () => {
       clearInterval(watch);
-      await job.stop();
+      await Promise.all([job.stop(), rekey.stop()]);
     },
   };
 }

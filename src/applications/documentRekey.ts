@@ -1,0 +1,174 @@
+import { sql } from 'kysely';
+import type { ServiceContext } from '../context.ts';
+import type { Store } from '../store/connect.ts';
+import { canonicalDocumentNumber } from './checks/canonical.ts';
+import { documentHash, legacyDocumentHashes } from './documentHash.ts';
+import { isErasedPayload } from './erasure.ts';
+import type { ApplicationRequest } from './schema.ts';
+
+/**
+ * Re-keying of the duplicate check's document hash: every application stored before the canonical
+ * reading (`cert_hash_version` 1, migration 0006) gets the hash of its canonical document number
+ * (version 2), in batches of short transactions, while the service runs.
+ *
+ * Like the key rotation's re-encryption it keeps no progress of its own: it selects the rows still at
+ * version 1, in primary key order, so a stopped run starts again where rows are left. Each row is
+ * written only if it is unchanged since it was read (same version, same ciphertext); on PostgreSQL
+ * the batch's rows are locked with SKIP LOCKED, so instances working at once take different rows.
+ *
+ * Two active applications for one document, let through by the old hash (`C668668(9)` and
+ * `C6686689`), cannot both take the canonical hash (one active application per document): the
+ * second stays at version 1, is reported, and is re-keyed once one of them is final. Until no row is
+ * left at version 1, submissions are also looked up under the old hashes (`findLegacyDuplicate`).
+ */
+
+export interface RekeyBatchResult {
+  /** Rows whose hash changed (their number was stored in a non-canonical form). */
+  rekeyed: number;
+  /** Rows whose hash was already the canonical one (most): only marked. */
+  unchanged: number;
+  /** Rows that changed under us: left for the next pass. */
+  skipped: number;
+  /** Active rows whose canonical hash another active application holds: left at version 1. */
+  conflicts: string[];
+  /** Rows whose payload could not be decrypted (their key is missing, or they are damaged). */
+  failed: string[];
+  /** The last primary key looked at, where the next batch starts after; null when none was left. */
+  last: string | null;
+}
+
+interface PendingRow {
+  busi_water_no: string;
+  cert_hash: string;
+  active_cert_hash: string | null;
+  payload_enc: string;
+}
+
+/** One batch: the version-1 rows after `after`, in primary key order. */
+export async function rekeyBatch(
+  ctx: Pick<ServiceContext, 'store' | 'keyRing'>,
+  after: string,
+  limit: number,
+): Promise<RekeyBatchResult> {
+  const { store, keyRing } = ctx;
+  return store.transaction(async (trx) => {
+    const lock = store.kind === 'postgres' ? sql` for update skip locked` : sql``;
+    const rows = await sql<PendingRow>`
+      select busi_water_no, cert_hash, active_cert_hash, payload_enc
+      from applications
+      where cert_hash_version = 1 and busi_water_no > ${after}
+      order by busi_water_no
+      limit ${limit}${lock}`.execute(trx);
+    const result: RekeyBatchResult = {
+      rekeyed: 0,
+      unchanged: 0,
+      skipped: 0,
+      conflicts: [],
+      failed: [],
+      last: null,
+    };
+    for (const row of rows.rows) {
+      result.last = row.busi_water_no;
+      let hash: string;
+      try {
+        const payload = JSON.parse(keyRing.decrypt(row.payload_enc, row.busi_water_no)) as unknown;
+        if (isErasedPayload(payload)) {
+          hash = row.cert_hash; // erased: the marker stays, no document to hash
+        } else {
+          const { cert_type, cert_id } = payload as ApplicationRequest;
+          hash = documentHash(keyRing, cert_type, canonicalDocumentNumber(cert_id));
+        }
+      } catch {
+        result.failed.push(row.busi_water_no);
+        continue;
+      }
+      if (row.active_cert_hash !== null && row.active_cert_hash !== hash) {
+        const holder = await trx
+          .selectFrom('applications')
+          .select('busi_water_no')
+          .where('active_cert_hash', '=', hash)
+          .where('busi_water_no', '!=', row.busi_water_no)
+          .executeTakeFirst();
+        if (holder !== undefined) {
+          result.conflicts.push(row.busi_water_no);
+          continue;
+        }
+      }
+      // The active hash follows the state at the time of writing: a row that became final meanwhile has none.
+      const updated = await sql`
+        update applications
+        set cert_hash = ${hash}, cert_hash_version = 2,
+          active_cert_hash = case when active_cert_hash is null then null else cast(${hash} as text) end
+        where busi_water_no = ${row.busi_water_no} and cert_hash_version = 1
+          and payload_enc = ${row.payload_enc}`.execute(trx);
+      if (Number(updated.numAffectedRows ?? 0n) !== 1) result.skipped++;
+      else if (hash === row.cert_hash) result.unchanged++;
+      else result.rekeyed++;
+    }
+    return result;
+  });
+}
+
+export interface RekeyReport {
+  rekeyed: number;
+  unchanged: number;
+  skipped: number;
+  conflicts: string[];
+  failed: string[];
+  /** Rows still at version 1 after the pass (conflicts, failures, rows changed under us). */
+  pending: number;
+}
+
+/** The stores (of this process) where no row is left under the old hash: no old-hash lookups needed. */
+const finished = new WeakSet<Store>();
+
+/** Whether every application of this store carries the canonical document hash. */
+export function rekeyFinished(store: Store): boolean {
+  return finished.has(store);
+}
+
+/** One pass over every version-1 row, batch after batch, until none is left or `shouldStop` says so. */
+export async function rekeyDocuments(
+  ctx: Pick<ServiceContext, 'store' | 'keyRing'>,
+  options: { batchSize: number; shouldStop?: () => boolean },
+): Promise<RekeyReport> {
+  const report: RekeyReport = { rekeyed: 0, unchanged: 0, skipped: 0, conflicts: [], failed: [], pending: 0 };
+  let after = '';
+  for (;;) {
+    if (options.shouldStop?.() === true) break;
+    const batch = await rekeyBatch(ctx, after, options.batchSize);
+    report.rekeyed += batch.rekeyed;
+    report.unchanged += batch.unchanged;
+    report.skipped += batch.skipped;
+    report.conflicts.push(...batch.conflicts);
+    report.failed.push(...batch.failed);
+    if (batch.last === null) break;
+    after = batch.last;
+  }
+  const left = await sql<{ n: number | string }>`
+    select count(*) as n from applications where cert_hash_version = 1`.execute(ctx.store.db);
+  report.pending = Number(left.rows[0]?.n ?? 0);
+  // New rows are written at version 2, so once none is left, none comes back.
+  if (report.pending === 0) finished.add(ctx.store);
+  else finished.delete(ctx.store);
+  return report;
+}
+
+/**
+ * An active application stored under an old (version 1) hash of this document, while the
+ * re-keying has not finished: the canonical hash alone would miss it. Undefined when there is none,
+ * or when the number's old forms all hash like its canonical form (the usual case).
+ */
+export async function findLegacyDuplicate(
+  ctx: Pick<ServiceContext, 'store' | 'keyRing'>,
+  application: Pick<ApplicationRequest, 'cert_type' | 'cert_id'>,
+): Promise<{ busi_water_no: string; app_id: string } | undefined> {
+  if (finished.has(ctx.store)) return undefined;
+  const hashes = legacyDocumentHashes(ctx.keyRing, application);
+  if (hashes.length === 0) return undefined;
+  return ctx.store.db
+    .selectFrom('applications')
+    .select(['busi_water_no', 'app_id'])
+    .where('active_cert_hash', 'in', hashes)
+    .executeTakeFirst();
+}
