@@ -11,7 +11,7 @@ import { defaultCodeTables } from '../src/codes/tables.ts';
 const applicants = Number(process.argv[2] ?? 2000);
 const passes = Number(process.argv[3] ?? 9);
 const now = new Date('2026-11-22T08:00:00Z');
-const ctx: CheckContext = { now, minAge: 18, codes: defaultCodeTables() };
+const ctx: CheckContext = { now, minAge: 18, codes: defaultCodeTables(), timeZone: 'Asia/Shanghai' };
 const apps = fc.sample(arbValidApplication(now), { numRuns: applicants, seed: 42 });
 
 const pass = () => {

@@ -42,6 +42,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Minimum age of an applicant, in years. */
   minAge: number;
+  /** IANA time zone whose date is "today" for age and document dates: the issuer's, not UTC. */
+  businessTimeZone: string;
   /** Largest accepted request body; a submission is a few kilobytes. */
   bodyLimitBytes: number;
   /** Whole-request time-out and header time-out: a slow client cannot hold a connection. */
@@ -137,6 +139,17 @@ function text(env: Env, name: VariableName): string {
   return value === undefined ? (declared(name).default as string) : matching(name, value);
 }
 
+/** An IANA time zone name the runtime knows (Intl refuses any other). */
+function timeZone(env: Env, name: VariableName): string {
+  const value = text(env, name);
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+  } catch {
+    throw new ConfigError(`${name}: must be an IANA time zone such as Asia/Shanghai, got "${value}"`);
+  }
+  return value;
+}
+
 function optional(env: Env, name: VariableName): string | undefined {
   const value = raw(env, name);
   return value === undefined ? undefined : matching(name, value);
@@ -188,6 +201,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandbox: boolean(env, 'SANDBOX'),
     logLevel,
     minAge: integer(env, 'MIN_AGE'),
+    businessTimeZone: timeZone(env, 'BUSINESS_TIMEZONE'),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES'),
     requestTimeoutMs,
     headersTimeoutMs,

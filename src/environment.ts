@@ -172,6 +172,10 @@ export const ENVIRONMENT = Type.Object({
   SHUTDOWN_GRACE_MS: integer(10_000, 0, 600_000, 'how long SIGTERM waits for requests in flight'),
   // The applicant checks.
   MIN_AGE: integer(18, 0, 120, 'minimum age of an applicant, in years'),
+  BUSINESS_TIMEZONE: Type.String({
+    default: 'Asia/Shanghai',
+    description: 'IANA time zone whose date is "today" for age and document dates (not UTC)',
+  }),
   CODES_FILE: unset(
     Type.String({ description: 'JSON file replacing default code tables' }),
     'unset (defaults)',

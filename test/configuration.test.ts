@@ -51,6 +51,7 @@ function badValues(): [string, Record<string, string>][] {
   cases.push(['ENCRYPTION_CURRENT_KEY', { ENCRYPTION_KEYS: `k1:${key(1)}`, ENCRYPTION_CURRENT_KEY: 'k9' }]);
   cases.push(['ENCRYPTION_CURRENT_KEY', { ENCRYPTION_CURRENT_KEY: 'k1' }]);
   cases.push(['ENCRYPTION_INDEX_KEY', { ENCRYPTION_KEYS: `k1:${key(1)}`, ENCRYPTION_INDEX_KEY: 'c2hvcnQ=' }]);
+  cases.push(['BUSINESS_TIMEZONE', { BUSINESS_TIMEZONE: 'Beijing' }]); // not an IANA zone
   cases.push(['HEADERS_TIMEOUT_MS', { REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' }]);
   cases.push(['WEBHOOK_LEASE_MS', { WEBHOOK_TIMEOUT_MS: '10000', WEBHOOK_LEASE_MS: '15000' }]);
   cases.push(['WEBHOOK_BACKOFF_MAX_MS', { WEBHOOK_BACKOFF_BASE_MS: '5000', WEBHOOK_BACKOFF_MAX_MS: '10' }]);
@@ -75,6 +76,7 @@ describe('the environment, declared once', () => {
     assert.equal(config.databasePoolSize, 16);
     assert.equal(config.webhooks.inProcess, true);
     assert.equal(config.protection.redisKeyPrefix, 'cardapply:');
+    assert.equal(config.businessTimeZone, 'Asia/Shanghai');
   });
 
   const cases = badValues();

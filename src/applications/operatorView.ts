@@ -12,7 +12,7 @@ import { seconds } from './queryApplication.ts';
 import { riskFlags, type RiskFlag } from './riskFlags.ts';
 import type { ApplicationRequest } from './schema.ts';
 import { isSerialNumber } from './serialNumber.ts';
-import { utcDay } from './checks/dates.ts';
+import { businessDay } from './checks/dates.ts';
 
 /** One application as operators see it: its state, its masked contents and its full history. */
 export interface OperatorApplicationView extends ApplicationSummary {
@@ -60,7 +60,7 @@ export async function showApplication(
     risk_flags: isErasedPayload(application)
       ? []
       : riskFlags(application, {
-          today: utcDay(new Date(ctx.now())),
+          today: businessDay(new Date(ctx.now()), ctx.config.businessTimeZone),
           minAge: ctx.config.minAge,
           otherCodes: { position: ctx.codes.position.otherCode },
         }),

@@ -29,7 +29,7 @@ export interface RiskFlag {
 }
 
 export interface RiskContext {
-  /** Today as a UTC calendar day, `YYYY-MM-DD` (the validation's notion of today). */
+  /** Today in the business time zone, `YYYY-MM-DD` (the validation's notion of today). */
   today: string;
   /** The configured minimum age (`MIN_AGE`). */
   minAge: number;

@@ -29,7 +29,13 @@ const CARD_DRAW_ATTEMPTS = 5;
 class DrawnCardNumberTaken extends Error {}
 
 export function validationContext(ctx: ServiceContext): ValidationContext {
-  return { now: new Date(ctx.now()), minAge: ctx.config.minAge, codes: ctx.codes, card: ctx.config.card };
+  return {
+    now: new Date(ctx.now()),
+    timeZone: ctx.config.businessTimeZone,
+    minAge: ctx.config.minAge,
+    codes: ctx.codes,
+    card: ctx.config.card,
+  };
 }
 
 /** The document an application is for, as one keyed hash of its canonical number: equal documents, equal hashes. */

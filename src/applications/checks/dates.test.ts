@@ -1,9 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ageOn, checkBirthday, checkDocumentDates, isRealDate, type DocumentDates } from './dates.ts';
+import {
+  ageOn,
+  businessDay,
+  checkBirthday,
+  checkDocumentDates,
+  isRealDate,
+  type DocumentDates,
+} from './dates.ts';
 
+// The cases below are about calendars, not time zones: they take "today" in UTC (2026-03-15).
 const now = new Date('2026-03-15T23:30:00Z');
-const ctx = { now, minAge: 18 };
+const ctx = { now, minAge: 18, timeZone: 'UTC' };
 const errors = (list: readonly { field: string; error: string }[]) =>
   list.map((p) => `${p.field}:${p.error}`);
 
@@ -58,7 +66,7 @@ describe('checkBirthday', () => {
   ];
   for (const [birthday, expected, minAge] of cases) {
     test(`${birthday}${minAge === undefined ? '' : ` (min ${minAge})`} -> ${expected.join(',') || 'ok'}`, () => {
-      assert.deepEqual(errors(checkBirthday(birthday, { now, minAge: minAge ?? 18 })), expected);
+      assert.deepEqual(errors(checkBirthday(birthday, { ...ctx, minAge: minAge ?? 18 })), expected);
     });
   }
 
@@ -69,13 +77,6 @@ describe('checkBirthday', () => {
 });
 
 describe('checkDocumentDates', () => {
-  const doc = (over: Partial<DocumentDates>): DocumentDates => ({
-    cert_type: '00',
-    country: 'CN',
-    cert_start_date: '2016-01-01',
-    cert_end_date: '2036-01-01',
-    ...over,
-  });
   const cases: [string, Partial<DocumentDates>, string[]][] = [
     ['valid', {}, []],
     ['no expiry', { cert_end_date: '9999-12-31' }, []],
@@ -122,7 +123,56 @@ describe('checkDocumentDates', () => {
   ];
   for (const [name, over, expected] of cases) {
     test(`${name} -> ${expected.join(',') || 'ok'}`, () => {
-      assert.deepEqual(errors(checkDocumentDates(doc(over), { now })), expected);
+      assert.deepEqual(errors(checkDocumentDates(doc(over), ctx)), expected);
     });
   }
 });
+
+describe('the business time zone decides "today"', () => {
+  // 17:30 UTC on 15 March is 01:30 on 16 March in Beijing; 01:30 UTC is 09:30 the same day.
+  const evening = new Date('2026-03-15T17:30:00Z');
+  const morning = new Date('2026-03-15T01:30:00Z');
+  const beijing = (at: Date) => ({ now: at, minAge: 18, timeZone: 'Asia/Shanghai' });
+
+  test('businessDay', () => {
+    assert.equal(businessDay(evening, 'Asia/Shanghai'), '2026-03-16');
+    assert.equal(businessDay(evening, 'UTC'), '2026-03-15');
+    assert.equal(businessDay(morning, 'Asia/Shanghai'), '2026-03-15');
+    assert.equal(businessDay(new Date('2026-03-15T04:30:00Z'), 'America/New_York'), '2026-03-15');
+    assert.equal(businessDay(new Date('2026-03-15T03:30:00Z'), 'America/New_York'), '2026-03-14');
+  });
+
+  test('at 17:30 UTC an applicant turning 18 that day in Beijing is of age', () => {
+    assert.deepEqual(errors(checkBirthday('2008-03-16', beijing(evening))), []);
+    assert.deepEqual(errors(checkBirthday('2008-03-16', { ...beijing(evening), timeZone: 'UTC' })), [
+      'birthday:underAge',
+    ]);
+  });
+
+  test('at 17:30 UTC a document that expired "yesterday" in Beijing is refused', () => {
+    const expired = doc({ cert_end_date: '2026-03-15' });
+    assert.deepEqual(errors(checkDocumentDates(expired, beijing(evening))), [
+      'cert_end_date:documentExpired',
+    ]);
+    assert.deepEqual(errors(checkDocumentDates(expired, { ...beijing(evening), timeZone: 'UTC' })), []);
+  });
+
+  test('at 01:30 UTC it is the same day in Beijing: 18 tomorrow is still under age, ending today is fine', () => {
+    assert.deepEqual(errors(checkBirthday('2008-03-16', beijing(morning))), ['birthday:underAge']);
+    assert.deepEqual(errors(checkBirthday('2008-03-15', beijing(morning))), []);
+    assert.deepEqual(errors(checkDocumentDates(doc({ cert_end_date: '2026-03-15' }), beijing(morning))), []);
+    assert.deepEqual(errors(checkDocumentDates(doc({ cert_start_date: '2026-03-16' }), beijing(morning))), [
+      'cert_start_date:dateInFuture',
+    ]);
+  });
+});
+
+function doc(over: Partial<DocumentDates>): DocumentDates {
+  return {
+    cert_type: '00',
+    country: 'CN',
+    cert_start_date: '2016-01-01',
+    cert_end_date: '2036-01-01',
+    ...over,
+  };
+}

@@ -1,8 +1,10 @@
 import { problem, type FieldProblem } from '../../errors/problems.ts';
 
 /**
- * Calendar checks on `birthday` and the document dates. Dates are compared as UTC calendar days:
- * "today" is the UTC date of `now`, so a test passes a fixed `now` and gets a fixed answer.
+ * Calendar checks on `birthday` and the document dates. Dates are compared as calendar days, and
+ * "today" is the date of `now` in the business time zone (`BUSINESS_TIMEZONE`, default
+ * Asia/Shanghai), not in UTC: between 16:00 and 24:00 UTC it is already tomorrow in Beijing. The
+ * clock is passed in, so a test sets `now` and gets a fixed answer.
  */
 
 /** The oldest accepted applicant, in whole years. */
@@ -36,6 +38,35 @@ export function utcDay(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
 
+/** The default business time zone: the issuer's, where applicants' days begin and end. */
+export const DEFAULT_BUSINESS_TIME_ZONE = 'Asia/Shanghai';
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+/** The last answer: every check of a request, and every request of a minute, asks the same. */
+let lastDay = { key: '', day: '' };
+
+/** The calendar date of an instant in an IANA time zone, `YYYY-MM-DD` (formatters cached per zone). */
+export function businessDay(now: Date, timeZone: string): string {
+  // Zones change their date on a whole minute: one answer serves the minute.
+  const key = `${timeZone} ${Math.floor(now.getTime() / 60_000)}`;
+  if (key === lastDay.key) return lastDay.day;
+  let format = dayFormats.get(timeZone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    dayFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(now);
+  const get = (type: string) => parts.find((p) => p.type === type)!.value;
+  const day = `${get('year').padStart(4, '0')}-${get('month')}-${get('day')}`;
+  lastDay = { key, day };
+  return day;
+}
+
 /**
  * Age in whole years on `today` of someone born on `birthday` (both real `YYYY-MM-DD` dates). A
  * 29 February birthday is reached on 1 March in a common year.
@@ -49,13 +80,15 @@ export function ageOn(birthday: string, today: string): number {
 export interface DateContext {
   readonly now: Date;
   readonly minAge: number;
+  /** The IANA time zone whose date is "today". */
+  readonly timeZone: string;
 }
 
 /** `birthday`: a real date, not in the future, the applicant at least `minAge` and at most 120 years old. */
 export function checkBirthday(birthday: string, ctx: DateContext): FieldProblem[] {
   const field = 'birthday';
   if (!isRealDate(birthday)) return [problem(field, 'dateInvalid')];
-  const today = utcDay(ctx.now);
+  const today = businessDay(ctx.now, ctx.timeZone);
   if (birthday > today) return [problem(field, 'dateInFuture')];
   const age = ageOn(birthday, today);
   if (age < ctx.minAge) return [problem(field, 'underAge', { min: ctx.minAge })];
@@ -88,9 +121,9 @@ export function isHongKongIdentityCard(doc: {
  * `cert_end_date`: optional; a real date, today or later (`9999-12-31` means no expiry); after
  * `cert_start_date` (`documentDatesOrder`).
  */
-export function checkDocumentDates(doc: DocumentDates, ctx: { now: Date }): FieldProblem[] {
+export function checkDocumentDates(doc: DocumentDates, ctx: { now: Date; timeZone: string }): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  const today = utcDay(ctx.now);
+  const today = businessDay(ctx.now, ctx.timeZone);
   const start = doc.cert_start_date;
   const end = doc.cert_end_date;
   let validStart: string | undefined;

@@ -9,6 +9,7 @@ import { mainlandId, validApplicant } from '../../../test/helpers/applicantFixtu
 
 const ctx: CheckContext = {
   now: new Date('2026-11-22T08:00:00Z'),
+  timeZone: 'Asia/Shanghai',
   minAge: DEFAULT_MIN_AGE,
   codes: defaultCodeTables(),
 };

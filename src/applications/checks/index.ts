@@ -18,8 +18,10 @@ import { checkImageUrl } from './urls.ts';
  */
 
 export interface CheckContext {
-  /** The current time; "today" is its UTC date. */
+  /** The current time; "today" is its date in `timeZone`. */
   readonly now: Date;
+  /** The business time zone (`BUSINESS_TIMEZONE`): whose date "today" is. */
+  readonly timeZone: string;
   /** Minimum age of the applicant in whole years (default 18). */
   readonly minAge: number;
   /** The code tables in force. */

@@ -8,7 +8,7 @@ import { md5Hex } from './payPassword.ts';
 import { arbValidApplication, arbValidApplications } from '../../../test/helpers/applicantFixture.ts';
 
 const now = new Date('2026-11-22T08:00:00Z');
-const ctx: CheckContext = { now, minAge: 18, codes: defaultCodeTables() };
+const ctx: CheckContext = { now, timeZone: 'Asia/Shanghai', minAge: 18, codes: defaultCodeTables() };
 const NUM_RUNS = 300;
 const check = (app: ApplicationRequest) => checkApplication(app, ctx, new Set());
 
