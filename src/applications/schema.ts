@@ -94,7 +94,11 @@ export const ApplicationRequest = Type.Object(
     birthday: date('Date of birth, YYYY-MM-DD.', '1990-03-07'),
     sex: Type.Enum(['M', 'F'], { description: '`M` (male) or `F` (female).' }),
     cert_type: Type.Enum(['00', '02'], { description: '`00` identity card, `02` passport.' }),
-    cert_id: text(LIMITS.certId, 'Identity document number.'),
+    cert_id: text(
+      LIMITS.certId,
+      'Identity document number. Read in upper case, without spaces, and without the brackets around a check character (`A123456(3)` is `A1234563`).',
+      '440305199003071236',
+    ),
     country: text(LIMITS.code, 'Country code (ISO 3166-1 alpha-2) from the `country` table.', 'CN'),
     id_card_img: imageUrl('Front image of the identity card.'),
     id_card_back_img: Type.Optional(imageUrl('Back image of the identity card.')),

@@ -323,8 +323,8 @@ export const ERRORS = {
   passportFormat: entry(
     42222,
     'passport_format',
-    '{field}: is not a plausible passport number',
-    '{field}: 不是有效的护照号码',
+    '{field}: is not a plausible passport number: {rule}',
+    '{field}: 不是有效的护照号码：{rule_zh}',
   ),
   nameNotChinese: entry(
     42223,
@@ -423,6 +423,18 @@ export const ERRORS = {
     '{field}: 必须以产品 BIN {bin} 开头',
   ),
   cardNoLuhn: entry(42240, 'card_no_luhn', '{field}: fails the Luhn check', '{field}: 未通过 Luhn 校验'),
+  certNationalityMismatch: entry(
+    42241,
+    'cert_nationality_mismatch',
+    '{field}: the nationality code in the number does not match country',
+    '{field}: 证件号中的国籍代码与 country 不一致',
+  ),
+  documentStartBeforeBirth: entry(
+    42242,
+    'document_start_before_birth',
+    '{field}: must not be before birthday',
+    '{field}: 不能早于 birthday',
+  ),
   passwordTooShort: entry(
     42250,
     'password_too_short',

@@ -1522,7 +1522,10 @@ export interface operations {
            * @enum {unknown}
            */
           cert_type: '00' | '02';
-          /** @description Identity document number. */
+          /**
+           * @description Identity document number. Read in upper case, without spaces, and without the brackets around a check character (`A123456(3)` is `A1234563`).
+           * @example 440305199003071236
+           */
           cert_id: string;
           /**
            * @description Country code (ISO 3166-1 alpha-2) from the `country` table.
@@ -1986,6 +1989,8 @@ export interface operations {
        *
        *     `42216` document_start_required: {field}: is required except for a Hong Kong identity card
        *
+       *     `42242` document_start_before_birth: {field}: must not be before birthday
+       *
        *     `42217` cert_check_digit: {field}: check digit does not match
        *
        *     `42218` cert_birth_mismatch: {field}: embedded birth date does not match birthday
@@ -1996,7 +2001,9 @@ export interface operations {
        *
        *     `42221` cert_format: {field}: {rule}
        *
-       *     `42222` passport_format: {field}: is not a plausible passport number
+       *     `42241` cert_nationality_mismatch: {field}: the nationality code in the number does not match country
+       *
+       *     `42222` passport_format: {field}: is not a plausible passport number: {rule}
        *
        *     `42223` name_not_chinese: {field}: must be written in Chinese characters
        *
@@ -2274,7 +2281,10 @@ export interface operations {
            * @enum {unknown}
            */
           cert_type: '00' | '02';
-          /** @description Identity document number. */
+          /**
+           * @description Identity document number. Read in upper case, without spaces, and without the brackets around a check character (`A123456(3)` is `A1234563`).
+           * @example 440305199003071236
+           */
           cert_id: string;
           /**
            * @description Country code (ISO 3166-1 alpha-2) from the `country` table.
@@ -2690,6 +2700,8 @@ export interface operations {
        *
        *     `42216` document_start_required: {field}: is required except for a Hong Kong identity card
        *
+       *     `42242` document_start_before_birth: {field}: must not be before birthday
+       *
        *     `42217` cert_check_digit: {field}: check digit does not match
        *
        *     `42218` cert_birth_mismatch: {field}: embedded birth date does not match birthday
@@ -2700,7 +2712,9 @@ export interface operations {
        *
        *     `42221` cert_format: {field}: {rule}
        *
-       *     `42222` passport_format: {field}: is not a plausible passport number
+       *     `42241` cert_nationality_mismatch: {field}: the nationality code in the number does not match country
+       *
+       *     `42222` passport_format: {field}: is not a plausible passport number: {rule}
        *
        *     `42223` name_not_chinese: {field}: must be written in Chinese characters
        *

@@ -126,6 +126,15 @@ describe('checkDocumentDates', () => {
       assert.deepEqual(errors(checkDocumentDates(doc(over), ctx)), expected);
     });
   }
+
+  test('a start date before the birthday is refused; on the birthday it is fine', () => {
+    const born = (start: string) =>
+      errors(checkDocumentDates(doc({ cert_start_date: start, birthday: '2000-05-01' }), ctx));
+    assert.deepEqual(born('2000-04-30'), ['cert_start_date:documentStartBeforeBirth']);
+    assert.deepEqual(born('2000-05-01'), []);
+    // birthday unknown (it failed its own check): no comparison
+    assert.deepEqual(errors(checkDocumentDates(doc({ cert_start_date: '1900-01-01' }), ctx)), []);
+  });
 });
 
 describe('the business time zone decides "today"', () => {

@@ -105,6 +105,8 @@ export interface DocumentDates {
   readonly cert_start_date: string | undefined | null;
   /** `null` when the field failed an earlier check: it is then left alone. */
   readonly cert_end_date: string | undefined | null;
+  /** A valid `birthday`, or undefined when it failed its own check: the start is not compared. */
+  readonly birthday?: string | undefined;
 }
 
 /** A Hong Kong identity card: the one document whose start date may be omitted. */
@@ -116,8 +118,9 @@ export function isHongKongIdentityCard(doc: {
 }
 
 /**
- * Document dates. `cert_start_date`: a real date, not in the future; required except for a Hong Kong
- * identity card (`documentStartRequired`, not judged while `cert_type` or `country` is unknown).
+ * Document dates. `cert_start_date`: a real date, not in the future, not before `birthday`
+ * (`documentStartBeforeBirth`); required except for a Hong Kong identity card
+ * (`documentStartRequired`, not judged while `cert_type` or `country` is unknown).
  * `cert_end_date`: optional; a real date, today or later (`9999-12-31` means no expiry); after
  * `cert_start_date` (`documentDatesOrder`).
  */
@@ -137,6 +140,8 @@ export function checkDocumentDates(doc: DocumentDates, ctx: { now: Date; timeZon
     problems.push(problem('cert_start_date', 'dateInvalid'));
   } else if (start > today) {
     problems.push(problem('cert_start_date', 'dateInFuture'));
+  } else if (doc.birthday !== undefined && start < doc.birthday) {
+    problems.push(problem('cert_start_date', 'documentStartBeforeBirth'));
   } else {
     validStart = start;
   }

@@ -139,6 +139,12 @@ describe('checkApplication', () => {
       [],
     ],
     ['office telephone', { office_tel_no: '123' }, [], ['office_tel_no:phoneInvalid']],
+    [
+      'cert_start_date before birthday',
+      { cert_start_date: '1990-03-06' },
+      [],
+      ['cert_start_date:documentStartBeforeBirth'],
+    ],
   ];
   for (const [name, over, skip, expected] of cases) {
     test(`${name} -> ${expected.join(',') || 'ok'}`, () => assert.deepEqual(run(over, skip), expected));

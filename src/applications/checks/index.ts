@@ -2,6 +2,7 @@ import type { LoadedCodeTables } from '../../codes/tables.ts';
 import type { FieldProblem } from '../../errors/problems.ts';
 import { ApplicationRequest } from '../schema.ts';
 import { checkAddress } from './address.ts';
+import { readApplication } from './canonical.ts';
 import { checkCode, checkCodeList, checkOtherText } from './codes.ts';
 import { checkEmail, checkPhone } from './contact.ts';
 import { checkBirthday, checkDocumentDates } from './dates.ts';
@@ -14,7 +15,9 @@ import { checkImageUrl } from './urls.ts';
  * The domain checks of a submitted application, after its JSON-schema validation: everything the
  * schema cannot say (calendars, check digits, pinyin, phone numbering plans, divisions, code
  * tables). Framework-free and cheap: no I/O, data loaded once, regular expressions compiled once.
- * `card_no` is checked elsewhere (it needs the card product and the store).
+ * Every check reads the application's canonical reading (`readApplication`), made once per request
+ * and shared with the duplicate check. `card_no` is checked elsewhere (it needs the card product
+ * and the store).
  */
 
 export interface CheckContext {
@@ -66,6 +69,8 @@ export function checkApplication(
   const value = <K extends keyof ApplicationRequest>(field: K): ApplicationRequest[K] | undefined =>
     usable(field) ? app[field] : undefined;
   const { codes } = ctx;
+  const read = readApplication(app);
+  const canonical = <K extends keyof typeof read>(field: K) => (usable(field) ? read[field] : undefined);
 
   // Codes first: the country decides which identity, name and address rules apply.
   if (usable('country')) report(checkCode('country', app.country, codes.country));
@@ -104,6 +109,7 @@ export function checkApplication(
         country: value('country'),
         cert_start_date: usable('cert_start_date') ? app.cert_start_date : null,
         cert_end_date: usable('cert_end_date') ? app.cert_end_date : null,
+        birthday: value('birthday'),
       },
       ctx,
     ),
@@ -114,7 +120,7 @@ export function checkApplication(
     report(
       checkIdentity({
         cert_type: app.cert_type,
-        cert_id: app.cert_id,
+        cert_id: read.cert_id!,
         country: app.country,
         birthday: value('birthday'),
         sex: value('sex'),
@@ -177,7 +183,7 @@ export function checkApplication(
       checkPayPassword({
         pay_pwd: app.pay_pwd,
         birthday: value('birthday'),
-        cert_id: value('cert_id'),
+        cert_id: canonical('cert_id'),
         mob_no: value('mob_no'),
       }),
     );
