@@ -112,10 +112,14 @@ export const ApplicationRequest = Type.Object(
     email: text(LIMITS.email, 'E-mail address of the applicant.', 'li.lei@example.com'),
     mob_no: text(LIMITS.phone, 'Mobile number of the applicant, without the area code.', '13800138000'),
     mob_no_of: areaCode('Mobile area code with a leading plus sign.'),
-    name: text(LIMITS.name, 'Name in Chinese.', '李雷'),
+    name: text(
+      LIMITS.name,
+      'Name in Chinese (a middle dot, or a look-alike, between the parts of a transliterated name); never digits.',
+      '李雷',
+    ),
     name_en: text(
       LIMITS.name,
-      'Name in English; for a mainland applicant the capital-letter pinyin of name.',
+      'Name in English: for a mainland applicant (country CN) the capital-letter pinyin of name; for anyone else Latin letters in any case.',
       'LI LEI',
     ),
     company_name: text(LIMITS.freeText, 'Employer name.'),

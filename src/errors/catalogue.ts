@@ -435,6 +435,19 @@ export const ERRORS = {
     '{field}: must not be before birthday',
     '{field}: 不能早于 birthday',
   ),
+  nameDigits: entry(42243, 'name_digits', '{field}: must not contain digits', '{field}: 不能包含数字'),
+  nameEnSpaces: entry(
+    42244,
+    'name_en_spaces',
+    '{field}: must not begin or end with a space',
+    '{field}: 首尾不能有空格',
+  ),
+  nameEnNotLatin: entry(
+    42245,
+    'name_en_not_latin',
+    '{field}: must be written in Latin letters, with spaces, hyphens, apostrophes, commas or periods between them',
+    '{field}: 须用拉丁字母书写，字母之间可有空格、连字符、撇号、逗号或句点',
+  ),
   passwordTooShort: entry(
     42250,
     'password_too_short',

@@ -1573,12 +1573,12 @@ export interface operations {
            */
           mob_no_of: string;
           /**
-           * @description Name in Chinese.
+           * @description Name in Chinese (a middle dot, or a look-alike, between the parts of a transliterated name); never digits.
            * @example 李雷
            */
           name: string;
           /**
-           * @description Name in English; for a mainland applicant the capital-letter pinyin of name.
+           * @description Name in English: for a mainland applicant (country CN) the capital-letter pinyin of name; for anyone else Latin letters in any case.
            * @example LI LEI
            */
           name_en: string;
@@ -2007,7 +2007,13 @@ export interface operations {
        *
        *     `42223` name_not_chinese: {field}: must be written in Chinese characters
        *
+       *     `42243` name_digits: {field}: must not contain digits
+       *
+       *     `42244` name_en_spaces: {field}: must not begin or end with a space
+       *
        *     `42224` name_en_not_capitals: {field}: must be written in capital Latin letters
+       *
+       *     `42245` name_en_not_latin: {field}: must be written in Latin letters, with spaces, hyphens, apostrophes, commas or periods between them
        *
        *     `42225` name_en_pinyin_mismatch: {field}: is not the pinyin of name
        *
@@ -2332,12 +2338,12 @@ export interface operations {
            */
           mob_no_of: string;
           /**
-           * @description Name in Chinese.
+           * @description Name in Chinese (a middle dot, or a look-alike, between the parts of a transliterated name); never digits.
            * @example 李雷
            */
           name: string;
           /**
-           * @description Name in English; for a mainland applicant the capital-letter pinyin of name.
+           * @description Name in English: for a mainland applicant (country CN) the capital-letter pinyin of name; for anyone else Latin letters in any case.
            * @example LI LEI
            */
           name_en: string;
@@ -2718,7 +2724,13 @@ export interface operations {
        *
        *     `42223` name_not_chinese: {field}: must be written in Chinese characters
        *
+       *     `42243` name_digits: {field}: must not contain digits
+       *
+       *     `42244` name_en_spaces: {field}: must not begin or end with a space
+       *
        *     `42224` name_en_not_capitals: {field}: must be written in capital Latin letters
+       *
+       *     `42245` name_en_not_latin: {field}: must be written in Latin letters, with spaces, hyphens, apostrophes, commas or periods between them
        *
        *     `42225` name_en_pinyin_mismatch: {field}: is not the pinyin of name
        *

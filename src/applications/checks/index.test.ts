@@ -140,6 +140,12 @@ describe('checkApplication', () => {
     ],
     ['office telephone', { office_tel_no: '123' }, [], ['office_tel_no:phoneInvalid']],
     [
+      'a mainland passport holder: pinyin checked too',
+      { cert_type: '02', cert_id: 'E12345678', name_en: 'LEE LAY' },
+      [],
+      ['name_en:nameEnPinyinMismatch'],
+    ],
+    [
       'cert_start_date before birthday',
       { cert_start_date: '1990-03-06' },
       [],

@@ -131,9 +131,8 @@ export function checkApplication(
     report(
       checkNames({
         country: app.country,
-        cert_type: value('cert_type') ?? '',
-        name: value('name'),
-        name_en: value('name_en'),
+        name: canonical('name'),
+        name_en: canonical('name_en'),
       }),
     );
   }

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checkNames, isChineseName, isPinyinOf, matchesSyllables, type NameInput } from './names.ts';
+import {
+  checkNames,
+  isChineseName,
+  isPinyinOf,
+  matchesSyllables,
+  readNames,
+  type NameInput,
+} from './names.ts';
 
 describe('isChineseName', () => {
   const cases: [string, boolean][] = [
@@ -8,6 +15,9 @@ describe('isChineseName', () => {
     ['欧阳晓明', true],
     ['阿依古丽·买买提', true],
     ['阿依古丽・买买提', true],
+    ['阿依古丽•买买提', true], // the bullet an input method types for the middle dot
+    ['阿依古丽‧买买提', true],
+    ['阿依古丽･买买提', true],
     ['䶮', true], // extension A
     ['李𠇔', true], // extension B
     ['李 雷', false],
@@ -31,6 +41,7 @@ describe('isPinyinOf', () => {
     ['李雷', 'LEI LI', false],
     ['李雷', 'LI LEI LEI', false],
     ['李雷', 'LI', false],
+    ['李雷', 'LI  LEI', true], // spacing is free at syllable boundaries
     ['李雷', 'li lei', false],
     ['王小明', 'WANG XIAOMING', true],
     ['王小明', 'WANG XIAO MING', true],
@@ -80,20 +91,24 @@ describe('matchesSyllables', () => {
 });
 
 describe('checkNames', () => {
-  const input = (over: Partial<NameInput>): NameInput => ({
-    country: 'CN',
-    cert_type: '00',
-    name: '李雷',
-    name_en: 'LI LEI',
-    ...over,
-  });
+  const input = (over: Partial<NameInput>): NameInput =>
+    readNames({ country: 'CN', name: '李雷', name_en: 'LI LEI', ...over });
   const cases: [string, Partial<NameInput>, string[]][] = [
     ['mainland, valid', {}, []],
     ['mainland, name in Latin letters', { name: 'Li Lei' }, ['name:nameNotChinese']],
     ['mainland, name_en not capitals', { name_en: 'Li Lei' }, ['name_en:nameEnNotCapitals']],
     ['mainland, name_en with apostrophe', { name_en: "LI'LEI" }, ['name_en:nameEnNotCapitals']],
-    ['mainland, name_en double space', { name_en: 'LI  LEI' }, ['name_en:nameEnNotCapitals']],
-    ['mainland, name_en leading space', { name_en: ' LI LEI' }, ['name_en:nameEnNotCapitals']],
+    // PRODUCT.md: spacing is free at syllable boundaries (was refused).
+    ['mainland, name_en double space', { name_en: 'LI  LEI' }, []],
+    ['mainland, name_en leading space', { name_en: ' LI LEI' }, ['name_en:nameEnSpaces']],
+    ['mainland, name_en trailing space', { name_en: 'LI LEI ' }, ['name_en:nameEnSpaces']],
+    ['mainland, name_en in full-width capitals', { name_en: 'ＬＩ　ＬＥＩ' }, []],
+    ['mainland, name with a digit', { name: '李雷2' }, ['name:nameDigits']],
+    [
+      'mainland, name with the bullet look-alike',
+      { name: '阿依古丽•买买提', name_en: 'AYIGULI MAIMAITI' },
+      [],
+    ],
     ['mainland, not the pinyin', { name_en: 'LI MING' }, ['name_en:nameEnPinyinMismatch']],
     [
       'mainland, bad name: no pinyin comparison',
@@ -101,22 +116,38 @@ describe('checkNames', () => {
       ['name:nameNotChinese'],
     ],
     ['mainland, name failed earlier', { name: undefined, name_en: 'LI MING' }, []],
-    ['mainland passport: capitals, no pinyin rule', { cert_type: '02', name_en: 'LEE LAY' }, []],
+    // PRODUCT.md: pinyin for every mainland applicant, whatever the document (was not checked).
+    ['mainland, any document: not the pinyin', { name_en: 'LEE LAY' }, ['name_en:nameEnPinyinMismatch']],
     ['Hong Kong: English name, free', { country: 'HK', name: 'Chan Tai Man', name_en: 'CHAN TAI MAN' }, []],
+    ['Hong Kong: Cantonese name in any case', { country: 'HK', name: '陳大文', name_en: 'Chan Tai Man' }, []],
+    [
+      'Hong Kong: Chinese name with a digit',
+      { country: 'HK', name: '陳大文2', name_en: 'CHAN TAI MAN' },
+      ['name:nameDigits'],
+    ],
+    ['Taiwan: Wade-Giles with a hyphen', { country: 'TW', name: '王小明', name_en: 'WANG, HSIAO-MING' }, []],
+    ['other country: accents', { country: 'FR', name: 'José', name_en: 'José Müller' }, []],
+    [
+      'other country: digits in name_en',
+      { country: 'US', name: 'John', name_en: 'JOHN 2' },
+      ['name_en:nameDigits'],
+    ],
     [
       'other country: punctuation allowed',
       { country: 'US', name: 'John', name_en: "JOHN O'NEIL-SMITH JR." },
       [],
     ],
-    [
-      'other country: lower case refused',
-      { country: 'US', name: 'John', name_en: 'John Smith' },
-      ['name_en:nameEnNotCapitals'],
-    ],
+    // PRODUCT.md: Latin letters in any case for everyone but mainland applicants (was refused).
+    ['other country: lower case', { country: 'US', name: 'John', name_en: 'John Smith' }, []],
     [
       'other country: leading hyphen refused',
       { country: 'US', name: 'John', name_en: '-JOHN' },
-      ['name_en:nameEnNotCapitals'],
+      ['name_en:nameEnNotLatin'],
+    ],
+    [
+      'other country: Chinese in name_en',
+      { country: 'SG', name: '陈', name_en: '陈' },
+      ['name_en:nameEnNotLatin'],
     ],
   ];
   for (const [name, over, expected] of cases) {

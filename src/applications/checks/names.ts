@@ -1,34 +1,42 @@
 import { pinyin, polyphonic } from 'pinyin-pro';
 import { problem, type FieldProblem } from '../../errors/problems.ts';
+import { canonicalLatinName, canonicalName, MIDDLE_DOT } from './canonical.ts';
 
 /**
- * `name` and `name_en`.
+ * `name` and `name_en`, in their canonical readings (`canonicalName`: middle-dot look-alikes read as
+ * `·`; `canonicalLatinName`: full-width letters and spaces folded).
  *
- * - `name`, country `CN`: Chinese characters (CJK Unified Ideographs, extensions A to H), with a
- *   middle dot (`·`, also `‧` or `・`) between the parts of a name such as 阿依古丽·买买提.
- * - `name_en`: capital Latin letters, words separated by single spaces; for a country other than
- *   `CN` a word may also hold `-`, `'` and `.` after its first letter (`O'NEIL`, `JEAN-LUC`, `JR.`).
- * - Mainland applicant (country `CN`, cert_type `00`): `name_en` is the pinyin of `name`, syllables
- *   in the order of the characters. Any reading of a polyphonic character is accepted, and the
- *   surname readings too (曾 ZENG, 单 SHAN, 尉迟 YUCHI, 万俟 MOQI ...). ü may be written `YU`, `V`
- *   or `U` (吕 LYU, LV or LU). Syllables may be joined or split by single spaces at any syllable
- *   boundary (`LI LEI`, `LILEI`, `OUYANG XIAO MING`); a middle dot is written as a space or nothing.
- *   A character pinyin-pro has no reading for (some rare extension characters) matches any one
- *   syllable of 1 to 6 letters.
+ * - `name`: never digits. For a mainland applicant (country `CN`) Chinese characters (CJK Unified
+ *   Ideographs, extensions A to H), with a middle dot between the parts of a name such as
+ *   阿依古丽·买买提. For everyone else any script (a Hong Kong name may be 陳大文 or Chan Tai Man).
+ * - `name_en` of a mainland applicant (country `CN`, whatever the document): capital Latin letters,
+ *   the pinyin of `name`, syllables in the order of the characters. Any reading of a polyphonic
+ *   character is accepted, and the surname readings too (曾 ZENG, 单 SHAN, 尉迟 YUCHI, 万俟 MOQI
+ *   ...). ü may be written `YU`, `V` or `U` (吕 LYU, LV or LU). Spacing is free at syllable
+ *   boundaries (`LI LEI`, `LILEI`, `LI  LEI`, `OUYANG XIAO MING`); a middle dot is written as a
+ *   space or nothing. A character pinyin-pro has no reading for (some rare extension characters)
+ *   matches any one syllable of 1 to 6 letters.
+ * - `name_en` of anyone else: Latin letters in any case (accents included), words separated by
+ *   spaces, a word holding hyphens, apostrophes, commas and periods after its first letter
+ *   (`Chan Tai Man`, `O'NEIL`, `Jean-Luc`, `CHAN, Tai Man`, `JR.`): Cantonese, Wade-Giles and
+ *   foreign names are not pinyin.
+ * - Both: no space at either end.
  */
 
 const HAN = '\\u3400-\\u4DBF\\u4E00-\\u9FFF\\u{20000}-\\u{2F7FF}\\u{30000}-\\u{323AF}';
-const DOTS = '\u00B7\u2027\u30FB';
-const CHINESE_NAME = new RegExp(`^[${HAN}]+(?:[${DOTS}][${HAN}]+)*$`, 'u');
+const CHINESE_NAME = new RegExp(`^[${HAN}]+(?:${MIDDLE_DOT}[${HAN}]+)*$`, 'u');
 const HAN_CHAR = new RegExp(`^[${HAN}]$`, 'u');
-const MAINLAND_NAME_EN = /^[A-Z]+(?: [A-Z]+)*$/;
-const OTHER_NAME_EN = /^[A-Z][A-Z'.-]*(?: [A-Z][A-Z'.-]*)*$/;
+const MAINLAND_NAME_EN = /^[A-Z]+(?: +[A-Z]+)*$/;
+const LATIN_WORD = "\\p{Script=Latin}[\\p{Script=Latin}\\p{M}'\u2019.,-]*";
+const OTHER_NAME_EN = new RegExp(`^${LATIN_WORD}(?: +${LATIN_WORD})*$`, 'u');
+const DIGIT = /\p{Nd}/u;
 const LETTER = /^[a-zü]+$/;
 /** A syllable pinyin-pro does not know matches this many letters at most. */
 const MAX_UNKNOWN_SYLLABLE = 6;
 
+/** Whether `name` (any middle-dot look-alike allowed) is a Chinese name. */
 export function isChineseName(name: string): boolean {
-  return CHINESE_NAME.test(name);
+  return CHINESE_NAME.test(canonicalName(name));
 }
 
 /** Candidate spellings of a character: an empty list means "any one syllable". */
@@ -127,9 +135,10 @@ export function matchesSyllables(nameEn: string, syllables: readonly Candidates[
   return reach.has(nameEn.length);
 }
 
-/** Whether `nameEn` is an accepted pinyin spelling of the Chinese `name`. */
+/** Whether `nameEn` is an accepted pinyin spelling of the Chinese `name` (spacing free at syllable boundaries). */
 export function isPinyinOf(name: string, nameEn: string): boolean {
   if (!MAINLAND_NAME_EN.test(nameEn)) return false;
+  nameEn = nameEn.replace(/ +/g, ' ');
   // Fast path: the cached dictionary readings of each character almost always suffice; the
   // context and surname readings (two pinyin-pro passes over the name) only when they do not.
   return (
@@ -140,10 +149,9 @@ export function isPinyinOf(name: string, nameEn: string): boolean {
 
 export interface NameInput {
   readonly country: string;
-  readonly cert_type: string;
-  /** Leave out when `name` failed an earlier check. */
+  /** The canonical `name`; leave out when `name` failed an earlier check. */
   readonly name?: string | undefined;
-  /** Leave out when `name_en` failed an earlier check. */
+  /** The canonical `name_en`; leave out when `name_en` failed an earlier check. */
   readonly name_en?: string | undefined;
 }
 
@@ -151,17 +159,40 @@ export function checkNames(input: NameInput): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const mainland = input.country === 'CN';
   let nameOk = input.name !== undefined;
-  if (mainland && input.name !== undefined && !isChineseName(input.name)) {
-    problems.push(problem('name', 'nameNotChinese'));
-    nameOk = false;
+  if (input.name !== undefined) {
+    if (DIGIT.test(input.name)) {
+      problems.push(problem('name', 'nameDigits'));
+      nameOk = false;
+    } else if (mainland && !CHINESE_NAME.test(input.name)) {
+      problems.push(problem('name', 'nameNotChinese'));
+      nameOk = false;
+    }
   }
-  if (input.name_en === undefined) return problems;
-  if (!(mainland ? MAINLAND_NAME_EN : OTHER_NAME_EN).test(input.name_en)) {
+  const nameEn = input.name_en;
+  if (nameEn === undefined) return problems;
+  if (nameEn !== nameEn.trim()) {
+    problems.push(problem('name_en', 'nameEnSpaces'));
+  } else if (DIGIT.test(nameEn)) {
+    problems.push(problem('name_en', 'nameDigits'));
+  } else if (!mainland) {
+    if (!OTHER_NAME_EN.test(nameEn)) problems.push(problem('name_en', 'nameEnNotLatin'));
+  } else if (!MAINLAND_NAME_EN.test(nameEn)) {
     problems.push(problem('name_en', 'nameEnNotCapitals'));
-    return problems;
-  }
-  if (mainland && input.cert_type === '00' && nameOk && input.name !== undefined) {
-    if (!isPinyinOf(input.name, input.name_en)) problems.push(problem('name_en', 'nameEnPinyinMismatch'));
+  } else if (nameOk && input.name !== undefined && !isPinyinOf(input.name, nameEn)) {
+    problems.push(problem('name_en', 'nameEnPinyinMismatch'));
   }
   return problems;
+}
+
+/** The names of an application as sent, read canonically: for tests and callers without a reading. */
+export function readNames(input: {
+  country: string;
+  name?: string | undefined;
+  name_en?: string | undefined;
+}): NameInput {
+  return {
+    country: input.country,
+    name: input.name === undefined ? undefined : canonicalName(input.name),
+    name_en: input.name_en === undefined ? undefined : canonicalLatinName(input.name_en),
+  };
 }
