@@ -16,7 +16,7 @@ export const LIMITS = {
   address: 256,
   url: 2048,
   email: 254,
-  phone: 20,
+  phone: 32,
   areaCode: 8,
   certId: 32,
   code: 16,
@@ -55,13 +55,13 @@ const imageUrl = (description: string) =>
     examples: ['https://img.example.com/a/1.jpg'],
   });
 
-const areaCode = (description: string) =>
+/** Read canonically by the checks (full-width forms, spaces and brackets read past), so no pattern here. */
+const areaCode = (description: string, example = '+86') =>
   Type.String({
     minLength: 1,
     maxLength: LIMITS.areaCode,
-    pattern: '^\\+[0-9]{1,4}$',
     description,
-    examples: ['+86'],
+    examples: [example],
   });
 
 const codeList = (table: string, description: string, example: string) =>
@@ -110,8 +110,12 @@ export const ApplicationRequest = Type.Object(
     ),
     passport_img: imageUrl('Passport image; required even when cert_type is 00.'),
     email: text(LIMITS.email, 'E-mail address of the applicant.', 'li.lei@example.com'),
-    mob_no: text(LIMITS.phone, 'Mobile number of the applicant, without the area code.', '13800138000'),
-    mob_no_of: areaCode('Mobile area code with a leading plus sign.'),
+    mob_no: text(
+      LIMITS.phone,
+      'Mobile number of the applicant, without the calling code; spaces, hyphens and parentheses are read past.',
+      '138 0013 8000',
+    ),
+    mob_no_of: areaCode('Calling code of the mobile number, with a leading plus sign.'),
     name: text(
       LIMITS.name,
       'Name in Chinese (a middle dot, or a look-alike, between the parts of a transliterated name); never digits.',
@@ -124,8 +128,15 @@ export const ApplicationRequest = Type.Object(
     ),
     company_name: text(LIMITS.freeText, 'Employer name.'),
     office_address: text(LIMITS.address, 'Employer address.'),
-    office_tel_no: text(LIMITS.phone, 'Employer telephone number.', '75586000000'),
-    office_tel_no_of: areaCode('Area code of the employer telephone number.'),
+    office_tel_no: text(
+      LIMITS.phone,
+      'Employer telephone number; spaces, hyphens and parentheses are read past, and an extension may follow (`ext. 801`, `转801`).',
+      '2600 0000',
+    ),
+    office_tel_no_of: areaCode(
+      'Area code of the employer telephone number: a calling code (`+86`) or a mainland area code (`0755`, `755`).',
+      '0755',
+    ),
     position: text(LIMITS.code, 'Position code from the `position` table.'),
     pay_pwd: Type.String({
       minLength: 1,
@@ -160,8 +171,14 @@ export const ApplicationRequest = Type.Object(
       }),
     ),
     consignee: text(LIMITS.name, 'Recipient of the delivery.'),
-    consignee_mob_no: text(LIMITS.phone, "Recipient's telephone number.", '13800138000'),
-    consignee_mob_no_of: areaCode("Recipient's country/area code."),
+    consignee_mob_no: text(
+      LIMITS.phone,
+      "Recipient's telephone number, mobile or landline; spaces, hyphens and parentheses are read past.",
+      '13800138000',
+    ),
+    consignee_mob_no_of: areaCode(
+      "Calling code of the recipient's telephone number, with a leading plus sign.",
+    ),
     consignee_address: text(LIMITS.address, "Recipient's address.", '广东省-深圳市-南山区-科技园路1号'),
     pay_voucher: imageUrl('Image of the payment proof.'),
     other_field: Type.Optional(

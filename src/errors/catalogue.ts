@@ -448,6 +448,30 @@ export const ERRORS = {
     '{field}: must be written in Latin letters, with spaces, hyphens, apostrophes, commas or periods between them',
     '{field}: 须用拉丁字母书写，字母之间可有空格、连字符、撇号、逗号或句点',
   ),
+  phoneSeparator: entry(
+    42246,
+    'phone_separator',
+    '{field}: "{char}" is not a separator a telephone number may contain; spaces, hyphens and parentheses are',
+    '{field}: 电话号码中不能用“{char}”分隔，可用空格、连字符和括号',
+  ),
+  phoneCharacters: entry(
+    42247,
+    'phone_characters',
+    '{field}: must be digits, optionally separated by spaces, hyphens or parentheses',
+    '{field}: 须为数字，可用空格、连字符或括号分隔',
+  ),
+  phoneCallingCodeRepeated: entry(
+    42248,
+    'phone_calling_code_repeated',
+    '{field}: must not repeat the calling code; it belongs in {area_field}',
+    '{field}: 不能重复国际区号，区号应填在 {area_field}',
+  ),
+  phoneExtension: entry(
+    42249,
+    'phone_extension',
+    '{field}: an extension is accepted only on office_tel_no',
+    '{field}: 仅 office_tel_no 可带分机号',
+  ),
   passwordTooShort: entry(
     42250,
     'password_too_short',
@@ -459,6 +483,24 @@ export const ERRORS = {
     'text_carries_number',
     '{field}: must not contain an identity or card number',
     '{field}: 不能包含证件号或卡号',
+  ),
+  phoneNotMobile: entry(
+    42252,
+    'phone_not_mobile',
+    '{field}: is a fixed-line number; a mobile number for {area} is required',
+    '{field}: 是固定电话号码，须为 {area} 的手机号码',
+  ),
+  areaCodePlusMissing: entry(
+    42253,
+    'area_code_plus_missing',
+    '{field}: a calling code is written with a leading +, such as +86',
+    '{field}: 国际区号须以 + 开头，如 +86',
+  ),
+  officeAreaCodeInvalid: entry(
+    42254,
+    'office_area_code_invalid',
+    '{field}: must be a known calling code such as +86, or a mainland area code such as 0755',
+    '{field}: 须为有效的国际区号（如 +86）或大陆长途区号（如 0755）',
   ),
   webhookUrlUnresolvable: entry(
     42280,

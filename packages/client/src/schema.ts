@@ -1563,12 +1563,12 @@ export interface operations {
            */
           email: string;
           /**
-           * @description Mobile number of the applicant, without the area code.
-           * @example 13800138000
+           * @description Mobile number of the applicant, without the calling code; spaces, hyphens and parentheses are read past.
+           * @example 138 0013 8000
            */
           mob_no: string;
           /**
-           * @description Mobile area code with a leading plus sign.
+           * @description Calling code of the mobile number, with a leading plus sign.
            * @example +86
            */
           mob_no_of: string;
@@ -1587,13 +1587,13 @@ export interface operations {
           /** @description Employer address. */
           office_address: string;
           /**
-           * @description Employer telephone number.
-           * @example 75586000000
+           * @description Employer telephone number; spaces, hyphens and parentheses are read past, and an extension may follow (`ext. 801`, `转801`).
+           * @example 2600 0000
            */
           office_tel_no: string;
           /**
-           * @description Area code of the employer telephone number.
-           * @example +86
+           * @description Area code of the employer telephone number: a calling code (`+86`) or a mainland area code (`0755`, `755`).
+           * @example 0755
            */
           office_tel_no_of: string;
           /** @description Position code from the `position` table. */
@@ -1645,12 +1645,12 @@ export interface operations {
           /** @description Recipient of the delivery. */
           consignee: string;
           /**
-           * @description Recipient's telephone number.
+           * @description Recipient's telephone number, mobile or landline; spaces, hyphens and parentheses are read past.
            * @example 13800138000
            */
           consignee_mob_no: string;
           /**
-           * @description Recipient's country/area code.
+           * @description Calling code of the recipient's telephone number, with a leading plus sign.
            * @example +86
            */
           consignee_mob_no_of: string;
@@ -2019,7 +2019,21 @@ export interface operations {
        *
        *     `42226` phone_invalid: {field}: is not a valid {kind} number for {area}
        *
+       *     `42252` phone_not_mobile: {field}: is a fixed-line number; a mobile number for {area} is required
+       *
+       *     `42246` phone_separator: {field}: "{char}" is not a separator a telephone number may contain; spaces, hyphens and parentheses are
+       *
+       *     `42247` phone_characters: {field}: must be digits, optionally separated by spaces, hyphens or parentheses
+       *
+       *     `42248` phone_calling_code_repeated: {field}: must not repeat the calling code; it belongs in {area_field}
+       *
+       *     `42249` phone_extension: {field}: an extension is accepted only on office_tel_no
+       *
        *     `42227` area_code_invalid: {field}: must be a known calling code written as +digits
+       *
+       *     `42253` area_code_plus_missing: {field}: a calling code is written with a leading +, such as +86
+       *
+       *     `42254` office_area_code_invalid: {field}: must be a known calling code such as +86, or a mainland area code such as 0755
        *
        *     `42228` email_invalid: {field}: is not a well-formed e-mail address
        *
@@ -2328,12 +2342,12 @@ export interface operations {
            */
           email: string;
           /**
-           * @description Mobile number of the applicant, without the area code.
-           * @example 13800138000
+           * @description Mobile number of the applicant, without the calling code; spaces, hyphens and parentheses are read past.
+           * @example 138 0013 8000
            */
           mob_no: string;
           /**
-           * @description Mobile area code with a leading plus sign.
+           * @description Calling code of the mobile number, with a leading plus sign.
            * @example +86
            */
           mob_no_of: string;
@@ -2352,13 +2366,13 @@ export interface operations {
           /** @description Employer address. */
           office_address: string;
           /**
-           * @description Employer telephone number.
-           * @example 75586000000
+           * @description Employer telephone number; spaces, hyphens and parentheses are read past, and an extension may follow (`ext. 801`, `转801`).
+           * @example 2600 0000
            */
           office_tel_no: string;
           /**
-           * @description Area code of the employer telephone number.
-           * @example +86
+           * @description Area code of the employer telephone number: a calling code (`+86`) or a mainland area code (`0755`, `755`).
+           * @example 0755
            */
           office_tel_no_of: string;
           /** @description Position code from the `position` table. */
@@ -2410,12 +2424,12 @@ export interface operations {
           /** @description Recipient of the delivery. */
           consignee: string;
           /**
-           * @description Recipient's telephone number.
+           * @description Recipient's telephone number, mobile or landline; spaces, hyphens and parentheses are read past.
            * @example 13800138000
            */
           consignee_mob_no: string;
           /**
-           * @description Recipient's country/area code.
+           * @description Calling code of the recipient's telephone number, with a leading plus sign.
            * @example +86
            */
           consignee_mob_no_of: string;
@@ -2736,7 +2750,21 @@ export interface operations {
        *
        *     `42226` phone_invalid: {field}: is not a valid {kind} number for {area}
        *
+       *     `42252` phone_not_mobile: {field}: is a fixed-line number; a mobile number for {area} is required
+       *
+       *     `42246` phone_separator: {field}: "{char}" is not a separator a telephone number may contain; spaces, hyphens and parentheses are
+       *
+       *     `42247` phone_characters: {field}: must be digits, optionally separated by spaces, hyphens or parentheses
+       *
+       *     `42248` phone_calling_code_repeated: {field}: must not repeat the calling code; it belongs in {area_field}
+       *
+       *     `42249` phone_extension: {field}: an extension is accepted only on office_tel_no
+       *
        *     `42227` area_code_invalid: {field}: must be a known calling code written as +digits
+       *
+       *     `42253` area_code_plus_missing: {field}: a calling code is written with a leading +, such as +86
+       *
+       *     `42254` office_area_code_invalid: {field}: must be a known calling code such as +86, or a mainland area code such as 0755
        *
        *     `42228` email_invalid: {field}: is not a well-formed e-mail address
        *

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { readAreaCode, readEmail, readPhone } from './canonical.ts';
 import {
   checkEmail,
   checkPhone,
@@ -36,7 +37,7 @@ describe('isValidPhone', () => {
     ['75586000000', '+86', 'telephone', true],
     ['075586000000', '+86', 'telephone', true],
     ['13800138000', '+86', 'telephone', true],
-    ['138-0013-8000', '+86', 'mobile', false], // digits only
+    ['138-0013-8000', '+86', 'mobile', false], // digits only here; checkPhone reads past the hyphens
     ['+8613800138000', '+86', 'mobile', false],
     ['91234567', '+852', 'mobile', true],
     ['21234567', '+852', 'mobile', false],
@@ -56,23 +57,106 @@ describe('isValidPhone', () => {
 });
 
 describe('checkPhone', () => {
-  const base = { field: 'mob_no', areaField: 'mob_no_of', kind: 'mobile' as const };
-  test('valid', () => assert.deepEqual(checkPhone({ ...base, number: '13800138000', area: '+86' }), []));
+  type Field = 'mob_no' | 'office_tel_no' | 'consignee_mob_no';
+  const KINDS: Record<Field, { areaField: string; kind: PhoneKind; office?: boolean }> = {
+    mob_no: { areaField: 'mob_no_of', kind: 'mobile' },
+    office_tel_no: { areaField: 'office_tel_no_of', kind: 'telephone', office: true },
+    consignee_mob_no: { areaField: 'consignee_mob_no_of', kind: 'telephone' },
+  };
+  /** Checks a number and area code as sent, read canonically first as the application checks do. */
+  const check = (field: Field, number: string | undefined, area: string | undefined) =>
+    checkPhone({
+      field,
+      ...KINDS[field],
+      number: number === undefined ? undefined : readPhone(number),
+      area: area === undefined ? undefined : readAreaCode(area, field === 'office_tel_no'),
+    }).map((p) => `${p.field}:${p.error}`);
+
+  const cases: [string, Field, string, string, string[]][] = [
+    ['valid', 'mob_no', '13800138000', '+86', []],
+    // PRODUCT.md: spaces, hyphens and parentheses are read past (hyphens were refused).
+    ['spaced as spoken', 'mob_no', '138 0013 8000', '+86', []],
+    ['hyphenated', 'mob_no', '138-0013-8000', '+86', []],
+    ['full-width digits and plus', 'mob_no', '１３８００１３８０００', '＋８６', []],
+    ['calling code in brackets', 'mob_no', '13800138000', '(+86)', []],
+    ['Hong Kong mobile', 'mob_no', '9123 4567', '+852', []],
+    ['dots are no separator', 'mob_no', '138.0013.8000', '+86', ['mob_no:phoneSeparator']],
+    ['letters', 'mob_no', '138OO138OOO', '+86', ['mob_no:phoneCharacters']],
+    ['calling code repeated', 'mob_no', '+86 138 0013 8000', '+86', ['mob_no:phoneCallingCodeRepeated']],
+    ['a landline is not a mobile', 'mob_no', '75586000000', '+86', ['mob_no:phoneNotMobile']],
+    ['an extension on a mobile', 'mob_no', '13800138000 ext. 12', '+86', ['mob_no:phoneExtension']],
+    ['too short', 'mob_no', '1380013800', '+86', ['mob_no:phoneInvalid']],
+    ['calling code without +', 'mob_no', '13800138000', '86', ['mob_no_of:areaCodePlusMissing']],
+    ['calling code 0086', 'mob_no', '13800138000', '0086', ['mob_no_of:areaCodePlusMissing']],
+    ['a domestic area code for a mobile', 'mob_no', '13800138000', '0755', ['mob_no_of:areaCodeInvalid']],
+    // office numbers: area code forms and extensions
+    ['office, calling code', 'office_tel_no', '75526000000', '+86', []],
+    ['office, with trunk 0 and hyphen', 'office_tel_no', '0755-26000000', '+86', []],
+    ['office, area code 0755', 'office_tel_no', '26000000', '0755', []],
+    ['office, area code 755', 'office_tel_no', '2600 0000', '755', []],
+    ['office, number already holds the area code', 'office_tel_no', '0755-26000000', '0755', []],
+    ['office, Beijing area code 010', 'office_tel_no', '6552 9988', '010', []],
+    ['office, a mobile with an area code', 'office_tel_no', '13800138000', '0755', []],
+    ['office, extension with ext.', 'office_tel_no', '0755-26000000 ext. 801', '+86', []],
+    ['office, extension with 转', 'office_tel_no', '26000000转801', '0755', []],
+    ['office, extension with #', 'office_tel_no', '26000000#801', '0755', []],
+    ['office, extension as the last hyphen group', 'office_tel_no', '0755-26000000-801', '+86', []],
+    ['office, Hong Kong landline', 'office_tel_no', '2123 4567', '+852', []],
+    ['office, not a number', 'office_tel_no', '123', '+86', ['office_tel_no:phoneInvalid']],
+    [
+      'office, an area code that is none',
+      'office_tel_no',
+      '26000000',
+      '0x',
+      ['office_tel_no_of:officeAreaCodeInvalid'],
+    ],
+    [
+      'office, unknown calling code',
+      'office_tel_no',
+      '26000000',
+      '+999',
+      ['office_tel_no_of:areaCodeInvalid'],
+    ],
+    // PRODUCT.md: the consignee's number is any valid telephone number (a landline was refused).
+    ['consignee, a landline', 'consignee_mob_no', '0755-2600 0000', '+86', []],
+    ['consignee, a mobile', 'consignee_mob_no', '13800138000', '+86', []],
+    ['consignee, invalid', 'consignee_mob_no', '12345', '+86', ['consignee_mob_no:phoneInvalid']],
+  ];
+  for (const [name, field, number, area, expected] of cases) {
+    test(`${name} -> ${expected.join(',') || 'ok'}`, () =>
+      assert.deepEqual(check(field, number, area), expected));
+  }
+
   test('invalid number names the kind and the area, not the number', () => {
-    assert.deepEqual(checkPhone({ ...base, number: '12345', area: '+86' }), [
-      { field: 'mob_no', error: 'phoneInvalid', params: { kind: 'mobile', kind_zh: '手机', area: '+86' } },
-    ]);
+    assert.deepEqual(
+      checkPhone({
+        field: 'mob_no',
+        areaField: 'mob_no_of',
+        kind: 'mobile',
+        number: readPhone('12345'),
+        area: readAreaCode('+86', false),
+      }),
+      [{ field: 'mob_no', error: 'phoneInvalid', params: { kind: 'mobile', kind_zh: '手机', area: '+86' } }],
+    );
+  });
+  test('a separator is named, the number is not', () => {
+    const [p] = checkPhone({
+      field: 'mob_no',
+      areaField: 'mob_no_of',
+      kind: 'mobile',
+      number: readPhone('138/0013/8000'),
+      area: readAreaCode('+86', false),
+    });
+    assert.deepEqual(p?.params, { char: '/' });
   });
   test('unknown calling code: one problem, on the area field', () => {
-    assert.deepEqual(checkPhone({ ...base, number: '12345', area: '+999' }), [
-      { field: 'mob_no_of', error: 'areaCodeInvalid' },
-    ]);
+    assert.deepEqual(check('mob_no', '12345', '+999'), ['mob_no_of:areaCodeInvalid']);
   });
   test('number failed earlier: only the area is judged', () => {
-    assert.deepEqual(checkPhone({ ...base, number: undefined, area: '+86' }), []);
+    assert.deepEqual(check('mob_no', undefined, '+86'), []);
   });
   test('area failed earlier: nothing is judged', () => {
-    assert.deepEqual(checkPhone({ ...base, number: '12345', area: undefined }), []);
+    assert.deepEqual(check('mob_no', '12345', undefined), []);
   });
 });
 
@@ -103,7 +187,10 @@ describe('isWellFormedEmail', () => {
     ['us..er@example.com', false],
     ['us er@example.com', false],
     ['"quoted"@example.com', false],
-    ['user@例子.中国', false],
+    // PRODUCT.md: internationalised domains in Unicode or in their xn-- form (Unicode was refused).
+    ['user@例子.中国', true],
+    ['user@例子。中国', true], // the ideographic full stop an input method types
+    ['user@bücher.example', true],
     ['用户@example.com', false],
     ['user@example.com\n', false],
     [`${'a'.repeat(64)}@example.com`, true],
@@ -114,6 +201,6 @@ describe('isWellFormedEmail', () => {
     test(`${JSON.stringify(email)} -> ${expected}`, () => assert.equal(isWellFormedEmail(email), expected));
 
   test('checkEmail reports emailInvalid without the value', () => {
-    assert.deepEqual(checkEmail('x'), [{ field: 'email', error: 'emailInvalid' }]);
+    assert.deepEqual(checkEmail(readEmail('x')), [{ field: 'email', error: 'emailInvalid' }]);
   });
 });

@@ -1,24 +1,32 @@
 import { createRequire } from 'node:module';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { problem, type FieldProblem } from '../../errors/problems.ts';
+import { readEmail, type AreaReading, type EmailReading, type PhoneReading } from './canonical.ts';
 
 /**
- * Phone numbers and the e-mail address.
+ * Phone numbers and the e-mail address, in their canonical readings (`readPhone`, `readAreaCode`,
+ * `readEmail`).
  *
- * Phones: the number is sent without its area code (`13800138000` with `+86`), digits only. It is
- * read as `+<area><number>` against libphonenumber's full metadata. A national trunk prefix the
+ * Phones: spaces, hyphens and parentheses are read past; the number is read as
+ * `+<calling code><number>` against libphonenumber's full metadata. A national trunk prefix the
  * numbering plan defines (`0` in China and the United Kingdom, `1` in North America) may be left in
  * front (`013800138000` with `+86` is the same number); repeating the calling code is not accepted.
- * - `mob_no`, `consignee_mob_no`: a valid number of type MOBILE or FIXED_LINE_OR_MOBILE (numbering
- *   plans such as the North American one do not tell the two apart).
- * - `office_tel_no`: a valid number of any type (fixed line, mobile, toll-free, shared-cost, VoIP...).
- * - An area code that is no known country calling code: `areaCodeInvalid` on the area field, and the
- *   number itself is not judged.
+ * - `mob_no`: a valid number of type MOBILE or FIXED_LINE_OR_MOBILE (numbering plans such as the
+ *   North American one do not tell the two apart); `mob_no_of` a calling code written with `+`.
+ * - `consignee_mob_no`: any valid telephone number (the spec calls it the recipient's telephone
+ *   number); `consignee_mob_no_of` a calling code written with `+`.
+ * - `office_tel_no`: any valid telephone number, optionally with an extension (`ext. 801`, `转801`,
+ *   `#801`, or a last hyphen group `-801` when the number is valid without it);
+ *   `office_tel_no_of` a calling code (`+86`) or a mainland area code (`0755`, `755`), and the
+ *   number is judged as the whole number they make. When the number already holds the area code
+ *   (`0755-26000000` with `0755`) or is a mainland mobile number, it is judged by itself.
+ * - A calling code that is no known one: `areaCodeInvalid` on the area field, and the number
+ *   itself is not judged.
  *
- * E-mail: ASCII only (internationalised domains in their `xn--` form); a dot-atom local part of at
- * most 64 characters (no quoted local parts, no leading, trailing or double dots); one `@`; a domain
- * of at least two LDH labels (1-63 characters, no hyphen at either end), at most 253 characters,
- * whose last label is letters (2 or more) or an `xn--` label.
+ * E-mail: an ASCII dot-atom local part of at most 64 characters (no quoted local parts, no leading,
+ * trailing or double dots); one `@`; a domain in Unicode or in its `xn--` form, whose ASCII form
+ * has at least two LDH labels (1-63 characters, no hyphen at either end), at most 253 characters,
+ * and a last label of letters (2 or more) or an `xn--` label.
  */
 
 const require = createRequire(import.meta.url);
@@ -43,65 +51,111 @@ export function isKnownCallingCode(area: string): boolean {
   return m !== null && CALLING_CODES.has(m[1]!);
 }
 
-/** The last answer: an application often gives the same mobile number twice (applicant, consignee). */
-let last = { key: '', valid: false };
+/** The last answers: an application often gives the same mobile number twice (applicant, consignee). */
+const recent = new Map<string, PhoneType | undefined>();
 
-/** Whether `number` (digits, no area code) is a valid number of `kind` for the calling code `area`. */
-export function isValidPhone(number: string, area: string, kind: PhoneKind): boolean {
-  const key = `${kind} ${area} ${number}`;
-  if (key !== last.key) last = { key, valid: judgePhone(number, area, kind) };
-  return last.valid;
+/** What libphonenumber makes of `+<callingCode><digits>`: its type when valid, else undefined. */
+type PhoneType = 'mobile' | 'fixed';
+
+function phoneType(digits: string, callingCode: string): PhoneType | undefined {
+  const key = `${callingCode} ${digits}`;
+  if (recent.has(key)) return recent.get(key);
+  let type: PhoneType | undefined;
+  if (DIGITS.test(digits) && CALLING_CODES.has(callingCode)) {
+    const parsed = parsePhoneNumberFromString(`+${callingCode}${digits}`);
+    // A number has a type only when it is valid, so the type alone answers (and saves a second pass).
+    const t =
+      parsed !== undefined && parsed.countryCallingCode === callingCode ? parsed.getType() : undefined;
+    if (t !== undefined) type = t === 'MOBILE' || t === 'FIXED_LINE_OR_MOBILE' ? 'mobile' : 'fixed';
+  }
+  if (recent.size >= 8) recent.clear();
+  recent.set(key, type);
+  return type;
 }
 
-function judgePhone(number: string, area: string, kind: PhoneKind): boolean {
-  if (!DIGITS.test(number) || !isKnownCallingCode(area)) return false;
-  const parsed = parsePhoneNumberFromString(`${area}${number}`);
-  if (parsed === undefined || `+${parsed.countryCallingCode}` !== area) return false;
-  if (kind === 'telephone') return parsed.isValid();
-  // A number has a type only when it is valid, so the type alone answers (and saves a second pass).
-  const type = parsed.getType();
-  return type === 'MOBILE' || type === 'FIXED_LINE_OR_MOBILE';
+/** Whether `number` (digits, no area code) is a valid number of `kind` for the calling code `area` (`+86`). */
+export function isValidPhone(number: string, area: string, kind: PhoneKind): boolean {
+  const m = AREA.exec(area);
+  if (m === null) return false;
+  const type = phoneType(number, m[1]!);
+  return kind === 'telephone' ? type !== undefined : type === 'mobile';
 }
 
 export interface PhoneInput {
   readonly field: string;
   readonly areaField: string;
-  /** Leave out when the number failed an earlier check. */
-  readonly number?: string | undefined;
-  /** Leave out when the area code failed an earlier check. */
-  readonly area?: string | undefined;
+  /** The number as read; leave out when it failed an earlier check. */
+  readonly number?: PhoneReading | undefined;
+  /** The area code as read; leave out when it failed an earlier check. */
+  readonly area?: AreaReading | undefined;
   readonly kind: PhoneKind;
+  /** The office number: an extension, and a domestic area code in the area field, are accepted. */
+  readonly office?: boolean;
+}
+
+/** Mainland mobile numbers: they take no area code. */
+const MAINLAND_MOBILE = /^1[3-9][0-9]{9}$/;
+
+/** The whole numbers a number and its area code may make, as [calling code, digits]. */
+function candidates(digits: string, area: AreaReading): [string, string][] {
+  if (area.kind === 'calling') return [[area.code, digits]];
+  if (area.kind !== 'domestic') return [];
+  const whole: [string, string][] = [['86', `${area.code}${digits}`]];
+  // The number alone when it already holds the area code (`0755-26000000`) or is a mobile number.
+  if (digits.startsWith(area.code) || digits.startsWith(`0${area.code}`) || MAINLAND_MOBILE.test(digits))
+    whole.push(['86', digits]);
+  return whole;
 }
 
 export function checkPhone(input: PhoneInput): FieldProblem[] {
-  if (input.area === undefined) return [];
-  if (!isKnownCallingCode(input.area)) return [problem(input.areaField, 'areaCodeInvalid')];
-  if (input.number === undefined || isValidPhone(input.number, input.area, input.kind)) return [];
-  return [
-    problem(input.field, 'phoneInvalid', {
-      kind: input.kind,
-      kind_zh: KIND_ZH[input.kind],
-      area: input.area,
-    }),
-  ];
+  const { area, number, field, kind } = input;
+  if (area === undefined) return [];
+  if (area.kind === 'plusMissing') return [problem(input.areaField, 'areaCodePlusMissing')];
+  if (area.kind === 'invalid' || (area.kind === 'domestic' && input.office !== true))
+    return [problem(input.areaField, input.office === true ? 'officeAreaCodeInvalid' : 'areaCodeInvalid')];
+  if (area.kind === 'calling' && !CALLING_CODES.has(area.code))
+    return [problem(input.areaField, 'areaCodeInvalid')];
+  if (number === undefined) return [];
+  const fault = number.fault;
+  if (fault !== undefined) {
+    if (fault.kind === 'plus')
+      return [problem(field, 'phoneCallingCodeRepeated', { area_field: input.areaField })];
+    if (fault.kind === 'separator') return [problem(field, 'phoneSeparator', { char: fault.char })];
+    return [problem(field, 'phoneCharacters')];
+  }
+  if (number.extension !== undefined && input.office !== true) return [problem(field, 'phoneExtension')];
+  const readings = [number.digits!];
+  if (input.office === true && number.hyphenExtension !== undefined)
+    readings.push(number.hyphenExtension.digits);
+  const types = readings.flatMap((digits) =>
+    candidates(digits, area).map(([code, whole]) => phoneType(whole, code)),
+  );
+  if (kind === 'mobile' ? types.includes('mobile') : types.some((t) => t !== undefined)) return [];
+  const shown = area.kind === 'calling' ? `+${area.code}` : `0${area.code}`;
+  if (kind === 'mobile' && types.includes('fixed'))
+    return [problem(field, 'phoneNotMobile', { area: shown })];
+  return [problem(field, 'phoneInvalid', { kind, kind_zh: KIND_ZH[kind], area: shown })];
 }
 
 const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
 const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 const TOP_LABEL = /^(?:[A-Za-z]{2,63}|[Xx][Nn]--[A-Za-z0-9-]{1,59})$/;
 
-export function isWellFormedEmail(email: string): boolean {
-  const at = email.indexOf('@');
-  if (at < 1 || at !== email.lastIndexOf('@')) return false;
-  const local = email.slice(0, at);
-  const domain = email.slice(at + 1);
-  if (local.length > 64 || !LOCAL_PART.test(local)) return false;
+/** Whether an e-mail address, as read by `readEmail`, is well formed. */
+export function isWellFormedEmailReading(email: EmailReading | undefined): boolean {
+  if (email === undefined) return false;
+  const { local, domain } = email;
+  if (local.length === 0 || local.length > 64 || !LOCAL_PART.test(local)) return false;
   if (domain.length === 0 || domain.length > 253) return false;
   const labels = domain.split('.');
   if (labels.length < 2 || !labels.every((label) => LABEL.test(label))) return false;
   return TOP_LABEL.test(labels[labels.length - 1]!);
 }
 
-export function checkEmail(email: string): FieldProblem[] {
-  return isWellFormedEmail(email) ? [] : [problem('email', 'emailInvalid')];
+export function isWellFormedEmail(email: string): boolean {
+  return isWellFormedEmailReading(readEmail(email));
+}
+
+export function checkEmail(email: EmailReading | undefined): FieldProblem[] {
+  return isWellFormedEmailReading(email) ? [] : [problem('email', 'emailInvalid')];
 }

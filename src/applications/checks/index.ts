@@ -136,13 +136,13 @@ export function checkApplication(
       }),
     );
   }
-  if (usable('email')) report(checkEmail(app.email));
+  if (usable('email')) report(checkEmail(read.email));
   report(
     checkPhone({
       field: 'mob_no',
       areaField: 'mob_no_of',
-      number: value('mob_no'),
-      area: value('mob_no_of'),
+      number: canonical('mob_no'),
+      area: canonical('mob_no_of'),
       kind: 'mobile',
     }),
   );
@@ -150,18 +150,20 @@ export function checkApplication(
     checkPhone({
       field: 'office_tel_no',
       areaField: 'office_tel_no_of',
-      number: value('office_tel_no'),
-      area: value('office_tel_no_of'),
+      number: canonical('office_tel_no'),
+      area: canonical('office_tel_no_of'),
       kind: 'telephone',
+      office: true,
     }),
   );
+  // The spec calls the recipient's number a telephone number: a landline is fine.
   report(
     checkPhone({
       field: 'consignee_mob_no',
       areaField: 'consignee_mob_no_of',
-      number: value('consignee_mob_no'),
-      area: value('consignee_mob_no_of'),
-      kind: 'mobile',
+      number: canonical('consignee_mob_no'),
+      area: canonical('consignee_mob_no_of'),
+      kind: 'telephone',
     }),
   );
 
@@ -183,7 +185,7 @@ export function checkApplication(
         pay_pwd: app.pay_pwd,
         birthday: value('birthday'),
         cert_id: canonical('cert_id'),
-        mob_no: value('mob_no'),
+        mob_no: canonical('mob_no')?.digits,
       }),
     );
   }
