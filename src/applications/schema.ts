@@ -88,7 +88,7 @@ export const ApplicationRequest = Type.Object(
     }),
     address: text(
       LIMITS.address,
-      'Contact address. Mainland: province-city-district-detail joined by `-`.',
+      'Contact address. An address that names a mainland province is province-city-district-detail joined by `-` (short or full names; a municipality may leave out the city); any other is free text.',
       '广东省-深圳市-南山区-科技园路1号',
     ),
     birthday: date('Date of birth, YYYY-MM-DD.', '1990-03-07'),
@@ -127,7 +127,10 @@ export const ApplicationRequest = Type.Object(
       'LI LEI',
     ),
     company_name: text(LIMITS.freeText, 'Employer name.'),
-    office_address: text(LIMITS.address, 'Employer address.'),
+    office_address: text(
+      LIMITS.address,
+      'Employer address; the mainland form when it names a mainland province, as for address.',
+    ),
     office_tel_no: text(
       LIMITS.phone,
       'Employer telephone number; spaces, hyphens and parentheses are read past, and an extension may follow (`ext. 801`, `转801`).',
@@ -179,7 +182,11 @@ export const ApplicationRequest = Type.Object(
     consignee_mob_no_of: areaCode(
       "Calling code of the recipient's telephone number, with a leading plus sign.",
     ),
-    consignee_address: text(LIMITS.address, "Recipient's address.", '广东省-深圳市-南山区-科技园路1号'),
+    consignee_address: text(
+      LIMITS.address,
+      "Recipient's address; the mainland form when it names a mainland province, as for address.",
+      '广东省-深圳市-南山区-科技园路1号',
+    ),
     pay_voucher: imageUrl('Image of the payment proof.'),
     other_field: Type.Optional(
       Type.Array(

@@ -365,14 +365,14 @@ export const ERRORS = {
   addressParts: entry(
     42229,
     'address_parts',
-    '{field}: a mainland address must be province-city-district-detail joined by -',
-    '{field}: 大陆地址须为 省-市-区-详细地址，以 - 连接',
+    '{field}: a mainland address must be province-city-district-detail joined by -{hint}',
+    '{field}: 大陆地址须为 省-市-区-详细地址，以 - 连接{hint_zh}',
   ),
   addressDivisionUnknown: entry(
     42230,
     'address_division_unknown',
-    '{field}: {part} is not a known division',
-    '{field}: {part} 不是已知的行政区划',
+    '{field}: unknown {part}: {detail}',
+    '{field}: 未知的{part_zh}：{detail_zh}',
   ),
   urlNotHttps: entry(
     42231,

@@ -1503,7 +1503,7 @@ export interface operations {
            */
           timestamp: number;
           /**
-           * @description Contact address. Mainland: province-city-district-detail joined by `-`.
+           * @description Contact address. An address that names a mainland province is province-city-district-detail joined by `-` (short or full names; a municipality may leave out the city); any other is free text.
            * @example 广东省-深圳市-南山区-科技园路1号
            */
           address: string;
@@ -1584,7 +1584,7 @@ export interface operations {
           name_en: string;
           /** @description Employer name. */
           company_name: string;
-          /** @description Employer address. */
+          /** @description Employer address; the mainland form when it names a mainland province, as for address. */
           office_address: string;
           /**
            * @description Employer telephone number; spaces, hyphens and parentheses are read past, and an extension may follow (`ext. 801`, `转801`).
@@ -1655,7 +1655,7 @@ export interface operations {
            */
           consignee_mob_no_of: string;
           /**
-           * @description Recipient's address.
+           * @description Recipient's address; the mainland form when it names a mainland province, as for address.
            * @example 广东省-深圳市-南山区-科技园路1号
            */
           consignee_address: string;
@@ -2037,9 +2037,9 @@ export interface operations {
        *
        *     `42228` email_invalid: {field}: is not a well-formed e-mail address
        *
-       *     `42229` address_parts: {field}: a mainland address must be province-city-district-detail joined by -
+       *     `42229` address_parts: {field}: a mainland address must be province-city-district-detail joined by -{hint}
        *
-       *     `42230` address_division_unknown: {field}: {part} is not a known division
+       *     `42230` address_division_unknown: {field}: unknown {part}: {detail}
        *
        *     `42231` url_not_https: {field}: must be an absolute https URL
        *
@@ -2282,7 +2282,7 @@ export interface operations {
            */
           timestamp: number;
           /**
-           * @description Contact address. Mainland: province-city-district-detail joined by `-`.
+           * @description Contact address. An address that names a mainland province is province-city-district-detail joined by `-` (short or full names; a municipality may leave out the city); any other is free text.
            * @example 广东省-深圳市-南山区-科技园路1号
            */
           address: string;
@@ -2363,7 +2363,7 @@ export interface operations {
           name_en: string;
           /** @description Employer name. */
           company_name: string;
-          /** @description Employer address. */
+          /** @description Employer address; the mainland form when it names a mainland province, as for address. */
           office_address: string;
           /**
            * @description Employer telephone number; spaces, hyphens and parentheses are read past, and an extension may follow (`ext. 801`, `转801`).
@@ -2434,7 +2434,7 @@ export interface operations {
            */
           consignee_mob_no_of: string;
           /**
-           * @description Recipient's address.
+           * @description Recipient's address; the mainland form when it names a mainland province, as for address.
            * @example 广东省-深圳市-南山区-科技园路1号
            */
           consignee_address: string;
@@ -2768,9 +2768,9 @@ export interface operations {
        *
        *     `42228` email_invalid: {field}: is not a well-formed e-mail address
        *
-       *     `42229` address_parts: {field}: a mainland address must be province-city-district-detail joined by -
+       *     `42229` address_parts: {field}: a mainland address must be province-city-district-detail joined by -{hint}
        *
-       *     `42230` address_division_unknown: {field}: {part} is not a known division
+       *     `42230` address_division_unknown: {field}: unknown {part}: {detail}
        *
        *     `42231` url_not_https: {field}: must be an absolute https URL
        *

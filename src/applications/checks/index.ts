@@ -167,10 +167,11 @@ export function checkApplication(
     }),
   );
 
-  // Addresses.
-  if (usable('address') && usable('country'))
-    report(checkAddress('address', app.address, app.country === 'CN'));
-  if (usable('consignee_address')) report(checkAddress('consignee_address', app.consignee_address, false));
+  // Addresses: the mainland form for any that names a mainland province, whoever's it is.
+  for (const field of ['address', 'office_address', 'consignee_address'] as const) {
+    const address = canonical(field);
+    if (address !== undefined) report(checkAddress(field, address));
+  }
 
   // Image URLs.
   for (const field of IMAGE_FIELDS) {
