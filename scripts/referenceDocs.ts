@@ -13,7 +13,8 @@ export function codesMarkdown(): string {
     '',
     'Generated from `src/codes/defaultTables.ts` by `npm run docs`. `CODES_FILE` replaces any of them;',
     'the codes endpoint (`POST /mc-platformapi/v1/open/et/vs/card/codes`) serves the tables in force.',
-    'A code marked "other" asks for the matching free-text field (`profession_other`, `purpose_other`, `wealth_source_other`).',
+    'A code marked "other" asks for the matching free-text field: `profession_other` is then required;',
+    '`purpose_other` and `wealth_source_other` are optional (without them, reviewers see a risk flag).',
   ];
   for (const name of TABLE_NAMES) {
     lines.push('', `## ${name}`, '', '| code | name | 名称 | other |', '|---|---|---|---|');

@@ -62,7 +62,11 @@ export async function showApplication(
       : riskFlags(application, {
           today: businessDay(new Date(ctx.now()), ctx.config.businessTimeZone),
           minAge: ctx.config.minAge,
-          otherCodes: { position: ctx.codes.position.otherCode },
+          otherCodes: {
+            position: ctx.codes.position.otherCode,
+            purpose: ctx.codes.purpose.otherCode,
+            wealth_source: ctx.codes.wealth_source.otherCode,
+          },
         }),
   };
 }

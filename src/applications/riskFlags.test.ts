@@ -4,7 +4,11 @@ import { validApplicant } from '../../test/helpers/applicantFixture.ts';
 import { riskFlags, type RiskContext } from './riskFlags.ts';
 import type { ApplicationRequest } from './schema.ts';
 
-const ctx: RiskContext = { today: '2026-01-15', minAge: 18, otherCodes: { position: '99' } };
+const ctx: RiskContext = {
+  today: '2026-01-15',
+  minAge: 18,
+  otherCodes: { position: '99', purpose: '99', wealth_source: '99' },
+};
 
 /** The valid applicant (born 1990, documents 2015 to 2035, delivery to self) raises no flag. */
 const cases: [string, Partial<ApplicationRequest>, string[]][] = [
@@ -40,6 +44,18 @@ const cases: [string, Partial<ApplicationRequest>, string[]][] = [
     ['other_answer:count=2'],
   ],
   ['position "other"', { position: '99' }, ['other_answer:count=1']],
+  ['"other" purpose without its text', { purpose: ['01', '99'] }, ['other_text_missing:count=1']],
+  [
+    '"other" purpose and source of funds without their texts',
+    { purpose: ['99'], wealth_source: ['99'] },
+    ['other_text_missing:count=2'],
+  ],
+  ['the same mobile written with spaces', { consignee_mob_no: '138 0013 8000' }, []],
+  [
+    'the same address with full-width dashes',
+    { consignee_address: '广东省－深圳市－南山区－科技园路1号' },
+    [],
+  ],
 ];
 
 for (const [name, overrides, expected] of cases) {
@@ -73,6 +89,10 @@ test('risk flags name the fields they concern and carry no identity value', () =
       ['consignee_mobile_differs', ['consignee_mob_no', 'mob_no']],
       ['other_answer', ['position', 'wealth_source_other']],
     ],
+  );
+  assert.deepEqual(
+    riskFlags(validApplicant({ purpose: ['99'] }), ctx).map((f) => [f.code, f.fields]),
+    [['other_text_missing', ['purpose', 'purpose_other']]],
   );
   const text = JSON.stringify(flags);
   for (const value of ['韩梅梅', '福华路', '13900139000', 'lottery', '李雷'])

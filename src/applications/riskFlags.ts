@@ -1,3 +1,4 @@
+import { canonicalAddress, readAreaCode, readPhone } from './checks/canonical.ts';
 import { ageOn, NO_EXPIRY } from './checks/dates.ts';
 import type { ApplicationRequest } from './schema.ts';
 
@@ -16,6 +17,7 @@ export const RISK_FLAG_CODES = [
   'delivery_address_differs',
   'consignee_mobile_differs',
   'other_answer',
+  'other_text_missing',
 ] as const;
 
 export type RiskFlagCode = (typeof RISK_FLAG_CODES)[number];
@@ -34,7 +36,11 @@ export interface RiskContext {
   /** The configured minimum age (`MIN_AGE`). */
   minAge: number;
   /** The "other" code of each table that has one, e.g. `{ position: '99' }`. */
-  otherCodes: { position?: string | undefined };
+  otherCodes: {
+    position?: string | undefined;
+    purpose?: string | undefined;
+    wealth_source?: string | undefined;
+  };
 }
 
 /** A document that expires within this many days may expire before the card arrives. */
@@ -74,8 +80,14 @@ export function riskFlags(application: ApplicationRequest, ctx: RiskContext): Ri
   if (age >= ELDERLY_AGE) flag('applicant_elderly', ['birthday'], { age });
 
   if (a.consignee !== a.name && a.consignee !== a.name_en) flag('consignee_not_applicant', ['consignee']);
-  if (a.consignee_address !== a.address) flag('delivery_address_differs', ['consignee_address', 'address']);
-  if (a.consignee_mob_no !== a.mob_no || a.consignee_mob_no_of !== a.mob_no_of) {
+  // Compared as read: `138 0013 8000` and `13800138000` are one number.
+  if (canonicalAddress(a.consignee_address) !== canonicalAddress(a.address))
+    flag('delivery_address_differs', ['consignee_address', 'address']);
+  const sameArea =
+    JSON.stringify(readAreaCode(a.consignee_mob_no_of, false)) ===
+    JSON.stringify(readAreaCode(a.mob_no_of, false));
+  const consigneeDigits = readPhone(a.consignee_mob_no).digits ?? a.consignee_mob_no;
+  if (consigneeDigits !== (readPhone(a.mob_no).digits ?? a.mob_no) || !sameArea) {
     flag('consignee_mobile_differs', ['consignee_mob_no', 'mob_no']);
   }
 
@@ -86,6 +98,18 @@ export function riskFlags(application: ApplicationRequest, ctx: RiskContext): Ri
   if (others.length > 0 || position) {
     const fields = position ? ['position', ...others] : others;
     flag('other_answer', fields, { count: fields.length });
+  }
+  // An "other" purpose or source of funds without its (optional) text: the reviewer asks what it is.
+  const unexplained = (['purpose', 'wealth_source'] as const).filter((list) => {
+    const other = ctx.otherCodes[list];
+    return other !== undefined && a[list].includes(other) && a[`${list}_other`] === undefined;
+  });
+  if (unexplained.length > 0) {
+    flag(
+      'other_text_missing',
+      unexplained.flatMap((list) => [list, `${list}_other`]),
+      { count: unexplained.length },
+    );
   }
   return flags;
 }

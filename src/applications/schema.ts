@@ -153,14 +153,17 @@ export const ApplicationRequest = Type.Object(
     ),
     purpose: codeList('purpose', 'Purposes of opening the account.', '01'),
     purpose_other: Type.Optional(
-      text(LIMITS.freeText, 'Additional purpose in words; required when purpose includes "other".'),
+      text(
+        LIMITS.freeText,
+        'Additional purpose in words; optional, also with the "other" code (its absence is shown to reviewers).',
+      ),
     ),
     sign_applicant: imageUrl("Image of the applicant's signature."),
     wealth_source: codeList('wealth_source', 'Sources of funds.', '01'),
     wealth_source_other: Type.Optional(
       text(
         LIMITS.freeText,
-        'Additional source of funds in words; required when wealth_source includes "other".',
+        'Additional source of funds in words; optional, also with the "other" code (its absence is shown to reviewers).',
       ),
     ),
     yearly_income: text(LIMITS.amount, 'Annual income.', '200000'),

@@ -9,8 +9,9 @@ import type { CodeEntry, CodeTables } from './codeEntries.ts';
  * - `position`: the applicant's position, two digits; `99` is "other".
  * - `profession`: the 20 sections A-T of China's national industry classification GB/T 4754-2017
  *   (国民经济行业分类); `Z` is "other" and requires `profession_other`.
- * - `purpose`: purposes of opening the account, two digits; `99` is "other" (requires `purpose_other`).
- * - `wealth_source`: sources of funds, two digits; `99` is "other" (requires `wealth_source_other`).
+ * - `purpose`: purposes of opening the account, two digits; `99` is "other" (`purpose_other` is
+ *   optional: without it, reviewers see a risk flag).
+ * - `wealth_source`: sources of funds, two digits; `99` is "other" (`wealth_source_other` likewise).
  */
 
 const code = (codeValue: string, name: string, nameZh: string, other = false): CodeEntry => ({

@@ -1614,7 +1614,7 @@ export interface operations {
            *     ]
            */
           purpose: string[];
-          /** @description Additional purpose in words; required when purpose includes "other". */
+          /** @description Additional purpose in words; optional, also with the "other" code (its absence is shown to reviewers). */
           purpose_other?: string;
           /**
            * @description Image of the applicant's signature. An absolute https URL.
@@ -1628,7 +1628,7 @@ export interface operations {
            *     ]
            */
           wealth_source: string[];
-          /** @description Additional source of funds in words; required when wealth_source includes "other". */
+          /** @description Additional source of funds in words; optional, also with the "other" code (its absence is shown to reviewers). */
           wealth_source_other?: string;
           /**
            * @description Annual income.
@@ -2393,7 +2393,7 @@ export interface operations {
            *     ]
            */
           purpose: string[];
-          /** @description Additional purpose in words; required when purpose includes "other". */
+          /** @description Additional purpose in words; optional, also with the "other" code (its absence is shown to reviewers). */
           purpose_other?: string;
           /**
            * @description Image of the applicant's signature. An absolute https URL.
@@ -2407,7 +2407,7 @@ export interface operations {
            *     ]
            */
           wealth_source: string[];
-          /** @description Additional source of funds in words; required when wealth_source includes "other". */
+          /** @description Additional source of funds in words; optional, also with the "other" code (its absence is shown to reviewers). */
           wealth_source_other?: string;
           /**
            * @description Annual income.

@@ -3,8 +3,9 @@ import { problem, type FieldProblem } from '../../errors/problems.ts';
 
 /**
  * Codes against the tables in force: `country`, `position`, `profession` (one code each); `purpose`
- * and `wealth_source` (lists: every item known, none twice); the free text that the "other" code
- * requires (`profession_other`, `purpose_other`, `wealth_source_other`).
+ * and `wealth_source` (lists: every item known, none twice); the free text that the profession's
+ * "other" code requires (`profession_other`). `purpose_other` and `wealth_source_other` are
+ * optional, as the spec says: an "other" code without them is a risk flag, not an error.
  *
  * A code is echoed in the message: it is a short code, not personal data.
  */
@@ -29,7 +30,7 @@ export function checkCodeList(field: string, values: readonly string[], table: C
   return problems;
 }
 
-/** The `*_other` text is required when the chosen code(s) include the table's "other" code. */
+/** The `*_other` text is required when the chosen code(s) include the table's "other" code (used for the profession). */
 export function checkOtherText(
   field: string,
   text: string | undefined,

@@ -103,42 +103,14 @@ describe('checkApplication', () => {
     ],
     ['profession_other that failed the schema', { profession: 'Z' }, ['profession_other'], []],
     ['an unknown profession: no "other" rule', { profession: 'QQ' }, [], ['profession:codeUnknown']],
+    // PRODUCT.md: purpose_other and wealth_source_other are optional, as the spec says (were required).
     [
       'purpose with a duplicate and "other"',
       { purpose: ['01', '01', '99'] },
       [],
-      ['purpose:fieldDuplicateItems', 'purpose_other:otherTextRequired'],
+      ['purpose:fieldDuplicateItems'],
     ],
-    [
-      'wealth_source "other" without its text',
-      { wealth_source: ['99'] },
-      [],
-      ['wealth_source_other:otherTextRequired'],
-    ],
-    [
-      'an optional image URL',
-      { id_card_back_img: 'http://img.example.com/b.jpg' },
-      [],
-      ['id_card_back_img:urlNotHttps'],
-    ],
-    ['an omitted optional image URL', { id_card_back_img: undefined }, [], []],
-    [
-      'consignee address in mainland form with a bad district',
-      { consignee_address: '广东省-深圳市-西湖区-1号' },
-      [],
-      ['consignee_address:addressDivisionUnknown'],
-    ],
-    [
-      'consignee address abroad',
-      {
-        consignee_address: '1 Main St, Springfield',
-        consignee_mob_no: '2015550123',
-        consignee_mob_no_of: '+1',
-      },
-      [],
-      [],
-    ],
-    ['office telephone', { office_tel_no: '123' }, [], ['office_tel_no:phoneInvalid']],
+    ['wealth_source "other" without its text', { wealth_source: ['99'] }, [], []],
     [
       'a mainland passport holder: pinyin checked too',
       { cert_type: '02', cert_id: 'E12345678', name_en: 'LEE LAY' },
@@ -183,6 +155,30 @@ describe('checkApplication', () => {
       [],
       ['cert_start_date:documentStartBeforeBirth'],
     ],
+    [
+      'an optional image URL',
+      { id_card_back_img: 'http://img.example.com/b.jpg' },
+      [],
+      ['id_card_back_img:urlNotHttps'],
+    ],
+    ['an omitted optional image URL', { id_card_back_img: undefined }, [], []],
+    [
+      'consignee address in mainland form with a bad district',
+      { consignee_address: '广东省-深圳市-西湖区-1号' },
+      [],
+      ['consignee_address:addressDivisionUnknown'],
+    ],
+    [
+      'consignee address abroad',
+      {
+        consignee_address: '1 Main St, Springfield',
+        consignee_mob_no: '2015550123',
+        consignee_mob_no_of: '+1',
+      },
+      [],
+      [],
+    ],
+    ['office telephone', { office_tel_no: '123' }, [], ['office_tel_no:phoneInvalid']],
   ];
   for (const [name, over, skip, expected] of cases) {
     test(`${name} -> ${expected.join(',') || 'ok'}`, () => assert.deepEqual(run(over, skip), expected));

@@ -76,7 +76,8 @@ export function checkApplication(
   if (usable('country')) report(checkCode('country', app.country, codes.country));
   if (usable('position')) report(checkCode('position', app.position, codes.position));
   // The "other" text depends only on whether the other code was chosen: a duplicate or an unknown
-  // code beside it does not change that, so it is judged in the same response.
+  // code beside it does not change that, so it is judged in the same response. Only the profession
+  // requires it; an "other" purpose or source of funds without its text is a reviewer's risk flag.
   if (usable('profession')) {
     report(checkCode('profession', app.profession, codes.profession));
     if (!skip.has('profession_other')) {
@@ -91,13 +92,8 @@ export function checkApplication(
       );
     }
   }
-  for (const [list, other] of [
-    ['purpose', 'purpose_other'],
-    ['wealth_source', 'wealth_source_other'],
-  ] as const) {
-    if (!usable(list)) continue;
-    report(checkCodeList(list, app[list], codes[list]));
-    if (!skip.has(other)) report(checkOtherText(other, app[other], app[list], list, codes[list]));
+  for (const list of ['purpose', 'wealth_source'] as const) {
+    if (usable(list)) report(checkCodeList(list, app[list], codes[list]));
   }
 
   // Dates.
