@@ -14,7 +14,6 @@ export type SchemaResult<T> =
 const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
 
 const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
-const AREA_CODE_PATTERN = '^\\+[0-9]{1,4}$';
 
 const TYPE_NAMES: Record<string, [en: string, zh: string]> = {
   string: ['a string', '字符串'],
@@ -66,7 +65,6 @@ function toProblem(error: ErrorObject): FieldProblem | undefined {
     case 'pattern': {
       const field = fieldPath(error.instancePath);
       if (params['pattern'] === DATE_PATTERN) return problem(field, 'dateInvalid');
-      if (params['pattern'] === AREA_CODE_PATTERN) return problem(field, 'areaCodeInvalid');
       return problem(field, 'fieldFormat', { rule: 'has an invalid format', rule_zh: '格式不正确' });
     }
     case 'minimum':

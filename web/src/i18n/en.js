@@ -167,6 +167,7 @@ export default {
   'risk.consignee_not_applicant': 'Card goes to someone other than the applicant',
   'risk.delivery_address_differs': 'Delivery address differs from the contact address',
   'risk.consignee_mobile_differs': 'Recipient telephone differs from the applicant’s mobile',
+  'risk.other_text_missing': 'An "other" purpose or source of funds without its description',
   'risk.other_answer': '{count} “other” answer(s) to check',
 
   'events.none': 'No events yet.',

@@ -167,6 +167,7 @@ export default {
   'risk.consignee_not_applicant': '收件人不是申请人本人',
   'risk.delivery_address_differs': '收件地址与联系地址不同',
   'risk.consignee_mobile_differs': '收件人电话与申请人手机号不同',
+  'risk.other_text_missing': '“其他”用途或资金来源未填写说明',
   'risk.other_answer': '有 {count} 项“其他”答案需核实',
 
   'events.none': '暂无事件。',
