@@ -235,6 +235,61 @@ export const ENVIRONMENT = Type.Object({
     'unset (keep)',
   ),
   RETENTION_INTERVAL_SECONDS: integer(3600, 10, 7 * 86_400, 'how often each instance runs the retention job'),
+  // Operators (PCI DSS v4 requirement 8) and review work.
+  OPERATOR_MFA_REQUIRED: Type.Optional(
+    Type.Unsafe<boolean>({
+      type: 'boolean',
+      defaultText: '`true` (not in `SANDBOX`)',
+      description:
+        'every operator signs in with a TOTP second factor (PCI DSS 8.4.2); without one a sign-in may only enrol it',
+    }),
+  ),
+  OPERATOR_SESSION_IDLE_SECONDS: integer(
+    900,
+    10,
+    86_400,
+    'an unused session ends (PCI DSS 8.2.8); more than 900 only with `OPERATOR_SESSION_IDLE_REASON`',
+  ),
+  OPERATOR_SESSION_IDLE_REASON: unset(
+    Type.String({ description: 'why the idle time-out is longer than 15 minutes (10 characters or more)' }),
+    'unset',
+  ),
+  OPERATOR_SESSION_MAX_SECONDS: integer(
+    28_800,
+    60,
+    7 * 86_400,
+    'a session ends this long after sign-in, however busy',
+  ),
+  OPERATOR_LOCKOUT_THRESHOLD: integer(
+    10,
+    1,
+    10,
+    'failed sign-ins in a row that lock an account (PCI DSS 8.3.4: at most 10)',
+  ),
+  OPERATOR_LOCKOUT_SECONDS: integer(
+    1800,
+    1800,
+    86_400,
+    'how long a locked account stays locked (PCI DSS 8.3.4: at least 1800)',
+  ),
+  OPERATOR_REVEALS_PER_HOUR: integer(
+    100,
+    1,
+    100_000,
+    'reveals (and openings for review) one operator may make an hour',
+  ),
+  REVIEW_CLAIM_SECONDS: integer(
+    1800,
+    60,
+    86_400,
+    "how long a reviewer's claim on an application lasts unless renewed",
+  ),
+  REVIEW_SLA_SECONDS: text(
+    'SUBMITTED:14400,IN_REVIEW:86400',
+    '^\\s*[A-Z_]{2,32}:[0-9]{1,9}\\s*(,\\s*[A-Z_]{2,32}:[0-9]{1,9}\\s*)*$',
+    'must be STATUS:seconds pairs, comma-separated',
+    'per status, the time after which the queue and the workload mark an application as past its SLA',
+  ),
 });
 
 export type VariableName = keyof typeof ENVIRONMENT.properties;

@@ -428,6 +428,12 @@ for (const storeName of storeNames()) {
           }),
         },
         {
+          method: 'POST',
+          route: '/operators/{username}/mfa/reset',
+          minRole: 'admin',
+          fixture: async () => ({ path: `/operators/${await newTarget('viewer')}/mfa/reset`, body: {} }),
+        },
+        {
           method: 'GET',
           route: '/audit',
           minRole: 'viewer',
@@ -453,12 +459,16 @@ for (const storeName of storeNames()) {
         const doc = (await (await fetch(`${service.baseUrl}/openapi.json`)).json()) as {
           paths: Record<string, Record<string, unknown>>;
         };
-        return Object.entries(doc.paths)
-          .filter(([path]) => path.startsWith(ADMIN))
-          .flatMap(([path, methods]) =>
-            Object.keys(methods).map((m) => `${m.toUpperCase()} ${path.slice(ADMIN.length)}`),
-          )
-          .filter((route) => route !== 'POST /login');
+        return (
+          Object.entries(doc.paths)
+            .filter(([path]) => path.startsWith(ADMIN))
+            .flatMap(([path, methods]) =>
+              Object.keys(methods).map((m) => `${m.toUpperCase()} ${path.slice(ADMIN.length)}`),
+            )
+            .filter((route) => route !== 'POST /login')
+            // Answers `signed_in: false` without a session (the console's signed-out check).
+            .filter((route) => route !== 'GET /session')
+        );
       };
 
       test('the table covers every route of the lifecycle, apps, operators and audit', async () => {

@@ -7,6 +7,7 @@ import {
   setOperatorPassword,
   setOperatorRole,
 } from '../operators/operators.ts';
+import { confirmEnrolment, resetSecondFactor, startEnrolment } from '../operators/totp.ts';
 import { cliChange } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
@@ -99,4 +100,47 @@ export function operatorsCommands(program: Command): void {
         print(options.json, view, () => `password set for ${view.username}`);
       },
     );
+
+  operators
+    .command('mfa-enrol')
+    .description(
+      "start an operator's TOTP enrolment: prints the otpauth:// URI (and the secret) for the authenticator app",
+    )
+    .requiredOption('--username <name>', 'the operator')
+    .option('--json', 'print JSON')
+    .action(async (options: { username: string; json?: boolean }) => {
+      const enrolment = await withContext((ctx) => startEnrolment(ctx, options.username, cliChange()));
+      print(
+        options.json,
+        { secret: enrolment.secret, otpauth_uri: enrolment.otpauth_uri },
+        () =>
+          `${enrolment.otpauth_uri}\nsecret: ${enrolment.secret}\n` +
+          `then: cardapply operators mfa-confirm --username ${options.username} --otp <code from the app>`,
+      );
+    });
+
+  operators
+    .command('mfa-confirm')
+    .description(
+      'confirm the TOTP enrolment with a current code; prints the one-time recovery codes (only now)',
+    )
+    .requiredOption('--username <name>', 'the operator')
+    .requiredOption('--otp <code>', 'the 6-digit code the authenticator app shows')
+    .option('--json', 'print JSON')
+    .action(async (options: { username: string; otp: string; json?: boolean }) => {
+      const result = await withContext((ctx) =>
+        confirmEnrolment(ctx, options.username, options.otp, cliChange()),
+      );
+      print(options.json, result, () => result.recovery_codes.join('\n'));
+    });
+
+  operators
+    .command('mfa-reset')
+    .description("remove an operator's second factor (a lost authenticator) and end its sessions")
+    .requiredOption('--username <name>', 'the operator')
+    .option('--json', 'print JSON')
+    .action(async (options: { username: string; json?: boolean }) => {
+      await withContext((ctx) => resetSecondFactor(ctx, options.username, cliChange()));
+      print(options.json, { reset: true }, () => `second factor removed for ${options.username}`);
+    });
 }

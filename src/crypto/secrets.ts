@@ -1,8 +1,8 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Identifiers, secrets and the hashes they are stored as. App secrets and access tokens are stored
- * only as hashes; operator passwords as scrypt hashes.
+ * only as hashes; operator passwords are hashed in `passwordHash.ts`.
  */
 
 /** A new app id: `app_` and 16 lowercase hex characters (64 random bits). Public, not a secret. */
@@ -37,79 +37,5 @@ export function secretMatches(secret: string, storedHash: string): boolean {
   const expected = Buffer.from(storedHash, 'utf8');
   // The length of a stored hash is no secret; only equal lengths can be compared in constant time.
   if (actual.length !== expected.length) return false;
-  return timingSafeEqual(actual, expected);
-}
-
-// scrypt with N = 2^15, r = 8, p = 1 (the OWASP recommendation): 32 MiB and ~50-100 ms per hash.
-const SCRYPT_N = 2 ** 15;
-const SCRYPT_R = 8;
-const SCRYPT_P = 1;
-const SALT_BYTES = 16;
-const HASH_BYTES = 32;
-// Bounds on what a stored hash may ask for, so a corrupt or planted row cannot exhaust the server.
-const MAX_N = 2 ** 20;
-const MAX_R = 32;
-const MAX_P = 16;
-
-function scryptAsync(
-  password: string,
-  salt: Buffer,
-  keylen: number,
-  options: ScryptOptions,
-): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key)));
-  });
-}
-
-function scryptOptions(N: number, r: number, p: number): ScryptOptions {
-  // Node refuses more than 32 MiB by default; scrypt needs 128 * N * r bytes, plus headroom.
-  return { N, r, p, maxmem: 128 * N * r * p + 16 * 1024 * 1024 };
-}
-
-/**
- * Normalized so that the same password typed on different keyboards or systems (composed or
- * decomposed accents, full-width forms) hashes alike, as NIST SP 800-63B asks.
- */
-function normalize(password: string): string {
-  return password.normalize('NFKC');
-}
-
-/** The stored form of a password: `scrypt$N$r$p$<salt base64>$<hash base64>`. */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(SALT_BYTES);
-  const hash = await scryptAsync(
-    normalize(password),
-    salt,
-    HASH_BYTES,
-    scryptOptions(SCRYPT_N, SCRYPT_R, SCRYPT_P),
-  );
-  return ['scrypt', SCRYPT_N, SCRYPT_R, SCRYPT_P, salt.toString('base64'), hash.toString('base64')].join('$');
-}
-
-const STORED =
-  /^scrypt\$([0-9]{1,8})\$([0-9]{1,3})\$([0-9]{1,3})\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/;
-
-/**
- * True when `password` matches a hash made by `hashPassword` (with whatever parameters it records,
- * so the cost can be raised later). Throws when `stored` is not such a hash: that is corrupt data,
- * not a wrong password.
- */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const m = STORED.exec(stored);
-  if (m === null) throw new Error('verifyPassword: stored value is not an scrypt hash');
-  const N = Number(m[1]);
-  const r = Number(m[2]);
-  const p = Number(m[3]);
-  const salt = Buffer.from(m[4]!, 'base64');
-  const expected = Buffer.from(m[5]!, 'base64');
-  const powerOfTwo = N >= 2 && (N & (N - 1)) === 0;
-  if (!powerOfTwo || N > MAX_N || r < 1 || r > MAX_R || p < 1 || p > MAX_P) {
-    throw new Error('verifyPassword: stored scrypt parameters are out of range');
-  }
-  if (salt.length < 8 || expected.length < 16 || expected.length > 64) {
-    throw new Error('verifyPassword: stored scrypt salt or hash has a wrong length');
-  }
-  const actual = await scryptAsync(normalize(password), salt, expected.length, scryptOptions(N, r, p));
   return timingSafeEqual(actual, expected);
 }

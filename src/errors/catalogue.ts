@@ -118,6 +118,18 @@ export const ERRORS = {
     'password: the user name or password is wrong',
     'password: 用户名或密码错误',
   ),
+  mfaCodeRequired: entry(
+    40170,
+    'mfa_code_required',
+    'otp: this operator signs in with a one-time code from the authenticator app (or a recovery code)',
+    'otp: 该操作员登录需要身份验证器应用的一次性验证码（或恢复码）',
+  ),
+  mfaCodeInvalid: entry(
+    40171,
+    'mfa_code_invalid',
+    'otp: the code is wrong, expired or already used',
+    'otp: 验证码错误、已过期或已被使用',
+  ),
 
   // 403: the caller is known but may not do this.
   appMismatch: entry(
@@ -139,6 +151,12 @@ export const ERRORS = {
     'self_change_forbidden',
     'username: you cannot disable or demote your own account',
     'username: 不能停用或降级自己的账号',
+  ),
+  mfaEnrolmentRequired: entry(
+    40370,
+    'mfa_enrolment_required',
+    'otp: a second factor is required; enrol one before anything else',
+    'otp: 必须启用第二重验证，请先完成绑定',
   ),
 
   // 404
@@ -200,6 +218,18 @@ export const ERRORS = {
     'concurrent_change',
     'busi_water_no: the application was changed by someone else; read it again',
     'busi_water_no: 申请已被他人修改，请重新读取',
+  ),
+  mfaAlreadyEnrolled: entry(
+    40970,
+    'mfa_already_enrolled',
+    'otp: this operator already has a second factor; an admin resets it first',
+    'otp: 该操作员已绑定第二重验证，需先由管理员重置',
+  ),
+  mfaNotPending: entry(
+    40971,
+    'mfa_not_pending',
+    'otp: no enrolment is waiting for confirmation; start one first',
+    'otp: 没有待确认的绑定，请先开始绑定',
   ),
   operatorExists: entry(
     40907,
@@ -478,6 +508,19 @@ export const ERRORS = {
     '{field}: must be at least {min} characters',
     '{field}: 长度不能少于 {min} 个字符',
   ),
+  passwordCommon: entry(
+    42270,
+    'password_common',
+    '{field}: is on the list of common passwords; choose another',
+    '{field}: 属于常见密码，请另选一个',
+  ),
+  passwordReused: entry(
+    42271,
+    'password_reused',
+    '{field}: must not be one of the last {count} passwords of this operator',
+    '{field}: 不能与该操作员最近 {count} 次使用的密码相同',
+  ),
+
   textCarriesNumber: entry(
     42251,
     'text_carries_number',
@@ -527,6 +570,20 @@ export const ERRORS = {
     'login_attempts_limited',
     'password: too many failed attempts; retry after {retry_after} seconds',
     'password: 失败次数过多，请在 {retry_after} 秒后重试',
+  ),
+  revealsLimited: entry(
+    42970,
+    'reveals_limited',
+    'purpose: at most {limit} reveals an hour; retry after {retry_after} seconds',
+    'purpose: 每小时最多查看 {limit} 次明文，请在 {retry_after} 秒后重试',
+  ),
+
+  // 423: the account is locked after too many failed sign-ins (PCI DSS 8.3.4).
+  operatorLocked: entry(
+    42301,
+    'operator_locked',
+    'username: locked after too many failed sign-ins; retry after {retry_after} seconds or ask an admin',
+    'username: 登录失败次数过多，账号已锁定，请在 {retry_after} 秒后重试或联系管理员',
   ),
 
   // 5xx: never internals.

@@ -58,7 +58,7 @@ export class RequestLimits {
     return this.limitFailedAttempts(
       request,
       `app:${appId}`,
-      'credentialsInvalid',
+      ['credentialsInvalid'],
       'authAttemptsLimited',
       attempt,
     );
@@ -69,7 +69,7 @@ export class RequestLimits {
     return this.limitFailedAttempts(
       request,
       `operator:${username}`,
-      'loginFailed',
+      ['loginFailed', 'mfaCodeInvalid'],
       'loginAttemptsLimited',
       attempt,
     );
@@ -78,7 +78,7 @@ export class RequestLimits {
   private async limitFailedAttempts<T>(
     request: FastifyRequest,
     subject: string,
-    failure: ErrorName,
+    failures: readonly ErrorName[],
     refusedAs: 'authAttemptsLimited' | 'loginAttemptsLimited',
     attempt: () => Promise<T>,
   ): Promise<T> {
@@ -93,7 +93,7 @@ export class RequestLimits {
     try {
       return await attempt();
     } catch (error) {
-      if (error instanceof ServiceError && error.error === failure) {
+      if (error instanceof ServiceError && failures.includes(error.error)) {
         await Promise.all(keys.map((key) => this.limiter.take(key, this.#failures)));
       }
       throw error;

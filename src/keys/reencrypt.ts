@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { ServiceContext } from '../context.ts';
+import { totpAad } from '../operators/totp.ts';
 import { secretAad } from '../webhooks/endpoints.ts';
 import type { Keys } from './liveKeyRing.ts';
 
@@ -16,7 +17,7 @@ import type { Keys } from './liveKeyRing.ts';
 
 /** The encrypted columns of the store, with how each value's aad is formed. */
 interface EncryptedColumn {
-  table: 'applications' | 'webhook_secrets';
+  table: 'applications' | 'webhook_secrets' | 'operator_totp';
   pk: string;
   column: string;
   /** Extra column the aad needs. */
@@ -38,6 +39,13 @@ export const ENCRYPTED_COLUMNS: readonly EncryptedColumn[] = [
     column: 'secret_enc',
     aadColumn: 'endpoint_id',
     aad: (row) => secretAad(row.aad_part, row.pk),
+  },
+  {
+    table: 'operator_totp',
+    pk: 'username',
+    column: 'secret_enc',
+    aadColumn: 'username',
+    aad: (row) => totpAad(row.pk),
   },
 ];
 

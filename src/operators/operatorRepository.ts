@@ -1,9 +1,9 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Database, OperatorsTable } from '../store/tables.ts';
 
 /** Queries over operators and their sessions. Takes a Kysely handle or a transaction. */
 
-export async function insertOperator(db: Kysely<Database>, row: OperatorsTable): Promise<void> {
+export async function insertOperator(db: Kysely<Database>, row: Insertable<OperatorsTable>): Promise<void> {
   await db.insertInto('operators').values(row).execute();
 }
 
@@ -22,7 +22,10 @@ export async function listOperators(db: Kysely<Database>) {
 export async function updateOperator(
   db: Kysely<Database>,
   username: string,
-  changes: Partial<Pick<OperatorsTable, 'role' | 'disabled' | 'password_hash'>> & { updated_at: number },
+  changes: Partial<Pick<OperatorsTable, 'role' | 'disabled' | 'password_hash' | 'locked_until'>> & {
+    failed_logins?: number;
+    updated_at: number;
+  },
 ): Promise<boolean> {
   const result = await db
     .updateTable('operators')
@@ -34,11 +37,17 @@ export async function updateOperator(
 
 export async function insertSession(
   db: Kysely<Database>,
-  row: { token_hash: string; username: string; created_at: number; expires_at: number },
+  row: {
+    token_hash: string;
+    username: string;
+    created_at: number;
+    expires_at: number;
+    scope: 'full' | 'enrol';
+  },
 ): Promise<void> {
   await db
     .insertInto('operator_sessions')
-    .values({ ...row, revoked_at: null })
+    .values({ ...row, revoked_at: null, last_seen_at: row.created_at })
     .execute();
 }
 
@@ -51,6 +60,8 @@ export async function findSessionWithOperator(db: Kysely<Database>, tokenHash: s
       'operator_sessions.username',
       'operator_sessions.expires_at',
       'operator_sessions.revoked_at',
+      'operator_sessions.last_seen_at',
+      'operator_sessions.scope',
       'operators.role',
       'operators.disabled',
     ])
@@ -73,5 +84,15 @@ export async function revokeSessionsOf(db: Kysely<Database>, username: string, n
     .set({ revoked_at: now })
     .where('username', '=', username)
     .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** Marks the session used now; skipped when it was marked moments ago (one write per few seconds). */
+export async function touchSession(db: Kysely<Database>, tokenHash: string, now: number, slackMs: number) {
+  await db
+    .updateTable('operator_sessions')
+    .set({ last_seen_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('last_seen_at', '<', now - slackMs)
     .execute();
 }

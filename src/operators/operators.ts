@@ -1,7 +1,7 @@
 import { actorName, isOperatorNamed, type ChangedBy } from '../audit/actor.ts';
 import { recordAudit } from '../audit/auditTrail.ts';
 import type { ServiceContext } from '../context.ts';
-import { hashPassword } from '../crypto/secrets.ts';
+import { hashPassword } from '../crypto/passwordHash.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
 import { isUniqueViolation } from '../store/errors.ts';
@@ -12,16 +12,16 @@ import {
   revokeSessionsOf,
   updateOperator,
 } from './operatorRepository.ts';
+import { passwordProblems, rememberPassword, reuseProblems } from './passwordPolicy.ts';
 import { hasRole, isRole, ROLES, type Role } from './roles.ts';
 
 /**
- * Operator accounts: a user name, a role and a password stored only as an scrypt hash. Every change
+ * Operator accounts: a user name, a role and a password stored only as an argon2id hash. Every change
  * is written to the audit trail with who made it.
  */
 export const USERNAME_PATTERN = '^[a-z0-9][a-z0-9._-]{1,63}$';
 const USERNAME = new RegExp(USERNAME_PATTERN);
-export const MIN_PASSWORD_LENGTH = 12;
-export const MAX_PASSWORD_LENGTH = 256;
+export { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwordPolicy.ts';
 
 export interface OperatorView {
   username: string;
@@ -48,16 +48,6 @@ function viewOf(row: {
   };
 }
 
-export function passwordProblems(password: string, field = 'password'): FieldProblem[] {
-  if (password.length < MIN_PASSWORD_LENGTH) {
-    return [problem(field, 'passwordTooShort', { min: MIN_PASSWORD_LENGTH })];
-  }
-  if (password.length > MAX_PASSWORD_LENGTH) {
-    return [problem(field, 'fieldTooLong', { max: MAX_PASSWORD_LENGTH })];
-  }
-  return [];
-}
-
 export async function createOperator(
   ctx: ServiceContext,
   request: { username: string; role: string; password: string },
@@ -73,7 +63,7 @@ export async function createOperator(
     );
   }
   if (!isRole(request.role)) problems.push(problem('role', 'fieldNotAllowed', { allowed: ROLES.join(', ') }));
-  problems.push(...passwordProblems(request.password));
+  problems.push(...(await passwordProblems(request.password)));
   if (problems.length > 0) throw new ValidationError(problems);
   const role = request.role as Role;
 
@@ -116,8 +106,14 @@ async function change(
   ctx: ServiceContext,
   username: string,
   by: ChangedBy,
-  work: (current: { role: Role; disabled: number }) => {
-    changes: { role?: Role; disabled?: number; password_hash?: string };
+  work: (current: { role: Role; disabled: number; password_hash: string }) => {
+    changes: {
+      role?: Role;
+      disabled?: number;
+      password_hash?: string;
+      failed_logins?: number;
+      locked_until?: null;
+    };
     action: 'operator.disable' | 'operator.enable' | 'operator.role' | 'operator.password';
     details?: Record<string, unknown>;
     revokeSessions: boolean;
@@ -128,6 +124,8 @@ async function change(
     if (current === undefined) throw new ServiceError('operatorNotFound');
     const { changes, action, details, revokeSessions } = work(current);
     const now = ctx.now();
+    if (changes.password_hash !== undefined)
+      await rememberPassword(trx, username, current.password_hash, now);
     await updateOperator(trx, username, { ...changes, updated_at: now });
     if (revokeSessions) await revokeSessionsOf(trx, username, now);
     await recordAudit(trx, {
@@ -143,7 +141,10 @@ async function change(
   });
 }
 
-/** Disabling also ends the operator's sessions at once. Nobody disables themselves. */
+/**
+ * Disabling also ends the operator's sessions at once. Nobody disables themselves. Enabling also
+ * lifts a lock after failed sign-ins: the admin has spoken with the operator.
+ */
 export async function setOperatorDisabled(
   ctx: ServiceContext,
   username: string,
@@ -152,7 +153,7 @@ export async function setOperatorDisabled(
 ): Promise<OperatorView> {
   if (disabled && isOperatorNamed(by.actor, username)) throw new ServiceError('selfChangeForbidden');
   return change(ctx, username, by, () => ({
-    changes: { disabled: disabled ? 1 : 0 },
+    changes: disabled ? { disabled: 1 } : { disabled: 0, failed_logins: 0, locked_until: null },
     action: disabled ? 'operator.disable' : 'operator.enable',
     revokeSessions: disabled,
   }));
@@ -180,15 +181,19 @@ export async function setOperatorRole(
   });
 }
 
-/** A new password ends every session of the operator. */
+/** A new password (not one of the last four) ends every session of the operator. */
 export async function setOperatorPassword(
   ctx: ServiceContext,
   username: string,
   password: string,
   by: ChangedBy,
 ): Promise<OperatorView> {
-  const problems = passwordProblems(password);
+  const problems = await passwordProblems(password);
   if (problems.length > 0) throw new ValidationError(problems);
+  const current = await findOperator(ctx.store.db, username);
+  if (current === undefined) throw new ServiceError('operatorNotFound');
+  const reused = await reuseProblems(ctx.store.db, username, current.password_hash, password);
+  if (reused.length > 0) throw new ValidationError(reused);
   const passwordHash = await hashPassword(password);
   return change(ctx, username, by, () => ({
     changes: { password_hash: passwordHash },

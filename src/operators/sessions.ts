@@ -1,31 +1,48 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { recordAudit } from '../audit/auditTrail.ts';
 import type { ServiceContext } from '../context.ts';
-import { hashPassword, hashSecret, newSecret, verifyPassword } from '../crypto/secrets.ts';
+import { hashPassword, needsRehash, verifyPassword } from '../crypto/passwordHash.ts';
+import { hashSecret, newSecret } from '../crypto/secrets.ts';
 import { ServiceError } from '../errors/serviceError.ts';
-import { findOperator, findSessionWithOperator, insertSession, revokeSession } from './operatorRepository.ts';
+import {
+  findOperator,
+  findSessionWithOperator,
+  insertSession,
+  revokeSession,
+  touchSession,
+} from './operatorRepository.ts';
 import type { Role } from './roles.ts';
+import { checkSecondFactor } from './totp.ts';
 
 /**
- * Operator sessions: a login exchanges user name and password for an opaque token (`os_...`, 256
- * random bits) that expires; only its SHA-256 is stored. The same token serves as a Bearer token
- * and as the console's session cookie. Each session has a CSRF token derived from it, which a
- * cookie-authenticated request that changes something must send back in a header.
+ * Operator sessions: a sign-in exchanges user name, password and (once enrolled, or always where
+ * `OPERATOR_MFA_REQUIRED`) a TOTP or recovery code for an opaque token (`os_...`, 256 random bits);
+ * only its SHA-256 is stored. The same token serves as a Bearer token and as the console's session
+ * cookie. A session ends when idle for `OPERATOR_SESSION_IDLE_SECONDS` (PCI DSS 8.2.8: 15 minutes)
+ * and `OPERATOR_SESSION_MAX_SECONDS` after sign-in. Failed sign-ins in a row lock the account
+ * (PCI DSS 8.3.4), on top of the per-name rate limit of the HTTP layer. Each session has a CSRF token
+ * derived from it, which a cookie-authenticated request that changes something must send back.
  */
-export const SESSION_TTL_SECONDS = 8 * 3600;
+
+/** Writes of `last_seen_at` are skipped within this much of the last one: idle time is exact to it. */
+const TOUCH_SLACK_MS = 5_000;
 
 export interface OperatorIdentity {
   username: string;
   role: Role;
   /** Hash of the session token: identifies the session for logout. */
   sessionHash: string;
+  /** `enrol`: signed in with a password alone where a second factor is required; may only enrol. */
+  scope: 'full' | 'enrol';
 }
 
 export interface LoginResult {
   token: string;
   token_type: 'Bearer';
   expires_in: number;
+  idle_timeout: number;
   csrf_token: string;
+  mfa_enrolment_required: boolean;
   operator: { username: string; role: Role };
 }
 
@@ -48,64 +65,154 @@ export function csrfTokenMatches(token: string, sent: string): boolean {
 // its timing does not tell which names exist.
 let decoyHash: Promise<string> | undefined;
 
-export async function login(
-  ctx: ServiceContext,
-  request: { username: string; password: string; source: string },
-): Promise<LoginResult> {
+export interface LoginRequest {
+  username: string;
+  password: string;
+  otp?: string | undefined;
+  recovery_code?: string | undefined;
+  source: string;
+}
+
+type FailureReason = 'unknown_user' | 'wrong_password' | 'disabled' | 'wrong_code' | 'locked';
+
+export async function login(ctx: ServiceContext, request: LoginRequest): Promise<LoginResult> {
+  const settings = ctx.config.operators;
   const operator = await findOperator(ctx.store.db, request.username);
+  const now = ctx.now();
+  if (operator !== undefined && operator.locked_until !== null && operator.locked_until > now) {
+    await recordFailure(ctx, request, operator.username, 'locked', now);
+    const retryAfter = Math.ceil((operator.locked_until - now) / 1000);
+    throw new ServiceError('operatorLocked', {
+      params: { retry_after: retryAfter },
+      data: { retry_after: retryAfter },
+      headers: { 'retry-after': String(retryAfter) },
+    });
+  }
   decoyHash ??= hashPassword('decoy password for unknown operators');
   const matches = await verifyPassword(request.password, operator?.password_hash ?? (await decoyHash));
-  const now = ctx.now();
   if (operator === undefined || !matches || operator.disabled === 1) {
-    // The attempted name is recorded only when it is an operator's: a mistyped password pasted
-    // into the name field must not end up in the trail.
-    await recordAudit(ctx.store.db, {
-      actor: operator === undefined ? 'anonymous' : `operator:${operator.username}`,
-      action: 'operator.login_failed',
-      targetType: operator === undefined ? null : 'operator',
-      targetId: operator === undefined ? null : operator.username,
-      details: {
-        reason: operator === undefined ? 'unknown_user' : !matches ? 'wrong_password' : 'disabled',
-      },
-      source: request.source,
-      at: now,
-    });
+    const reason = operator === undefined ? 'unknown_user' : !matches ? 'wrong_password' : 'disabled';
+    await recordFailure(ctx, request, operator?.username, reason, now);
     throw new ServiceError('loginFailed');
   }
+
   const token = newSecret('os');
-  await ctx.store.transaction(async (trx) => {
+  const factor = await ctx.store.transaction(async (trx) => {
+    const checked = await checkSecondFactor(ctx, trx, operator.username, request, now);
+    if (checked === 'missing' || checked === 'invalid') return checked;
+    const scope = checked === 'none' && settings.mfaRequired ? 'enrol' : 'full';
+    const rehash = needsRehash(operator.password_hash);
+    await trx
+      .updateTable('operators')
+      .set({
+        failed_logins: 0,
+        locked_until: null,
+        // The password is at hand only now: an earlier scheme's hash is replaced by argon2id.
+        ...(rehash ? { password_hash: await hashPassword(request.password) } : {}),
+      })
+      .where('username', '=', operator.username)
+      .execute();
     await insertSession(trx, {
       token_hash: hashSecret(token),
       username: operator.username,
       created_at: now,
-      expires_at: now + SESSION_TTL_SECONDS * 1000,
+      expires_at: now + settings.sessionMaxSeconds * 1000,
+      scope,
     });
     await recordAudit(trx, {
       actor: `operator:${operator.username}`,
       action: 'operator.login',
       targetType: 'operator',
       targetId: operator.username,
+      details: { factor: checked, scope, ...(rehash ? { password_rehashed: 'argon2id' } : {}) },
       source: request.source,
       at: now,
     });
+    return scope;
   });
+  if (factor === 'missing') throw new ServiceError('mfaCodeRequired');
+  if (factor === 'invalid') {
+    await recordFailure(ctx, request, operator.username, 'wrong_code', now);
+    throw new ServiceError('mfaCodeInvalid');
+  }
   return {
     token,
     token_type: 'Bearer',
-    expires_in: SESSION_TTL_SECONDS,
+    expires_in: settings.sessionMaxSeconds,
+    idle_timeout: settings.sessionIdleSeconds,
     csrf_token: csrfTokenFor(token),
+    mfa_enrolment_required: factor === 'enrol',
     operator: { username: operator.username, role: operator.role },
   };
 }
 
-/** The operator behind a session token; refused when unknown, expired, revoked or disabled. */
+/**
+ * One audit row per failed sign-in. A failure of a known operator counts towards the lock; the
+ * one that reaches the threshold locks the account and is recorded as `operator.lockout`. The
+ * attempted name is recorded only when it is an operator's: a mistyped password pasted into the
+ * name field must not end up in the trail.
+ */
+async function recordFailure(
+  ctx: ServiceContext,
+  request: LoginRequest,
+  username: string | undefined,
+  reason: FailureReason,
+  now: number,
+): Promise<void> {
+  const settings = ctx.config.operators;
+  await ctx.store.transaction(async (trx) => {
+    let failures: number | undefined;
+    let lockedUntil: number | null = null;
+    if (username !== undefined && reason !== 'locked' && reason !== 'disabled') {
+      const row = await trx
+        .selectFrom('operators')
+        .select('failed_logins')
+        .where('username', '=', username)
+        .executeTakeFirstOrThrow();
+      failures = row.failed_logins + 1;
+      lockedUntil = failures >= settings.lockoutThreshold ? now + settings.lockoutSeconds * 1000 : null;
+      await trx
+        .updateTable('operators')
+        .set({ failed_logins: lockedUntil === null ? failures : 0, locked_until: lockedUntil })
+        .where('username', '=', username)
+        .execute();
+    }
+    await recordAudit(trx, {
+      actor: username === undefined ? 'anonymous' : `operator:${username}`,
+      action: lockedUntil === null ? 'operator.login_failed' : 'operator.lockout',
+      targetType: username === undefined ? null : 'operator',
+      targetId: username ?? null,
+      details: {
+        reason,
+        ...(failures === undefined ? {} : { failures }),
+        ...(lockedUntil === null ? {} : { locked_until: Math.floor(lockedUntil / 1000) }),
+      },
+      source: request.source,
+      at: now,
+    });
+  });
+}
+
+/**
+ * The operator behind a session token; refused when unknown, revoked, past its lifetime, idle too
+ * long or disabled. A valid use marks the session used, which keeps it from going idle.
+ */
 export async function authenticateOperator(ctx: ServiceContext, token: string): Promise<OperatorIdentity> {
   const sessionHash = hashSecret(token);
   const row = await findSessionWithOperator(ctx.store.db, sessionHash);
-  if (row === undefined || row.revoked_at !== null || row.expires_at <= ctx.now() || row.disabled === 1) {
+  const now = ctx.now();
+  if (
+    row === undefined ||
+    row.revoked_at !== null ||
+    row.expires_at <= now ||
+    now - row.last_seen_at > ctx.config.operators.sessionIdleSeconds * 1000 ||
+    row.disabled === 1
+  ) {
     throw new ServiceError('operatorSessionInvalid');
   }
-  return { username: row.username, role: row.role, sessionHash };
+  if (now - row.last_seen_at > TOUCH_SLACK_MS)
+    await touchSession(ctx.store.db, sessionHash, now, TOUCH_SLACK_MS);
+  return { username: row.username, role: row.role, sessionHash, scope: row.scope };
 }
 
 export async function logout(ctx: ServiceContext, operator: OperatorIdentity, source: string): Promise<void> {

@@ -13,6 +13,9 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   operators: OperatorsTable;
   operator_sessions: OperatorSessionsTable;
+  operator_password_history: OperatorPasswordHistoryTable;
+  operator_recovery_codes: OperatorRecoveryCodesTable;
+  operator_totp: OperatorTotpTable;
   audit_log: AuditLogTable;
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;
@@ -91,12 +94,42 @@ export interface ApplicationTransitionsTable {
 export interface OperatorsTable {
   username: string;
   role: 'viewer' | 'reviewer' | 'admin';
-  /** `hashPassword` output (scrypt); the password itself is never stored. */
+  /** `hashPassword` output (argon2id, or an earlier scrypt one until the next sign-in); never the password. */
   password_hash: string;
   /** 0 or 1: a disabled operator cannot log in and its sessions stop working. */
   disabled: number;
   created_at: number;
   updated_at: number;
+  /** Failed sign-ins in a row; reset by a successful one. */
+  failed_logins: Generated<number>;
+  /** Until when sign-in is refused after too many failures (ms), or null. */
+  locked_until: number | null;
+}
+
+export interface OperatorTotpTable {
+  username: string;
+  /** The base32 secret, encrypted with the key ring (aad `operator-totp:<username>`). */
+  secret_enc: string;
+  key_id: string;
+  created_at: number;
+  /** Null while the enrolment waits for its first code. */
+  confirmed_at: number | null;
+  /** The TOTP time step of the last accepted code: it and earlier ones are refused (replay). */
+  last_step: number | null;
+}
+
+export interface OperatorPasswordHistoryTable {
+  username: string;
+  password_hash: string;
+  created_at: number;
+}
+
+export interface OperatorRecoveryCodesTable {
+  username: string;
+  /** SHA-256 of the code; the code is shown once, at enrolment. */
+  code_hash: string;
+  created_at: number;
+  used_at: number | null;
 }
 
 export interface OperatorSessionsTable {
@@ -104,8 +137,13 @@ export interface OperatorSessionsTable {
   token_hash: string;
   username: string;
   created_at: number;
+  /** The absolute end of the session (ms). */
   expires_at: number;
   revoked_at: number | null;
+  /** The last request of the session (ms): idle for longer than the setting, it has ended. */
+  last_seen_at: number;
+  /** `full`, or `enrol`: signed in with a password alone where a second factor is required. */
+  scope: 'full' | 'enrol';
 }
 
 /** Append-only: never updated or deleted (triggers refuse it). Never an identity value in it. */

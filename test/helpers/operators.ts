@@ -8,6 +8,8 @@ import type { Role } from '../../src/operators/roles.ts';
 import { uniqueApplicant } from './applicants.ts';
 import type { Reply, TestService } from './service.ts';
 import { SYSTEM } from '../../src/audit/actor.ts';
+import { confirmEnrolment, startEnrolment } from '../../src/operators/totp.ts';
+import * as OTPAuth from 'otpauth';
 
 /** Operators, admin API calls and applications in a given state, for the lifecycle tests. */
 
@@ -48,19 +50,45 @@ export function uniqueName(prefix: string): string {
   return `${prefix}-${randomBytes(4).toString('hex')}`;
 }
 
-/** A new operator with the role, logged in over HTTP. */
-export async function newOperator(service: TestService, role: Role, username = uniqueName(role)) {
+/**
+ * A new operator with the role, logged in over HTTP. With `mfa: true` it first enrols a TOTP factor
+ * (through the domain, as the CLI does) and signs in with a current code of it.
+ */
+export async function newOperator(
+  service: TestService,
+  role: Role,
+  username = uniqueName(role),
+  options: { mfa?: boolean } = {},
+) {
   await createOperator(
     service.ctx,
     { username, role, password: TEST_PASSWORD },
     { actor: SYSTEM, source: 'test' },
   );
-  return loginAs(service, username, role);
+  if (options.mfa !== true) return loginAs(service, username, role);
+  const factor = await enrolFactor(service, username);
+  return { ...(await loginAs(service, username, role, { otp: factor.codeAt(Date.now()) })), factor };
 }
 
-export async function loginAs(service: TestService, username: string, role: Role): Promise<TestOperator> {
+/** A confirmed TOTP factor for the operator; `codeAt(ms)` makes the code of any moment. */
+export async function enrolFactor(service: TestService, username: string) {
+  const by = { actor: SYSTEM, source: 'test' };
+  const enrolment = await startEnrolment(service.ctx, username, by);
+  const totp = OTPAuth.URI.parse(enrolment.otpauth_uri);
+  const codeAt = (ms: number) => totp.generate({ timestamp: ms });
+  // Confirmed with the previous step's code, so that the current one is still free for a sign-in.
+  const { recovery_codes } = await confirmEnrolment(service.ctx, username, codeAt(Date.now() - 30_000), by);
+  return { secret: enrolment.secret, uri: enrolment.otpauth_uri, codeAt, recoveryCodes: recovery_codes };
+}
+
+export async function loginAs(
+  service: TestService,
+  username: string,
+  role: Role,
+  factor: { otp?: string; recovery_code?: string } = {},
+): Promise<TestOperator> {
   const reply = await call(service, 'POST', `${ADMIN}/login`, {
-    body: { username, password: TEST_PASSWORD },
+    body: { username, password: TEST_PASSWORD, ...factor },
   });
   if (reply.status !== 200) throw new Error(`login failed: ${reply.text}`);
   const data = reply.body.data as { token: string; csrf_token: string };

@@ -247,7 +247,9 @@ async function boot() {
   meta = await (await fetch('/console/meta.json', { cache: 'no-store' })).json();
   try {
     const current = await api('GET', '/session');
-    setSession({ username: current.username, role: current.role, csrf: current.csrf_token });
+    setSession(
+      current.signed_in ? { username: current.username, role: current.role, csrf: current.csrf_token } : null,
+    );
   } catch {
     setSession(null);
   }

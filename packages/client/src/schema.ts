@@ -133,7 +133,7 @@ export interface paths {
     put?: never;
     /**
      * Log in as an operator
-     * @description Exchanges user name and password for an expiring session token. With `cookie: true` the session is also set as an HttpOnly, SameSite=Strict cookie for the console; cookie-authenticated requests that change something must send `csrf_token` as `x-csrf-token`. Every attempt is audited.
+     * @description Exchanges user name, password and (once enrolled, or always where a second factor is required) a TOTP code or a recovery code for a session token. The session ends after `idle_timeout` seconds without a request and `expires_in` seconds after sign-in. Ten failures in a row lock the account for 30 minutes (423). With `cookie: true` the session is also set as an HttpOnly, SameSite=Strict cookie for the console; cookie-authenticated requests that change something must send `csrf_token` as `x-csrf-token`. Every attempt is audited.
      */
     post: operations['adminLogin'];
     delete?: never;
@@ -566,10 +566,67 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The operator of this session and its CSRF token */
+    /** Whether anyone is signed in, who, and the CSRF token of the cookie session */
     get: operations['adminSession'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/mfa/enrol': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start enrolling a TOTP second factor
+     * @description Answers a new secret as an `otpauth://` URI and its QR code (SVG). It becomes the second factor once `POST /admin/v1/mfa/confirm` sends a current code of it. Refused while a confirmed factor exists (an admin resets it).
+     */
+    post: operations['adminMfaEnrol'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/mfa/confirm': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Confirm the TOTP second factor with a current code
+     * @description Makes the pending secret the second factor and answers ten one-time recovery codes, shown only this once. A session limited to enrolment becomes a full one.
+     */
+    post: operations['adminMfaConfirm'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/operators/{username}/mfa/reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Remove an operator's second factor (a lost authenticator); ends its sessions */
+    post: operations['adminResetOperatorMfa'];
     delete?: never;
     options?: never;
     head?: never;
@@ -4566,6 +4623,10 @@ export interface operations {
         'application/json': {
           username: string;
           password: string;
+          /** @description The current code of the authenticator app, once a second factor is enrolled. */
+          otp?: string;
+          /** @description One of the recovery codes, instead of `otp`; each works once. */
+          recovery_code?: string;
           /** @description Also set the session as an HttpOnly cookie (for the web console). */
           cookie?: boolean;
         };
@@ -4589,10 +4650,14 @@ export interface operations {
               token: string;
               /** @enum {string} */
               token_type: 'Bearer';
-              /** @description Lifetime in seconds. */
+              /** @description Longest lifetime in seconds, however busy the session is. */
               expires_in: number;
+              /** @description The session ends after this many seconds without a request. */
+              idle_timeout: number;
               /** @description Send as `x-csrf-token` with every cookie-authenticated request that changes something. */
               csrf_token: string;
+              /** @description True when a second factor is required and the operator has none yet: the session may only enrol one (`POST /admin/v1/mfa/enrol`, then `/mfa/confirm`). */
+              mfa_enrolment_required: boolean;
               operator: {
                 username: string;
                 role: string;
@@ -4655,7 +4720,13 @@ export interface operations {
           };
         };
       };
-      /** @description `40112` login_failed: password: the user name or password is wrong */
+      /**
+       * @description `40112` login_failed: password: the user name or password is wrong
+       *
+       *     `40170` mfa_code_required: otp: this operator signs in with a one-time code from the authenticator app (or a recovery code)
+       *
+       *     `40171` mfa_code_invalid: otp: the code is wrong, expired or already used
+       */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4761,7 +4832,9 @@ export interface operations {
         };
       };
       /**
-       * @description `42201` field_required: {field}: is required
+       * @description `42205` field_format: {field}: {rule}
+       *
+       *     `42201` field_required: {field}: is required
        *
        *     `42202` field_type: {field}: must be {expected}
        *
@@ -4778,17 +4851,52 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "code": 42201,
+           *       "code": 42205,
            *       "data": {
            *         "errors": [
            *           {
            *             "field": "cert_id",
-           *             "code": 42201,
-           *             "message": "cert_id: is required"
+           *             "code": 42205,
+           *             "message": "cert_id: "
            *           }
            *         ]
            *       },
-           *       "msg": "cert_id: is required"
+           *       "msg": "cert_id: "
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `42301` operator_locked: username: locked after too many failed sign-ins; retry after {retry_after} seconds or ask an admin */
+      423: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42301,
+           *       "data": null,
+           *       "msg": "username: locked after too many failed sign-ins; retry after 1 seconds or ask an admin"
            *     }
            */
           'application/json': {
@@ -5055,6 +5163,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -5361,6 +5471,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -5631,6 +5743,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -5908,6 +6022,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -6258,6 +6374,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -6696,6 +6814,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -7177,6 +7297,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -7658,6 +7780,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -8139,6 +8263,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -8624,6 +8750,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -9105,6 +9233,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -9492,6 +9622,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -9783,6 +9915,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -10149,6 +10283,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -10546,6 +10682,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -10888,6 +11026,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -11186,6 +11326,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -11590,6 +11732,8 @@ export interface operations {
        *
        *     `40303` forbidden: role: {reason}
        *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
+       *
        *     `40305` self_change_forbidden: username: you cannot disable or demote your own account
        */
       403: {
@@ -11988,6 +12132,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        *
        *     `40305` self_change_forbidden: username: you cannot disable or demote your own account
        */
@@ -12394,6 +12540,8 @@ export interface operations {
        *
        *     `40303` forbidden: role: {reason}
        *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
+       *
        *     `40305` self_change_forbidden: username: you cannot disable or demote your own account
        */
       403: {
@@ -12796,6 +12944,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -13160,6 +13310,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -13411,6 +13563,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -13728,6 +13882,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -14058,6 +14214,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -14345,15 +14503,184 @@ export interface operations {
              */
             code: 0;
             data: {
-              username: string;
-              role: string;
+              signed_in: boolean;
+              username?: string;
+              role?: string;
               /** @description For `x-csrf-token`; null for a Bearer session, which needs none. */
-              csrf_token: string | null;
+              csrf_token?: string | null;
+              /** @description Seconds without a request that end the session. */
+              idle_timeout?: number;
+              /** @description The session may only enrol a second factor until it is confirmed. */
+              mfa_enrolment_required?: boolean;
             };
             /**
              * @description A success text.
              * @example success
              */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+    };
+  };
+  adminMfaEnrol: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              /** @description The base32 secret, to type into an authenticator by hand. */
+              secret: string;
+              /** @description The `otpauth://totp/...` URI (RFC 6238, SHA-1, 6 digits, 30 s). */
+              otpauth_uri: string;
+              /** @description The URI as a QR code: an SVG document, drawn by the service. */
+              qr_svg: string;
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
             msg: string;
           };
         };
@@ -14401,6 +14728,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -14412,6 +14741,908 @@ export interface operations {
            *       "code": 40304,
            *       "data": null,
            *       "msg": "x-csrf-token: header is missing or does not match the session"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `40970` mfa_already_enrolled: otp: this operator already has a second factor; an admin resets it first */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40970,
+           *       "data": null,
+           *       "msg": "otp: this operator already has a second factor; an admin resets it first"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+    };
+  };
+  adminMfaConfirm: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description A current code of the new secret. */
+          otp: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              /** @description Ten one-time codes for when the authenticator is lost; shown only this once. */
+              recovery_codes: string[];
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40110` operator_auth_required: Authorization: an operator token (Bearer) or session cookie is required
+       *
+       *     `40111` operator_session_invalid: Authorization: the session is unknown, expired or revoked; log in again
+       *
+       *     `40171` mfa_code_invalid: otp: the code is wrong, expired or already used
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40110,
+           *       "data": null,
+           *       "msg": "Authorization: an operator token (Bearer) or session cookie is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
+       *
+       *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40304,
+           *       "data": null,
+           *       "msg": "x-csrf-token: header is missing or does not match the session"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `40971` mfa_not_pending: otp: no enrolment is waiting for confirmation; start one first */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40971,
+           *       "data": null,
+           *       "msg": "otp: no enrolment is waiting for confirmation; start one first"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       *
+       *     `42205` field_format: {field}: {rule}
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+    };
+  };
+  adminResetOperatorMfa: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        username: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              /** @enum {boolean} */
+              reset: true;
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40110` operator_auth_required: Authorization: an operator token (Bearer) or session cookie is required
+       *
+       *     `40111` operator_session_invalid: Authorization: the session is unknown, expired or revoked; log in again
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40110,
+           *       "data": null,
+           *       "msg": "Authorization: an operator token (Bearer) or session cookie is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
+       *
+       *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40304,
+           *       "data": null,
+           *       "msg": "x-csrf-token: header is missing or does not match the session"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `40403` operator_not_found: username: no such operator */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40403,
+           *       "data": null,
+           *       "msg": "username: no such operator"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
            *     }
            */
           'application/json': {
@@ -14648,6 +15879,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -14967,6 +16200,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -15336,6 +16571,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -15609,6 +16846,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -15950,6 +17189,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -16358,6 +17599,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -16764,6 +18007,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -17129,6 +18374,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -17460,6 +18707,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -17856,6 +19105,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -18185,6 +19436,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {

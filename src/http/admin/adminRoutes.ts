@@ -4,6 +4,7 @@ import { applicationAdminRoutes } from './applicationAdminRoutes.ts';
 import { applicationOverviewRoutes } from './applicationOverviewRoutes.ts';
 import { appSecretRoutes } from './appSecretRoutes.ts';
 import { manageRoutes } from './manageRoutes.ts';
+import { mfaRoutes } from './mfaRoutes.ts';
 import { sessionCsrfRoutes } from './sessionCsrfRoutes.ts';
 import { sessionRoutes } from './sessionRoutes.ts';
 
@@ -23,5 +24,6 @@ export function adminRoutes(ctx: ServiceContext) {
     await app.register(applicationOverviewRoutes(ctx));
     await app.register(appSecretRoutes(ctx));
     await app.register(sessionCsrfRoutes(ctx));
+    await app.register(mfaRoutes(ctx));
   };
 }

@@ -17,7 +17,9 @@ declare module 'fastify' {
  * routes, the console's API calls). One hook, `requireOperator(ctx, minRole)`:
  *
  * - the session token comes from `Authorization: Bearer <token>`, or else from the session cookie;
- * - unknown, expired, revoked or disabled: 401; a role below `minRole`: 403 `forbidden`;
+ * - unknown, expired, idle too long, revoked or disabled: 401; a role below `minRole`: 403 `forbidden`;
+ * - a session of an operator who still has to enrol a second factor: 403 `mfa_enrolment_required`,
+ *   except on the routes marked `duringEnrolment` (enrolment itself, who am I, sign-out);
  * - a cookie-authenticated request that is not GET/HEAD/OPTIONS must carry the session's CSRF
  *   token (returned by the login) in `x-csrf-token`, else 403. A Bearer token needs none: a browser
  *   never adds that header by itself.
@@ -30,11 +32,20 @@ export const CSRF_HEADER = 'x-csrf-token';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export function requireOperator(ctx: ServiceContext, minRole: Role) {
+export function requireOperator(
+  ctx: ServiceContext,
+  minRole: Role,
+  options: { duringEnrolment?: boolean } = {},
+) {
   return async (request: FastifyRequest, _reply?: FastifyReply): Promise<void> => {
     const credential = credentialOf(request);
     if (credential === undefined) throw new ServiceError('operatorAuthRequired');
     const identity = await authenticateOperator(ctx, credential.token);
+    // Signed in with a password alone where a second factor is required: only enrolment (and
+    // signing out) until it is done.
+    if (identity.scope === 'enrol' && options.duringEnrolment !== true) {
+      throw new ServiceError('mfaEnrolmentRequired');
+    }
     if (credential.via === 'cookie' && !SAFE_METHODS.has(request.method)) {
       const sent = request.headers[CSRF_HEADER];
       if (typeof sent !== 'string' || !csrfTokenMatches(credential.token, sent)) {
@@ -53,7 +64,9 @@ export function requireOperator(ctx: ServiceContext, minRole: Role) {
   };
 }
 
-function credentialOf(request: FastifyRequest): { token: string; via: 'bearer' | 'cookie' } | undefined {
+export function credentialOf(
+  request: FastifyRequest,
+): { token: string; via: 'bearer' | 'cookie' } | undefined {
   const header = request.headers.authorization;
   if (typeof header === 'string') {
     const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header);

@@ -5,7 +5,8 @@ import { MAX_LIMIT } from '../../applications/listApplications.ts';
 import { LIMITS } from '../../applications/schema.ts';
 import { DETAIL_LIMIT } from '../../applications/transitionApplication.ts';
 import type { ErrorName } from '../../errors/catalogue.ts';
-import { MAX_PASSWORD_LENGTH, USERNAME_PATTERN } from '../../operators/operators.ts';
+import { USERNAME_PATTERN } from '../../operators/operators.ts';
+import { MAX_PASSWORD_LENGTH } from '../../operators/passwordPolicy.ts';
 import { ROLES } from '../../operators/roles.ts';
 import { errorResponses, SuccessEnvelope } from '../schemas.ts';
 
@@ -17,6 +18,7 @@ export const ADMIN_ERRORS: ErrorName[] = [
   'operatorSessionInvalid',
   'csrfTokenInvalid',
   'forbidden',
+  'mfaEnrolmentRequired',
   'fieldRequired',
   'fieldType',
   'fieldUnknown',
@@ -136,6 +138,19 @@ export const LoginBody = Type.Object(
   {
     username: Type.String({ minLength: 1, maxLength: 64 }),
     password: Type.String({ minLength: 1, maxLength: MAX_PASSWORD_LENGTH }),
+    otp: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{6}$',
+        description: 'The current code of the authenticator app, once a second factor is enrolled.',
+      }),
+    ),
+    recovery_code: Type.Optional(
+      Type.String({
+        minLength: 16,
+        maxLength: 32,
+        description: 'One of the recovery codes, instead of `otp`; each works once.',
+      }),
+    ),
     cookie: Type.Optional(
       Type.Boolean({ description: 'Also set the session as an HttpOnly cookie (for the web console).' }),
     ),
@@ -178,9 +193,14 @@ export const OperatorView = Type.Object({
 export const LoginResponse = Type.Object({
   token: Type.String({ description: 'Opaque session token for `Authorization: Bearer`.' }),
   token_type: Type.Literal('Bearer'),
-  expires_in: Type.Integer({ description: 'Lifetime in seconds.' }),
+  expires_in: Type.Integer({ description: 'Longest lifetime in seconds, however busy the session is.' }),
+  idle_timeout: Type.Integer({ description: 'The session ends after this many seconds without a request.' }),
   csrf_token: Type.String({
     description: 'Send as `x-csrf-token` with every cookie-authenticated request that changes something.',
+  }),
+  mfa_enrolment_required: Type.Boolean({
+    description:
+      'True when a second factor is required and the operator has none yet: the session may only enrol one (`POST /admin/v1/mfa/enrol`, then `/mfa/confirm`).',
   }),
   operator: Type.Object({ username: Type.String(), role: Type.String() }),
 });
@@ -278,3 +298,22 @@ export const CreatedApp = Type.Object({
 export function numberOf(value: string | undefined): number | undefined {
   return value === undefined ? undefined : Number(value);
 }
+
+export const OtpBody = Type.Object(
+  { otp: Type.String({ pattern: '^[0-9]{6}$', description: 'A current code of the new secret.' }) },
+  { additionalProperties: false },
+);
+
+export const EnrolmentView = Type.Object({
+  secret: Type.String({ description: 'The base32 secret, to type into an authenticator by hand.' }),
+  otpauth_uri: Type.String({
+    description: 'The `otpauth://totp/...` URI (RFC 6238, SHA-1, 6 digits, 30 s).',
+  }),
+  qr_svg: Type.String({ description: 'The URI as a QR code: an SVG document, drawn by the service.' }),
+});
+
+export const RecoveryCodes = Type.Object({
+  recovery_codes: Type.Array(Type.String(), {
+    description: 'Ten one-time codes for when the authenticator is lost; shown only this once.',
+  }),
+});

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { ServiceContext } from '../../context.ts';
-import { login, logout, SESSION_TTL_SECONDS } from '../../operators/sessions.ts';
+import { login, logout } from '../../operators/sessions.ts';
 import { success } from '../envelope.ts';
 import { errorResponses } from '../schemas.ts';
 import {
@@ -34,7 +34,7 @@ export function sessionRoutes(ctx: ServiceContext) {
           operationId: 'adminLogin',
           summary: 'Log in as an operator',
           description:
-            'Exchanges user name and password for an expiring session token. With `cookie: true` the session is also set as an HttpOnly, SameSite=Strict cookie for the console; cookie-authenticated requests that change something must send `csrf_token` as `x-csrf-token`. Every attempt is audited.',
+            'Exchanges user name, password and (once enrolled, or always where a second factor is required) a TOTP code or a recovery code for a session token. The session ends after `idle_timeout` seconds without a request and `expires_in` seconds after sign-in. Ten failures in a row lock the account for 30 minutes (423). With `cookie: true` the session is also set as an HttpOnly, SameSite=Strict cookie for the console; cookie-authenticated requests that change something must send `csrf_token` as `x-csrf-token`. Every attempt is audited.',
           tags: ['admin'],
           security: [],
           body: LoginBody,
@@ -44,6 +44,10 @@ export function sessionRoutes(ctx: ServiceContext) {
               ...BODY_ERRORS,
               'loginFailed',
               'loginAttemptsLimited',
+              'operatorLocked',
+              'mfaCodeRequired',
+              'mfaCodeInvalid',
+              'fieldFormat',
               'fieldRequired',
               'fieldType',
               'fieldUnknown',
@@ -56,12 +60,24 @@ export function sessionRoutes(ctx: ServiceContext) {
         },
       },
       async (request, reply) => {
-        const body = request.body as { username: string; password: string; cookie?: boolean };
+        const body = request.body as {
+          username: string;
+          password: string;
+          otp?: string;
+          recovery_code?: string;
+          cookie?: boolean;
+        };
         const result = await request.server.limits.limitLoginAttempts(request, body.username, () =>
-          login(ctx, { username: body.username, password: body.password, source: adminSource(request) }),
+          login(ctx, {
+            username: body.username,
+            password: body.password,
+            otp: body.otp,
+            recovery_code: body.recovery_code,
+            source: adminSource(request),
+          }),
         );
         if (body.cookie === true) {
-          reply.header('set-cookie', sessionCookie(request, result.token, SESSION_TTL_SECONDS));
+          reply.header('set-cookie', sessionCookie(request, result.token, result.expires_in));
         }
         return success(request, result);
       },
@@ -70,7 +86,7 @@ export function sessionRoutes(ctx: ServiceContext) {
     app.post(
       '/logout',
       {
-        onRequest: requireOperator(ctx, 'viewer'),
+        onRequest: requireOperator(ctx, 'viewer', { duringEnrolment: true }),
         config: { operation: 'admin.logout' },
         schema: {
           operationId: 'adminLogout',
@@ -91,7 +107,7 @@ export function sessionRoutes(ctx: ServiceContext) {
     app.get(
       '/me',
       {
-        onRequest: requireOperator(ctx, 'viewer'),
+        onRequest: requireOperator(ctx, 'viewer', { duringEnrolment: true }),
         config: { operation: 'admin.me' },
         schema: {
           operationId: 'adminMe',

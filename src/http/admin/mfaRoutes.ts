@@ -1,0 +1,100 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { ServiceContext } from '../../context.ts';
+import { confirmEnrolment, resetSecondFactor, startEnrolment } from '../../operators/totp.ts';
+import { success } from '../envelope.ts';
+import { changedBy, operatorOf, requireOperator } from './operatorAuth.ts';
+import {
+  ADMIN_SECURITY,
+  adminBodyErrors,
+  EmptyBody,
+  EnrolmentView,
+  ok,
+  OtpBody,
+  RecoveryCodes,
+  UsernameParams,
+} from './schemas.ts';
+
+/**
+ * The second factor (TOTP): an operator enrols their own (also in a session limited to enrolment),
+ * an admin resets someone's. Each change is one audit row.
+ */
+export function mfaRoutes(ctx: ServiceContext) {
+  return async (app: FastifyInstance) => {
+    const self = requireOperator(ctx, 'viewer', { duringEnrolment: true });
+
+    app.post(
+      '/mfa/enrol',
+      {
+        onRequest: self,
+        config: { operation: 'admin.mfa.enrol' },
+        schema: {
+          operationId: 'adminMfaEnrol',
+          summary: 'Start enrolling a TOTP second factor',
+          description:
+            'Answers a new secret as an `otpauth://` URI and its QR code (SVG). It becomes the second factor once `POST /admin/v1/mfa/confirm` sends a current code of it. Refused while a confirmed factor exists (an admin resets it).',
+          tags: ['admin'],
+          security: ADMIN_SECURITY,
+          body: EmptyBody,
+          response: { ...ok(EnrolmentView), ...adminBodyErrors('mfaAlreadyEnrolled') },
+        },
+      },
+      async (request) =>
+        success(request, await startEnrolment(ctx, operatorOf(request).username, changedBy(request))),
+    );
+
+    app.post(
+      '/mfa/confirm',
+      {
+        onRequest: self,
+        config: { operation: 'admin.mfa.confirm' },
+        schema: {
+          operationId: 'adminMfaConfirm',
+          summary: 'Confirm the TOTP second factor with a current code',
+          description:
+            'Makes the pending secret the second factor and answers ten one-time recovery codes, shown only this once. A session limited to enrolment becomes a full one.',
+          tags: ['admin'],
+          security: ADMIN_SECURITY,
+          body: OtpBody,
+          response: {
+            ...ok(RecoveryCodes),
+            ...adminBodyErrors('mfaNotPending', 'mfaCodeInvalid', 'fieldFormat'),
+          },
+        },
+      },
+      async (request) => {
+        const operator = operatorOf(request);
+        const { otp } = request.body as { otp: string };
+        return success(
+          request,
+          await confirmEnrolment(ctx, operator.username, otp, changedBy(request), operator.sessionHash),
+        );
+      },
+    );
+
+    app.post(
+      '/operators/:username/mfa/reset',
+      {
+        onRequest: requireOperator(ctx, 'admin'),
+        config: { operation: 'admin.operator.mfa_reset' },
+        schema: {
+          operationId: 'adminResetOperatorMfa',
+          summary: "Remove an operator's second factor (a lost authenticator); ends its sessions",
+          tags: ['admin'],
+          security: ADMIN_SECURITY,
+          params: UsernameParams,
+          body: EmptyBody,
+          response: {
+            ...ok(Type.Object({ reset: Type.Literal(true) })),
+            ...adminBodyErrors('operatorNotFound'),
+          },
+        },
+      },
+      async (request) => {
+        const { username } = request.params as { username: string };
+        await resetSecondFactor(ctx, username, changedBy(request));
+        return success(request, { reset: true as const });
+      },
+    );
+  };
+}

@@ -1,0 +1,249 @@
+import encodeQR from 'qr';
+import { Secret, TOTP } from 'otpauth';
+import type { Kysely } from 'kysely';
+import { actorName, type ChangedBy } from '../audit/actor.ts';
+import { recordAudit } from '../audit/auditTrail.ts';
+import type { ServiceContext } from '../context.ts';
+import { hashSecret } from '../crypto/secrets.ts';
+import { randomBytes } from 'node:crypto';
+import { ServiceError } from '../errors/serviceError.ts';
+import type { Database } from '../store/tables.ts';
+import { findOperator, revokeSessionsOf } from './operatorRepository.ts';
+
+/**
+ * The operators' second factor (PCI DSS v4 8.4.2): TOTP (RFC 6238, HMAC-SHA1, 6 digits, 30 s),
+ * computed by the `otpauth` library. Enrolment hands out a secret (an `otpauth://` URI and its QR
+ * code, drawn here as SVG: nothing leaves the service) that becomes active once a code of it is
+ * confirmed; then ten one-time recovery codes are shown once and stored as SHA-256 hashes.
+ *
+ * A code is accepted one step either side of now (clock drift), and only for a time step later than
+ * the last one accepted: a code seen once, on the wire or over a shoulder, cannot be used again.
+ */
+export const TOTP_PERIOD_SECONDS = 30;
+const TOTP_WINDOW = 1;
+const ISSUER = 'cardapply';
+export const RECOVERY_CODE_COUNT = 10;
+
+export function totpAad(username: string): string {
+  return `operator-totp:${username}`;
+}
+
+function totpOf(username: string, secretBase32: string): TOTP {
+  return new TOTP({
+    issuer: ISSUER,
+    label: username,
+    algorithm: 'SHA1',
+    digits: 6,
+    period: TOTP_PERIOD_SECONDS,
+    secret: Secret.fromBase32(secretBase32),
+  });
+}
+
+export interface Enrolment {
+  /** The base32 secret, for typing into an authenticator by hand. */
+  secret: string;
+  otpauth_uri: string;
+  /** The URI as a QR code, an SVG document. */
+  qr_svg: string;
+}
+
+/** Whether the operator has a confirmed second factor. */
+export async function hasSecondFactor(db: Kysely<Database>, username: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('operator_totp')
+    .select('confirmed_at')
+    .where('username', '=', username)
+    .executeTakeFirst();
+  return row !== undefined && row.confirmed_at !== null;
+}
+
+/** Step 1: a new secret, pending until confirmed. Replaces an unconfirmed one; refused when one is active. */
+export async function startEnrolment(
+  ctx: ServiceContext,
+  username: string,
+  by: ChangedBy,
+): Promise<Enrolment> {
+  const secret = new Secret({ size: 20 }).base32;
+  const secretEnc = ctx.keyRing.encrypt(secret, totpAad(username));
+  const now = ctx.now();
+  await ctx.store.transaction(async (trx) => {
+    if ((await findOperator(trx, username)) === undefined) throw new ServiceError('operatorNotFound');
+    if (await hasSecondFactor(trx, username)) throw new ServiceError('mfaAlreadyEnrolled');
+    await trx.deleteFrom('operator_totp').where('username', '=', username).execute();
+    await trx
+      .insertInto('operator_totp')
+      .values({
+        username,
+        secret_enc: secretEnc,
+        key_id: ctx.keyRing.keyIdOf(secretEnc),
+        created_at: now,
+        confirmed_at: null,
+        last_step: null,
+      })
+      .execute();
+    await recordAudit(trx, {
+      actor: actorName(by.actor),
+      action: 'operator.mfa_enrol_start',
+      targetType: 'operator',
+      targetId: username,
+      source: by.source,
+      at: now,
+    });
+  });
+  const uri = totpOf(username, secret).toString();
+  return { secret, otpauth_uri: uri, qr_svg: encodeQR(uri, 'svg', { ecc: 'medium', border: 2 }) };
+}
+
+/** A recovery code: 80 random bits as 16 base32 characters in groups of four. */
+function newRecoveryCode(): string {
+  const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789';
+  const bytes = randomBytes(16);
+  let code = '';
+  for (let i = 0; i < 16; i++) code += alphabet[bytes[i]! % 32];
+  return code.match(/.{4}/g)!.join('-');
+}
+
+function normalizeRecoveryCode(code: string): string {
+  return code.toLowerCase().replace(/[\s-]/g, '');
+}
+
+/**
+ * Step 2: a code of the pending secret makes it active and answers the recovery codes (shown only
+ * now). `sessionHash`, when the operator confirms in a session limited to enrolment, lifts the
+ * limit of that session: it has now shown both factors.
+ */
+export async function confirmEnrolment(
+  ctx: ServiceContext,
+  username: string,
+  code: string,
+  by: ChangedBy,
+  sessionHash?: string,
+): Promise<{ recovery_codes: string[] }> {
+  const now = ctx.now();
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  await ctx.store.transaction(async (trx) => {
+    const row = await trx
+      .selectFrom('operator_totp')
+      .selectAll()
+      .where('username', '=', username)
+      .executeTakeFirst();
+    if (row === undefined || row.confirmed_at !== null) throw new ServiceError('mfaNotPending');
+    const step = acceptedStep(ctx, username, row.secret_enc, code, now, row.last_step);
+    if (step === null) throw new ServiceError('mfaCodeInvalid');
+    await trx
+      .updateTable('operator_totp')
+      .set({ confirmed_at: now, last_step: step })
+      .where('username', '=', username)
+      .execute();
+    await trx.deleteFrom('operator_recovery_codes').where('username', '=', username).execute();
+    await trx
+      .insertInto('operator_recovery_codes')
+      .values(
+        codes.map((c) => ({
+          username,
+          code_hash: hashSecret(normalizeRecoveryCode(c)),
+          created_at: now,
+          used_at: null,
+        })),
+      )
+      .execute();
+    if (sessionHash !== undefined) {
+      await trx
+        .updateTable('operator_sessions')
+        .set({ scope: 'full' })
+        .where('token_hash', '=', sessionHash)
+        .where('username', '=', username)
+        .execute();
+    }
+    await recordAudit(trx, {
+      actor: actorName(by.actor),
+      action: 'operator.mfa_enrol',
+      targetType: 'operator',
+      targetId: username,
+      details: { recovery_codes: RECOVERY_CODE_COUNT },
+      source: by.source,
+      at: now,
+    });
+  });
+  return { recovery_codes: codes };
+}
+
+/** The time step `code` belongs to when it is valid now and later than `lastStep`; else null. */
+function acceptedStep(
+  ctx: ServiceContext,
+  username: string,
+  secretEnc: string,
+  code: string,
+  now: number,
+  lastStep: number | null,
+): number | null {
+  if (!/^[0-9]{6}$/.test(code)) return null;
+  const secret = ctx.keyRing.decrypt(secretEnc, totpAad(username));
+  const delta = totpOf(username, secret).validate({ token: code, timestamp: now, window: TOTP_WINDOW });
+  if (delta === null) return null;
+  const step = Math.floor(now / 1000 / TOTP_PERIOD_SECONDS) + delta;
+  return lastStep !== null && step <= lastStep ? null : step;
+}
+
+export type SecondFactorCheck = 'none' | 'missing' | 'invalid' | 'totp' | 'recovery_code';
+
+/**
+ * The second factor of a sign-in: `none` when the operator has none, `missing` when one is needed
+ * and none was sent, `invalid`, or which one was accepted (and is now used up).
+ */
+export async function checkSecondFactor(
+  ctx: ServiceContext,
+  db: Kysely<Database>,
+  username: string,
+  sent: { otp?: string | undefined; recovery_code?: string | undefined },
+  now: number,
+): Promise<SecondFactorCheck> {
+  const row = await db
+    .selectFrom('operator_totp')
+    .selectAll()
+    .where('username', '=', username)
+    .executeTakeFirst();
+  if (row === undefined || row.confirmed_at === null) return 'none';
+  if (sent.otp !== undefined) {
+    const step = acceptedStep(ctx, username, row.secret_enc, sent.otp, now, row.last_step);
+    if (step === null) return 'invalid';
+    // Conditional, so that two sign-ins racing with one code cannot both win.
+    const updated = await db
+      .updateTable('operator_totp')
+      .set({ last_step: step })
+      .where('username', '=', username)
+      .where((eb) => eb.or([eb('last_step', 'is', null), eb('last_step', '<', step)]))
+      .executeTakeFirst();
+    return updated.numUpdatedRows > 0n ? 'totp' : 'invalid';
+  }
+  if (sent.recovery_code !== undefined) {
+    const used = await db
+      .updateTable('operator_recovery_codes')
+      .set({ used_at: now })
+      .where('username', '=', username)
+      .where('code_hash', '=', hashSecret(normalizeRecoveryCode(sent.recovery_code)))
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return used.numUpdatedRows > 0n ? 'recovery_code' : 'invalid';
+  }
+  return 'missing';
+}
+
+/** An admin removes an operator's factor (lost phone): its sessions end; it enrols again at sign-in. */
+export async function resetSecondFactor(ctx: ServiceContext, username: string, by: ChangedBy): Promise<void> {
+  const now = ctx.now();
+  await ctx.store.transaction(async (trx) => {
+    if ((await findOperator(trx, username)) === undefined) throw new ServiceError('operatorNotFound');
+    await trx.deleteFrom('operator_totp').where('username', '=', username).execute();
+    await trx.deleteFrom('operator_recovery_codes').where('username', '=', username).execute();
+    await revokeSessionsOf(trx, username, now);
+    await recordAudit(trx, {
+      actor: actorName(by.actor),
+      action: 'operator.mfa_reset',
+      targetType: 'operator',
+      targetId: username,
+      source: by.source,
+      at: now,
+    });
+  });
+}
