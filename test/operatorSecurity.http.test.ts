@@ -149,6 +149,24 @@ for (const storeName of storeNames()) {
         .set({ last_seen_at: Date.now() - 14 * 60_000 })
         .execute();
       assert.equal((await me()).status, 200, '14 idle minutes: still on, and now used again');
+      // The console's own refreshes do not count as use: an open page still goes idle.
+      await session()
+        .set({ last_seen_at: Date.now() - 10 * 60_000 })
+        .execute();
+      const refresh = await call(service, 'GET', `${ADMIN}/me`, {
+        token: operator.token,
+        headers: { 'x-cardapply-background': '1' },
+      });
+      assert.equal(refresh.status, 200);
+      const seen = await service.ctx.store.db
+        .selectFrom('operator_sessions')
+        .select('last_seen_at')
+        .where('username', '=', operator.username)
+        .executeTakeFirstOrThrow();
+      assert.ok(
+        Date.now() - seen.last_seen_at >= 10 * 60_000 - 1000,
+        'a background request leaves it as it was',
+      );
       await session()
         .set({ last_seen_at: Date.now() - 15 * 60_000 - 1000 })
         .execute();

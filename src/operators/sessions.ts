@@ -195,9 +195,14 @@ async function recordFailure(
 
 /**
  * The operator behind a session token; refused when unknown, revoked, past its lifetime, idle too
- * long or disabled. A valid use marks the session used, which keeps it from going idle.
+ * long or disabled. A valid use marks the session used, which keeps it from going idle, unless it
+ * is a `background` request (a page refreshing itself): an open page must still go idle.
  */
-export async function authenticateOperator(ctx: ServiceContext, token: string): Promise<OperatorIdentity> {
+export async function authenticateOperator(
+  ctx: ServiceContext,
+  token: string,
+  options: { background?: boolean } = {},
+): Promise<OperatorIdentity> {
   const sessionHash = hashSecret(token);
   const row = await findSessionWithOperator(ctx.store.db, sessionHash);
   const now = ctx.now();
@@ -210,7 +215,7 @@ export async function authenticateOperator(ctx: ServiceContext, token: string): 
   ) {
     throw new ServiceError('operatorSessionInvalid');
   }
-  if (now - row.last_seen_at > TOUCH_SLACK_MS)
+  if (options.background !== true && now - row.last_seen_at > TOUCH_SLACK_MS)
     await touchSession(ctx.store.db, sessionHash, now, TOUCH_SLACK_MS);
   return { username: row.username, role: row.role, sessionHash, scope: row.scope };
 }

@@ -91,7 +91,12 @@ export async function startEnrolment(
     });
   });
   const uri = totpOf(username, secret).toString();
-  return { secret, otpauth_uri: uri, qr_svg: encodeQR(uri, 'svg', { ecc: 'medium', border: 2 }) };
+  // With a size of its own, so that it also renders as an <img> (an SVG without one has none).
+  const svg = encodeQR(uri, 'svg', { ecc: 'medium', border: 2 }).replace(
+    '<svg ',
+    '<svg width="200" height="200" ',
+  );
+  return { secret, otpauth_uri: uri, qr_svg: svg };
 }
 
 /** A recovery code: 80 random bits as 16 base32 characters in groups of four. */

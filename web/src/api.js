@@ -1,4 +1,5 @@
 import { language } from './i18n.js';
+import { activity } from './idle.js';
 
 /**
  * The admin API client. The session is the HttpOnly cookie the login sets (scripts never see it);
@@ -44,9 +45,11 @@ export const onSessionLost = (handler) => {
  * @param {'GET' | 'POST' | 'DELETE'} method
  * @param {string} path below /admin/v1
  * @param {unknown} [body] POSTs always send a JSON object
+ * @param {{ background?: boolean }} [options] background: a refresh the operator did not ask for; it
+ *   does not count as use of the session (PCI DSS 8.2.8: an open page must still go idle)
  * @returns {Promise<any>} the envelope's data
  */
-export async function api(method, path, body) {
+export async function api(method, path, body, options = {}) {
   /** @type {Record<string, string>} */
   const headers = { accept: 'application/json', 'accept-language': language() === 'zh' ? 'zh-CN' : 'en' };
   /** @type {RequestInit} */
@@ -56,6 +59,7 @@ export async function api(method, path, body) {
     init.body = JSON.stringify(body ?? {});
   }
   if (method !== 'GET' && csrfToken !== null) headers['x-csrf-token'] = csrfToken;
+  if (options.background === true) headers['x-cardapply-background'] = '1';
   let response;
   try {
     response = await fetch(`${ADMIN}${path}`, init);
@@ -74,6 +78,7 @@ export async function api(method, path, body) {
     envelope = { code: response.status * 100, msg: response.statusText, data: null };
   }
   if (response.status === 401 && path !== '/login') sessionLost(envelope.msg);
+  if (response.ok && path !== '/session' && options.background !== true) activity();
   if (!response.ok || envelope.code !== 0) throw new ApiError(response.status, envelope);
   return envelope.data;
 }

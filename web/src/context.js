@@ -1,7 +1,7 @@
 /**
  * Types shared by the shell and the pages (JSDoc only: this module exports nothing at run time).
  *
- * @typedef {{ username: string, role: string, csrf: string | null }} Session
+ * @typedef {{ username: string, role: string, csrf: string | null, idle: number, enrol: boolean }} Session
  *
  * @typedef {{ code: string, name: string, name_zh: string, other: boolean }} CodeEntry
  *
@@ -23,6 +23,7 @@
  *   toast: (message: string, kind?: 'success' | 'error' | 'info') => void,
  *   setTitle: (title: string) => void,
  *   signedIn: (session: Session, target: string) => void,
+ *   enrolled: () => void,
  *   languageSwitch: () => HTMLElement,
  * }} PageContext
  */

@@ -3,6 +3,8 @@ import { h, replace } from './dom.js';
 import { applyDocumentLanguage, language, setLanguage, t } from './i18n.js';
 import { renderApplication } from './pages/application.js';
 import { renderApps } from './pages/apps.js';
+import { stopWatchingIdle, watchIdle } from './idle.js';
+import { renderMfa } from './pages/mfa.js';
 import { renderAudit } from './pages/audit.js';
 import { renderOperators } from './pages/operators.js';
 import { renderQueue } from './pages/queue.js';
@@ -28,6 +30,7 @@ const ROUTES = [
   [/^\/console\/operators$/, renderOperators, 'admin'],
   [/^\/console\/audit$/, renderAudit, 'viewer'],
   [/^\/console\/login$/, renderSignIn, null],
+  [/^\/console\/mfa$/, renderMfa, 'viewer'],
 ];
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -59,6 +62,8 @@ function navigate(url, options = {}) {
 function setSession(next) {
   session = next;
   setCsrfToken(next?.csrf ?? null);
+  if (next === null) stopWatchingIdle();
+  else watchIdle(next.idle, sessionEnded);
 }
 
 function render() {
@@ -77,6 +82,9 @@ function render() {
     return navigate(`/console/login?next=${next}`, { replace: true });
   }
   if (match.role === null && session !== null) return navigate('/console/', { replace: true });
+  // A second factor is required and missing: enrolment first, nothing else.
+  if (session !== null && session.enrol && path !== '/console/mfa')
+    return navigate('/console/mfa', { replace: true });
   const main = h('main', { id: 'main', tabindex: '-1', class: 'main' });
   root.className = session === null ? 'app signed-out' : 'app';
   replace(root, session === null ? null : header(path), main);
@@ -102,6 +110,10 @@ function render() {
     signedIn: (next, target) => {
       setSession(next);
       navigate(target, { replace: true });
+    },
+    enrolled: () => {
+      if (session !== null) session = { ...session, enrol: false };
+      navigate('/console/', { replace: true });
     },
   };
   cleanup = match.page(main, ctx, (match.found ?? []).slice(1));
@@ -137,6 +149,7 @@ function header(path) {
       can('admin') ? link('/console/apps', t('nav.apps'), path === '/console/apps') : null,
       can('admin') ? link('/console/operators', t('nav.operators'), path === '/console/operators') : null,
       link('/console/audit', t('nav.audit'), path === '/console/audit'),
+      link('/console/mfa', t('nav.mfa'), path === '/console/mfa'),
     ),
     h(
       'div',
@@ -198,12 +211,14 @@ async function signOut() {
   navigate('/console/login?signed_out=1', { replace: true });
 }
 
-onSessionLost(() => {
+onSessionLost(sessionEnded);
+
+function sessionEnded() {
   if (session === null) return;
   setSession(null);
   const next = encodeURIComponent(location.pathname + location.search);
   navigate(`/console/login?expired=1&next=${next}`, { replace: true });
-});
+}
 
 // Links inside the console change the page without a reload; modified clicks keep their meaning.
 document.addEventListener('click', (event) => {
@@ -248,7 +263,15 @@ async function boot() {
   try {
     const current = await api('GET', '/session');
     setSession(
-      current.signed_in ? { username: current.username, role: current.role, csrf: current.csrf_token } : null,
+      current.signed_in
+        ? {
+            username: current.username,
+            role: current.role,
+            csrf: current.csrf_token,
+            idle: current.idle_timeout,
+            enrol: current.mfa_enrolment_required,
+          }
+        : null,
     );
   } catch {
     setSession(null);

@@ -29,6 +29,12 @@ declare module 'fastify' {
  */
 export const SESSION_COOKIE = 'cardapply_session';
 export const CSRF_HEADER = 'x-csrf-token';
+/** Sent by the console's own refreshes: they do not count as use of the session (idle end). */
+export const BACKGROUND_HEADER = 'x-cardapply-background';
+
+export function isBackground(request: FastifyRequest): boolean {
+  return request.headers[BACKGROUND_HEADER] === '1';
+}
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -40,7 +46,7 @@ export function requireOperator(
   return async (request: FastifyRequest, _reply?: FastifyReply): Promise<void> => {
     const credential = credentialOf(request);
     if (credential === undefined) throw new ServiceError('operatorAuthRequired');
-    const identity = await authenticateOperator(ctx, credential.token);
+    const identity = await authenticateOperator(ctx, credential.token, { background: isBackground(request) });
     // Signed in with a password alone where a second factor is required: only enrolment (and
     // signing out) until it is done.
     if (identity.scope === 'enrol' && options.duringEnrolment !== true) {

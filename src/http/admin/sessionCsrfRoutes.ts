@@ -4,7 +4,7 @@ import type { ServiceContext } from '../../context.ts';
 import { ServiceError } from '../../errors/serviceError.ts';
 import { authenticateOperator, csrfTokenFor, type OperatorIdentity } from '../../operators/sessions.ts';
 import { success } from '../envelope.ts';
-import { credentialOf } from './operatorAuth.ts';
+import { credentialOf, isBackground } from './operatorAuth.ts';
 import { ok } from './schemas.ts';
 import { errorResponses } from '../schemas.ts';
 
@@ -52,7 +52,9 @@ export function sessionCsrfRoutes(ctx: ServiceContext) {
         let operator: OperatorIdentity | undefined;
         if (credential !== undefined) {
           try {
-            operator = await authenticateOperator(ctx, credential.token);
+            operator = await authenticateOperator(ctx, credential.token, {
+              background: isBackground(request),
+            });
           } catch (error) {
             if (!(error instanceof ServiceError)) throw error;
           }

@@ -290,4 +290,25 @@ export default {
   'audit.action.app.secret_rotate': 'Secret rotated',
   'audit.action.app.token_revoke': 'Tokens revoked',
   'audit.action.app.update': 'App changed',
+
+  'nav.mfa': 'Second factor',
+  'signIn.otp': 'One-time code',
+  'signIn.otpHint': 'The 6 digits of your authenticator app, or a recovery code',
+  'mfa.title': 'Second factor',
+  'mfa.intro': 'Sign-ins need a code from an authenticator app (TOTP) besides the password.',
+  'mfa.active':
+    'A second factor is active for your account. An admin can reset it if the authenticator is lost.',
+  'mfa.scan': 'Scan the QR code with your authenticator app,',
+  'mfa.manual': 'or enter this secret by hand:',
+  'mfa.qrAlt': 'QR code of the authenticator secret',
+  'mfa.code': 'Code from the app',
+  'mfa.confirm': 'Confirm',
+  'mfa.done': 'The second factor is active.',
+  'mfa.recovery':
+    'Recovery codes: each signs you in once if the authenticator is lost. Keep them safe; they are shown only now.',
+  'mfa.continue': 'Continue',
+  'audit.action.operator.lockout': 'Account locked',
+  'audit.action.operator.mfa_enrol_start': 'Second factor enrolment started',
+  'audit.action.operator.mfa_enrol': 'Second factor enrolled',
+  'audit.action.operator.mfa_reset': 'Second factor reset',
 };

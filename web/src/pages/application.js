@@ -68,7 +68,9 @@ export function renderApplication(main, ctx, [serial = '']) {
   async function loadEvents() {
     clearTimeout(timer);
     try {
-      const events = await api('GET', `/applications/${encodeURIComponent(serial)}/events`);
+      const events = await api('GET', `/applications/${encodeURIComponent(serial)}/events`, undefined, {
+        background: true,
+      });
       const json = JSON.stringify(events);
       if (!stopped && json !== eventsJson) {
         eventsJson = json;

@@ -62,13 +62,20 @@ export function renderQueue(main, ctx) {
   /** Numbers the loads: an answer that a newer load overtook is dropped. */
   let latest = 0;
 
-  async function load() {
+  /** @param {boolean} [background] a poll, not the operator's doing: it does not keep the session alive */
+  async function load(background = false) {
     clearTimeout(timer);
+    const options = { background };
     const ticket = ++latest;
     const cursor = cursors[cursors.length - 1] ?? undefined;
     try {
       const [counts, page] = await Promise.all([
-        api('GET', `/applications/counts${query({ app_id: filters.app_id, ...timeRange() })}`),
+        api(
+          'GET',
+          `/applications/counts${query({ app_id: filters.app_id, ...timeRange() })}`,
+          undefined,
+          options,
+        ),
         api(
           'GET',
           `/applications${query({
@@ -80,6 +87,8 @@ export function renderQueue(main, ctx) {
             limit: filters.limit,
             cursor,
           })}`,
+          undefined,
+          options,
         ),
       ]);
       if (stopped || ticket !== latest) return;
@@ -99,7 +108,7 @@ export function renderQueue(main, ctx) {
   }
 
   function poll() {
-    if (document.visibilityState === 'visible') void load();
+    if (document.visibilityState === 'visible') void load(true);
     else timer = setTimeout(poll, POLL_MS);
   }
 

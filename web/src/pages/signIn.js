@@ -1,4 +1,4 @@
-import { api } from '../api.js';
+import { api, ApiError } from '../api.js';
 import { field, h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { errorText } from '../ui.js';
@@ -28,6 +28,10 @@ export function renderSignIn(main, ctx) {
     required: true,
     maxlength: 256,
   });
+  // Asked for once the service says this operator has a second factor.
+  const otp = h('input', { name: 'otp', inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: 32 });
+  const otpField = field(t('signIn.otp'), otp, t('signIn.otpHint'));
+  otpField.hidden = true;
   const error = h('div', { class: 'form-error', role: 'alert' });
   const submit = h('button', { type: 'submit', class: 'button primary block' }, t('signIn.submit'));
   const form = h(
@@ -35,6 +39,7 @@ export function renderSignIn(main, ctx) {
     { class: 'signin-form', 'aria-labelledby': 'signin-title' },
     field(t('signIn.username'), username),
     field(t('signIn.password'), password),
+    otpField,
     error,
     submit,
   );
@@ -43,20 +48,37 @@ export function renderSignIn(main, ctx) {
     replace(error);
     submit.disabled = true;
     try {
+      const code = otp.value.trim();
       const result = await api('POST', '/login', {
         username: username.value,
         password: password.value,
+        // Six digits are a code of the app; anything else is taken for a recovery code.
+        ...(code === '' ? {} : /^[0-9]{6}$/.test(code) ? { otp: code } : { recovery_code: code }),
         cookie: true,
       });
       password.value = '';
+      otp.value = '';
       ctx.signedIn(
-        { username: result.operator.username, role: result.operator.role, csrf: result.csrf_token },
+        {
+          username: result.operator.username,
+          role: result.operator.role,
+          csrf: result.csrf_token,
+          idle: result.idle_timeout,
+          enrol: result.mfa_enrolment_required,
+        },
         target,
       );
     } catch (failure) {
       submit.disabled = false;
+      // 40170: this operator has a second factor: ask for its code, keep the password.
+      if (failure instanceof ApiError && failure.code === 40170) {
+        otpField.hidden = false;
+        otp.focus();
+        return;
+      }
       replace(error, errorText(failure));
-      password.select();
+      if (otpField.hidden) password.select();
+      else otp.select();
     }
   });
 

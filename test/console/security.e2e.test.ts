@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { BrowserContext, Page } from 'playwright-core';
+import * as OTPAuth from 'otpauth';
+import { SYSTEM } from '../../src/audit/actor.ts';
+import { listAudit } from '../../src/audit/auditTrail.ts';
+import { createOperator } from '../../src/operators/operators.ts';
+import { TEST_PASSWORD } from '../helpers/operators.ts';
+import { startService, type TestService } from '../helpers/service.ts';
+import { launchBrowser, newOperatorContext, type TestBrowser } from './browser.ts';
+
+/**
+ * The console's side of PCI DSS requirement 8, in Debian's Chromium, in English and Chinese: a new
+ * operator, where a second factor is required, is sent to enrol one (QR code drawn by the service,
+ * the secret, a confirming code, ten recovery codes) and then signs in with a code; a wrong code
+ * and a replayed one are refused. The signed-out page logs no error at all (no failed request),
+ * and an idle session goes back to sign-in by itself.
+ */
+const LABELS = {
+  en: {
+    user: 'User name',
+    password: 'Password',
+    signIn: 'Sign in',
+    otp: 'One-time code',
+    code: 'Code from the app',
+    confirm: 'Confirm',
+    proceed: 'Continue',
+    signOut: 'Sign out',
+    wrong: /otp: the code is wrong, expired or already used/,
+  },
+  zh: {
+    user: '用户名',
+    password: '密码',
+    signIn: '登录',
+    otp: '一次性验证码',
+    code: '应用中的验证码',
+    confirm: '确认',
+    proceed: '继续',
+    signOut: '退出登录',
+    wrong: /otp: 验证码错误、已过期或已被使用/,
+  },
+} as const;
+
+describe('operator security in Chromium', () => {
+  let service: TestService;
+  let idleService: TestService;
+  let browser: TestBrowser;
+  const contexts: BrowserContext[] = [];
+  const pageErrors: string[][] = [];
+
+  const openPage = async (language: 'en' | 'zh'): Promise<Page> => {
+    const { context, page, errors } = await newOperatorContext(browser.browser, { language });
+    contexts.push(context);
+    pageErrors.push(errors);
+    return page;
+  };
+
+  before(async () => {
+    service = await startService('sqlite', { OPERATOR_MFA_REQUIRED: 'true' });
+    idleService = await startService('sqlite', { OPERATOR_SESSION_IDLE_SECONDS: '10' });
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await service?.close();
+    await idleService?.close();
+    assert.deepEqual(pageErrors.flat(), [], 'no script errors or CSP violations in any page');
+  });
+
+  test('the signed-out page makes no failed request and logs nothing to the console', async () => {
+    const { context, page } = await newOperatorContext(browser.browser, { language: 'en' });
+    contexts.push(context);
+    const logged: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') logged.push(message.text());
+    });
+    const failed: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    });
+    await page.goto(`${service.baseUrl}/console/`);
+    await page.waitForURL(/\/console\/login/);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    assert.deepEqual([logged, failed], [[], []]);
+  });
+
+  for (const language of ['en', 'zh'] as const) {
+    test(`${language}: enrol a factor on first sign-in, then sign in with it; wrong and replayed codes fail`, async () => {
+      const l = LABELS[language];
+      const username = `mfa-${language}`;
+      await createOperator(
+        service.ctx,
+        { username, role: 'reviewer', password: TEST_PASSWORD },
+        { actor: SYSTEM, source: 'test' },
+      );
+      const page = await openPage(language);
+      const signIn = async (otp?: string) => {
+        await page.goto(`${service.baseUrl}/console/`);
+        await page.waitForURL(/\/console\/login/);
+        await page.getByLabel(l.user, { exact: true }).fill(username);
+        await page.getByLabel(l.password, { exact: true }).fill(TEST_PASSWORD);
+        await page.getByRole('button', { name: l.signIn, exact: true }).click();
+        if (otp === undefined) return;
+        const field = page.getByLabel(l.otp);
+        await field.waitFor();
+        await field.fill(otp);
+        await page.getByRole('button', { name: l.signIn, exact: true }).click();
+      };
+
+      // First sign-in: a password alone, so only enrolment is open.
+      await signIn();
+      await page.waitForURL(/\/console\/mfa$/);
+      await page.goto(`${service.baseUrl}/console/audit`);
+      await page.waitForURL(/\/console\/mfa$/, { timeout: 10_000 });
+      const qr = page.locator('img.mfa-qr');
+      await qr.waitFor();
+      const src = (await qr.getAttribute('src'))!;
+      assert.match(Buffer.from(src.split(',')[1]!, 'base64').toString('utf8'), /^<svg[^>]*>[\s\S]*<\/svg>$/);
+      const width = (await page.evaluate(
+        "(async () => { const img = document.querySelector('img.mfa-qr'); await img.decode(); return img.naturalWidth; })()",
+      )) as number;
+      assert.equal(width, 200, 'the QR code is drawn');
+      const uri = (await page.locator('.mfa-uri').textContent())!;
+      const totp = OTPAuth.URI.parse(uri);
+      assert.equal((await page.locator('.mfa-secret-text').textContent())!, totp.secret.base32);
+      const codeAt = (ms: number) => totp.generate({ timestamp: ms });
+      await page.getByLabel(l.code).fill(codeAt(Date.now() - 30_000));
+      await page.getByRole('button', { name: l.confirm, exact: true }).click();
+      const codes = page.locator('.recovery-codes li');
+      await codes.first().waitFor();
+      assert.equal(await codes.count(), 10);
+      await page.getByRole('button', { name: l.proceed, exact: true }).click();
+      await page.waitForSelector('header.topbar');
+      await page.waitForURL(/\/console\/$/);
+      await page.getByRole('button', { name: l.signOut }).click();
+
+      // Wrong code: refused, with the message of the catalogue in the page's language.
+      const wrong = String((Number(codeAt(Date.now())) + 1) % 1_000_000).padStart(6, '0');
+      await signIn(wrong);
+      await page.locator('.form-error').filter({ hasText: l.wrong }).waitFor();
+      // The right code signs in.
+      const code = codeAt(Date.now());
+      await page.getByLabel(l.otp).fill(code);
+      await page.getByRole('button', { name: l.signIn, exact: true }).click();
+      await page.waitForSelector('header.topbar');
+      await page.getByRole('button', { name: l.signOut }).click();
+      await page.waitForURL(/signed_out=1/);
+      // The same code again, within its window: refused.
+      await signIn(code);
+      await page.locator('.form-error').filter({ hasText: l.wrong }).waitFor();
+
+      const trail = (await listAudit(service.ctx.store.db, { targetId: username, limit: 50 })).items;
+      assert.deepEqual(
+        trail.filter((e) => e.action === 'operator.login').map((e) => e.details?.['factor']),
+        ['totp', 'none'],
+      );
+      assert.equal(trail.filter((e) => e.details?.['reason'] === 'wrong_code').length, 2);
+    });
+  }
+
+  test('an idle session goes back to sign-in by itself', async () => {
+    await createOperator(
+      idleService.ctx,
+      { username: 'ida', role: 'viewer', password: TEST_PASSWORD },
+      { actor: SYSTEM, source: 'test' },
+    );
+    const page = await openPage('en');
+    await page.goto(`${idleService.baseUrl}/console/`);
+    await page.getByLabel('User name', { exact: true }).fill('ida');
+    await page.getByLabel('Password', { exact: true }).fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForSelector('header.topbar');
+    const started = Date.now();
+    await page.waitForURL(/\/console\/login\?expired=1/, { timeout: 30_000 });
+    const after = (Date.now() - started) / 1000;
+    assert.ok(after >= 9 && after < 25, `back at sign-in after ${after} s (idle time-out 10 s)`);
+  });
+});
