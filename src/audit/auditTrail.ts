@@ -15,6 +15,7 @@ export type AuditAction =
   | 'application.erase'
   | 'key.rotate'
   | 'key.retire'
+  | 'key.reencrypt'
   | 'operator.login'
   | 'operator.login_failed'
   | 'operator.logout'
@@ -33,9 +34,17 @@ export type AuditAction =
   | 'app.secret_rotate'
   | 'app.secret_revoke'
   | 'app.token_revoke'
-  | 'app.update';
+  | 'app.update'
+  | 'webhook.create'
+  | 'webhook.secret_rotate'
+  | 'webhook.enable'
+  | 'webhook.disable'
+  | 'webhook.delete'
+  | 'webhook.redeliver'
+  | 'retention.run';
 
-export type AuditTargetType = 'application' | 'operator' | 'app' | 'key';
+export type AuditTargetType =
+  'application' | 'operator' | 'app' | 'key' | 'webhook_endpoint' | 'event' | 'retention';
 
 export interface AuditEntry {
   actor: string;

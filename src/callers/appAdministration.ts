@@ -2,6 +2,7 @@ import { actorName, type ChangedBy } from '../audit/actor.ts';
 import { listApps, findApp } from './appRepository.ts';
 import { createApp, type CreatedApp } from './credentials.ts';
 import { recordAudit } from '../audit/auditTrail.ts';
+import { audited } from '../audit/audited.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import type { AppStatus } from '../store/tables.ts';
@@ -43,20 +44,14 @@ export async function createAppAudited(
   name: string,
   by: ChangedBy,
 ): Promise<CreatedApp> {
-  const now = ctx.now();
-  const created = await createApp(ctx.store.db, name, now);
-  // createApp commits on its own; the entry follows at once. An entry is never written for an app
-  // that does not exist.
-  await recordAudit(ctx.store.db, {
-    actor: actorName(by.actor),
+  return audited(ctx, by, (inner) => createApp(inner.store.db, name, inner.now()), {
     action: 'app.create',
     targetType: 'app',
-    targetId: created.app_id,
-    details: { app_name: name },
-    source: by.source,
-    at: now,
+    targetId: (created) => created.app_id,
+    details: () => ({ app_name: name }),
+    // createApp commits on its own (its transaction); the entry follows at once.
+    atomic: false,
   });
-  return created;
 }
 
 export async function setAppStatus(

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { listApps } from '../callers/appRepository.ts';
-import { createApp } from '../callers/credentials.ts';
+import { createAppAudited } from '../callers/appAdministration.ts';
+import { cliChange } from './cliSource.ts';
 import { appCredentialsCommands } from './appCredentialsCommands.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
@@ -15,7 +16,7 @@ export function appsCommands(program: Command): void {
     .requiredOption('--name <name>', 'display name of the partner platform')
     .option('--json', 'print {"app_id", "app_secret"} as JSON')
     .action(async (options: { name: string; json?: boolean }) => {
-      const created = await withContext((ctx) => createApp(ctx.store.db, options.name, ctx.now()));
+      const created = await withContext((ctx) => createAppAudited(ctx, options.name, cliChange()));
       print(
         options.json,
         created,

@@ -8,7 +8,8 @@ import {
   type RotateResult,
 } from '../keys/keyManagement.ts';
 import { reencryptAll } from '../keys/reencrypt.ts';
-import { cliSource, wholeNumberOption } from './cliSource.ts';
+import { audited } from '../audit/audited.ts';
+import { cliChange, cliSource, wholeNumberOption } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
 import { startProgress } from './progress.ts';
@@ -77,12 +78,25 @@ export function keysCommands(program: Command): void {
     .option('--batch-size <n>', 'rows per transaction', wholeNumberOption('--batch-size', 1, 10_000), 200)
     .option('--json', 'print JSON')
     .action(async (options: { batchSize: number; json?: boolean }) => {
+      // Many short transactions: the entry follows the run (atomic: false).
       const report = await withContext(async (ctx) => {
         const progress = startProgress('re-encrypting', { total: (await keyStatus(ctx)).pending });
-        const result = await reencryptAll(ctx, {
-          batchSize: options.batchSize,
-          onBatch: (_table, batch) => progress.advance(batch.moved + batch.skipped + batch.failed.length),
-        });
+        const result = await audited(
+          ctx,
+          cliChange(),
+          (inner) =>
+            reencryptAll(inner, {
+              batchSize: options.batchSize,
+              onBatch: (_table, batch) => progress.advance(batch.moved + batch.skipped + batch.failed.length),
+            }),
+          {
+            action: 'key.reencrypt',
+            targetType: 'key',
+            targetId: ctx.keyRing.currentKeyId,
+            atomic: false,
+            details: (done) => ({ moved: done.moved, skipped: done.skipped, failed: done.failed.length }),
+          },
+        );
         progress.finish();
         return result;
       });

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { runRetention } from '../retention/retention.ts';
-import { cliSource, wholeNumberOption } from './cliSource.ts';
+import { audited } from '../audit/audited.ts';
+import { cliChange, cliSource, wholeNumberOption } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
 import { startProgress } from './progress.ts';
@@ -27,12 +28,28 @@ export function retentionCommands(program: Command): void {
         const progress = startProgress(options.dryRun === true ? 'finding' : 'erasing', {
           unit: 'applications',
         });
-        const result = await runRetention(ctx, {
-          days,
-          dryRun: options.dryRun === true,
-          source: cliSource(),
-          onBatch: (count) => progress.advance(count),
-        });
+        const run = (inner: typeof ctx) =>
+          runRetention(inner, {
+            days,
+            dryRun: options.dryRun === true,
+            source: cliSource(),
+            onBatch: (count) => progress.advance(count),
+          });
+        // One entry for a run that may erase (each erasure also has its own, in its transaction).
+        const result =
+          options.dryRun === true
+            ? await run(ctx)
+            : await audited(ctx, cliChange(), run, {
+                action: 'retention.run',
+                targetType: 'retention',
+                targetId: 'applications',
+                atomic: false,
+                details: (report) => ({
+                  retention_days: report.retention_days,
+                  final_before: report.final_before,
+                  erased: report.count,
+                }),
+              });
         progress.finish();
         return result;
       });

@@ -1,19 +1,16 @@
 import type { Command } from 'commander';
 import type { ServiceContext } from '../context.ts';
 import {
-  listDeliveries,
-  redeliverEvent,
-  redeliverFailed,
-  type DeliveryView,
-} from '../webhooks/deliveries.ts';
-import {
-  addEndpoint,
-  deleteEndpoint,
-  listEndpoints,
-  rotateSecret,
-  setEndpointStatus,
-  type EndpointView,
-} from '../webhooks/endpoints.ts';
+  addEndpointAudited,
+  deleteEndpointAudited,
+  redeliverEventAudited,
+  redeliverFailedAudited,
+  rotateEndpointSecretAudited,
+  setEndpointStatusAudited,
+} from '../webhooks/auditedEndpoints.ts';
+import { listDeliveries, type DeliveryView } from '../webhooks/deliveries.ts';
+import { listEndpoints, type EndpointView } from '../webhooks/endpoints.ts';
+import { cliChange } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
 
@@ -53,11 +50,17 @@ export function webhooksCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: { app: string; url: string; events?: string; json?: boolean }) => {
       const created = await run((ctx) =>
-        addEndpoint(ctx, {
-          appId: options.app,
-          url: options.url,
-          ...(options.events === undefined ? {} : { events: options.events.split(',').map((t) => t.trim()) }),
-        }),
+        addEndpointAudited(
+          ctx,
+          {
+            appId: options.app,
+            url: options.url,
+            ...(options.events === undefined
+              ? {}
+              : { events: options.events.split(',').map((t) => t.trim()) }),
+          },
+          cliChange(),
+        ),
       );
       print(
         options.json,
@@ -85,7 +88,9 @@ export function webhooksCommands(program: Command): void {
     .option('--overlap-seconds <n>', 'how long the old secret keeps signing', '86400')
     .option('--json', 'print JSON')
     .action(async (options: { id: string; overlapSeconds: string; json?: boolean }) => {
-      const rotated = await run((ctx) => rotateSecret(ctx, options.id, overlap(options.overlapSeconds)));
+      const rotated = await run((ctx) =>
+        rotateEndpointSecretAudited(ctx, options.id, overlap(options.overlapSeconds), cliChange()),
+      );
       print(
         options.json,
         rotated,
@@ -107,7 +112,7 @@ export function webhooksCommands(program: Command): void {
       .requiredOption('--id <endpoint_id>', 'the endpoint')
       .option('--json', 'print JSON')
       .action(async (options: { id: string; json?: boolean }) => {
-        const endpoint = await run((ctx) => setEndpointStatus(ctx, options.id, status));
+        const endpoint = await run((ctx) => setEndpointStatusAudited(ctx, options.id, status, cliChange()));
         print(options.json, endpoint, () => endpointLine(endpoint));
       });
   }
@@ -118,7 +123,7 @@ export function webhooksCommands(program: Command): void {
     .requiredOption('--id <endpoint_id>', 'the endpoint')
     .option('--json', 'print JSON')
     .action(async (options: { id: string; json?: boolean }) => {
-      const deleted = await run((ctx) => deleteEndpoint(ctx, options.id));
+      const deleted = await run((ctx) => deleteEndpointAudited(ctx, options.id, cliChange()));
       print(options.json, deleted, () => `deleted ${deleted.id}`);
     });
 
@@ -158,15 +163,15 @@ export function webhooksCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: { event?: string; endpoint?: string; failed?: boolean; json?: boolean }) => {
       const { event, endpoint } = options;
-      let work: (ctx: ServiceContext) => ReturnType<typeof redeliverFailed>;
+      let work: (ctx: ServiceContext) => ReturnType<typeof redeliverFailedAudited>;
       if (options.failed === true) {
         if (endpoint === undefined || event !== undefined)
           throw new Error('--failed goes with --endpoint <endpoint_id> alone');
-        work = (ctx) => redeliverFailed(ctx, endpoint);
+        work = (ctx) => redeliverFailedAudited(ctx, endpoint, cliChange());
       } else {
         if (event === undefined)
           throw new Error('give --event <event_id> [--endpoint <id>], or --endpoint <id> --failed');
-        work = (ctx) => redeliverEvent(ctx, event, endpoint);
+        work = (ctx) => redeliverEventAudited(ctx, event, endpoint, cliChange());
       }
       const result = await run(work);
       print(

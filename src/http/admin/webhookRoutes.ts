@@ -3,22 +3,18 @@ import { Type, type TSchema } from 'typebox';
 import type { ServiceContext } from '../../context.ts';
 import { EVENT_TYPES } from '../../applications/lifecycle.ts';
 import {
-  listDeliveries,
-  MAX_DELIVERIES_LISTED,
-  redeliverEvent,
-  redeliverFailed,
-} from '../../webhooks/deliveries.ts';
-import {
-  addEndpoint,
-  deleteEndpoint,
-  getEndpoint,
-  listEndpoints,
-  rotateSecret,
-  setEndpointStatus,
-} from '../../webhooks/endpoints.ts';
+  addEndpointAudited,
+  deleteEndpointAudited,
+  redeliverEventAudited,
+  redeliverFailedAudited,
+  rotateEndpointSecretAudited,
+  setEndpointStatusAudited,
+} from '../../webhooks/auditedEndpoints.ts';
+import { listDeliveries, MAX_DELIVERIES_LISTED } from '../../webhooks/deliveries.ts';
+import { getEndpoint, listEndpoints } from '../../webhooks/endpoints.ts';
 import { MAX_URL_LENGTH } from '../../webhooks/endpointUrl.ts';
 import { success } from '../envelope.ts';
-import { requireOperator } from './operatorAuth.ts';
+import { changedBy, requireOperator } from './operatorAuth.ts';
 import { ADMIN_SECURITY, adminBodyErrors, adminErrors, EmptyBody, numberOf, ok } from './schemas.ts';
 
 /**
@@ -195,11 +191,15 @@ export function webhookAdminRoutes(ctx: ServiceContext) {
         const body = request.body as { app_id: string; url: string; events?: string[] };
         return success(
           request,
-          await addEndpoint(ctx, {
-            appId: body.app_id,
-            url: body.url,
-            ...(body.events === undefined ? {} : { events: body.events }),
-          }),
+          await addEndpointAudited(
+            ctx,
+            {
+              appId: body.app_id,
+              url: body.url,
+              ...(body.events === undefined ? {} : { events: body.events }),
+            },
+            changedBy(request),
+          ),
         );
       },
     );
@@ -239,7 +239,10 @@ export function webhookAdminRoutes(ctx: ServiceContext) {
       },
       async (request) => {
         const { overlap_seconds } = request.body as { overlap_seconds?: number };
-        return success(request, await rotateSecret(ctx, idOf(request.params), overlap_seconds));
+        return success(
+          request,
+          await rotateEndpointSecretAudited(ctx, idOf(request.params), overlap_seconds, changedBy(request)),
+        );
       },
     );
 
@@ -264,7 +267,11 @@ export function webhookAdminRoutes(ctx: ServiceContext) {
             response: { ...ok(EndpointView), ...adminBodyErrors('webhookEndpointNotFound') },
           },
         },
-        async (request) => success(request, await setEndpointStatus(ctx, idOf(request.params), status)),
+        async (request) =>
+          success(
+            request,
+            await setEndpointStatusAudited(ctx, idOf(request.params), status, changedBy(request)),
+          ),
       );
     }
 
@@ -282,7 +289,8 @@ export function webhookAdminRoutes(ctx: ServiceContext) {
           },
         },
       },
-      async (request) => success(request, await deleteEndpoint(ctx, idOf(request.params))),
+      async (request) =>
+        success(request, await deleteEndpointAudited(ctx, idOf(request.params), changedBy(request))),
     );
 
     app.get(
@@ -335,7 +343,8 @@ export function webhookAdminRoutes(ctx: ServiceContext) {
           },
         },
       },
-      async (request) => success(request, await redeliverFailed(ctx, idOf(request.params))),
+      async (request) =>
+        success(request, await redeliverFailedAudited(ctx, idOf(request.params), changedBy(request))),
     );
 
     app.get(
@@ -377,7 +386,7 @@ export function webhookAdminRoutes(ctx: ServiceContext) {
       async (request) => {
         const { event_id } = request.params as { event_id: string };
         const { endpoint_id } = request.body as { endpoint_id?: string };
-        return success(request, await redeliverEvent(ctx, event_id, endpoint_id));
+        return success(request, await redeliverEventAudited(ctx, event_id, endpoint_id, changedBy(request)));
       },
     );
   };

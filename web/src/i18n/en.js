@@ -311,4 +311,12 @@ export default {
   'audit.action.operator.mfa_enrol_start': 'Second factor enrolment started',
   'audit.action.operator.mfa_enrol': 'Second factor enrolled',
   'audit.action.operator.mfa_reset': 'Second factor reset',
+  'audit.action.webhook.create': 'Webhook endpoint added',
+  'audit.action.webhook.secret_rotate': 'Webhook secret rotated',
+  'audit.action.webhook.enable': 'Webhook endpoint enabled',
+  'audit.action.webhook.disable': 'Webhook endpoint disabled',
+  'audit.action.webhook.delete': 'Webhook endpoint deleted',
+  'audit.action.webhook.redeliver': 'Webhook redelivery',
+  'audit.action.retention.run': 'Retention run',
+  'audit.action.key.reencrypt': 'Re-encryption run',
 };

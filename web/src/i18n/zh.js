@@ -307,4 +307,12 @@ export default {
   'audit.action.operator.mfa_enrol_start': '开始绑定第二重验证',
   'audit.action.operator.mfa_enrol': '已绑定第二重验证',
   'audit.action.operator.mfa_reset': '重置第二重验证',
+  'audit.action.webhook.create': '添加 Webhook 端点',
+  'audit.action.webhook.secret_rotate': '更换 Webhook 密钥',
+  'audit.action.webhook.enable': '启用 Webhook 端点',
+  'audit.action.webhook.disable': '停用 Webhook 端点',
+  'audit.action.webhook.delete': '删除 Webhook 端点',
+  'audit.action.webhook.redeliver': '重新投递 Webhook',
+  'audit.action.retention.run': '执行数据保留清理',
+  'audit.action.key.reencrypt': '执行重新加密',
 };

@@ -1,0 +1,72 @@
+import { Command } from 'commander';
+import { applicationsCommands } from './applicationsCommands.ts';
+import { appsCommands } from './appsCommands.ts';
+import { auditCommands } from './auditCommands.ts';
+import { withContext } from './context.ts';
+import { operatorsCommands } from './operatorsCommands.ts';
+import { keysCommands } from './keysCommands.ts';
+import { print } from './output.ts';
+import { startProgress } from './progress.ts';
+import { retentionCommands } from './retentionCommands.ts';
+import { tokensCommands } from './tokensCommands.ts';
+import { webhooksCommands } from './webhooksCommands.ts';
+import { workerCommand } from './workerCommand.ts';
+
+/**
+ * `cardapply`: the operators' and engineers' command line. One file per command group. Built by a
+ * function, so that tests can walk the command tree (the audit completeness test does).
+ */
+export function buildProgram(): Command {
+  const program = new Command('cardapply').description('card application service').showHelpAfterError();
+
+  program
+    .command('serve')
+    .description('run the HTTP service (the same as npm start)')
+    .action(async () => {
+      await import('../main.ts');
+    });
+
+  program
+    .command('migrate')
+    .description('apply pending migrations (they also run on start)')
+    .option('--status', 'show which migrations are applied instead')
+    .option('--json', 'print JSON')
+    .action(async (options: { status?: boolean; json?: boolean }) => {
+      await withContext(
+        async (ctx) => {
+          if (options.status === true) {
+            const status = await ctx.store.migrationStatus();
+            print(options.json, status, () =>
+              status
+                .map(
+                  (m) =>
+                    `${String(m.version).padStart(4, '0')} ${m.name}  ${m.appliedAt ? 'applied' : 'pending'}`,
+                )
+                .join('\n'),
+            );
+          } else {
+            // Nothing is read before migrating: on a new PostgreSQL schema there is nothing to read yet.
+            const progress = startProgress('migrating', { unit: 'migrations' });
+            const applied = await ctx.store.migrate(() => progress.advance(1));
+            progress.finish();
+            const status = await ctx.store.migrationStatus();
+            print(options.json, { applied: status.filter((m) => m.appliedAt !== null).length }, () =>
+              applied.length === 0 ? 'migrations up to date' : `${applied.length} migration(s) applied`,
+            );
+          }
+        },
+        { migrate: options.status === true },
+      );
+    });
+
+  keysCommands(program);
+  retentionCommands(program);
+  appsCommands(program);
+  operatorsCommands(program);
+  applicationsCommands(program);
+  auditCommands(program);
+  tokensCommands(program);
+  webhooksCommands(program);
+  workerCommand(program);
+  return program;
+}
