@@ -270,6 +270,7 @@ for (const storeName of storeNames()) {
         assert.deepEqual(await cli('tokens', 'revoke', '--app', appId, '--json'), { revoked: 2 });
 
         assert.deepEqual(await auditActions(appId), [
+          'app.create', // the CLI's create is audited as the admin API's is
           'app.secret_rotate',
           'app.disable',
           'app.enable',
