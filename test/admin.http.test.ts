@@ -1,3 +1,4 @@
+import { claimApplication } from '../src/operators/reviewClaims.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
@@ -270,6 +271,15 @@ for (const storeName of storeNames()) {
         return username;
       };
       const inState = (status: Parameters<Applications['inState']>[1]) => apps.inState(appId, status);
+      /** An application in review claimed by the operator of that role (none without a role). */
+      const claimedBy = async (role?: Role) => {
+        const serial = await inState('IN_REVIEW');
+        if (role !== undefined) {
+          const { username } = operators[role];
+          await claimApplication(service.ctx, serial, { username, role }, { actor: SYSTEM, source: 'test' });
+        }
+        return serial;
+      };
       const ROUTES: RouteCase[] = [
         { method: 'GET', route: '/me', minRole: 'viewer', fixture: async () => ({ path: '/me' }) },
         {
@@ -290,7 +300,37 @@ for (const storeName of storeNames()) {
           minRole: 'reviewer',
           fixture: async () => ({
             path: `/applications/${await inState('SUBMITTED')}/reveal`,
-            body: { field: 'mob_no' },
+            body: { field: 'mob_no', purpose: 'identity_check' },
+          }),
+        },
+        {
+          method: 'POST',
+          route: '/applications/{busi_water_no}/claim',
+          minRole: 'reviewer',
+          fixture: async () => ({ path: `/applications/${await inState('IN_REVIEW')}/claim`, body: {} }),
+        },
+        {
+          method: 'POST',
+          route: '/applications/{busi_water_no}/release',
+          minRole: 'reviewer',
+          fixture: async (role) => ({ path: `/applications/${await claimedBy(role)}/release`, body: {} }),
+        },
+        {
+          method: 'POST',
+          route: '/applications/{busi_water_no}/reassign',
+          minRole: 'admin',
+          fixture: async () => ({
+            path: `/applications/${await claimedBy('reviewer')}/reassign`,
+            body: { username: operators.admin.username },
+          }),
+        },
+        {
+          method: 'POST',
+          route: '/applications/{busi_water_no}/open-for-review',
+          minRole: 'reviewer',
+          fixture: async (role) => ({
+            path: `/applications/${await claimedBy(role)}/open-for-review`,
+            body: { purpose: 'identity_check' },
           }),
         },
         {
@@ -563,6 +603,8 @@ for (const storeName of storeNames()) {
         const started = nowSeconds();
         const reply = await as(operators.reviewer, 'POST', `/applications/${serial}/reveal`, {
           field: 'cert_id',
+          purpose: 'document_comparison',
+          purpose_text: 'passport page against the form',
         });
         assert.equal(reply.status, 200, reply.text);
         assert.deepEqual(reply.body.data, {
@@ -578,7 +620,11 @@ for (const storeName of storeNames()) {
         const entries = (audit.body.data as { items: Record<string, unknown>[] }).items;
         assert.equal(entries.length, 1);
         assert.equal(entries[0]!['actor'], `operator:${operators.reviewer.username}`);
-        assert.deepEqual(entries[0]!['details'], { field: 'cert_id' });
+        assert.deepEqual(entries[0]!['details'], {
+          field: 'cert_id',
+          purpose: 'document_comparison',
+          purpose_text: 'passport page against the form',
+        });
         assert.equal(entries[0]!['target_type'], 'application');
         assert.ok(Number(entries[0]!['at']) >= started - 1);
         assert.match(String(entries[0]!['source']), /^admin-api /);
@@ -588,12 +634,16 @@ for (const storeName of storeNames()) {
       test('the payment password and unknown fields cannot be revealed; unknown serials are 404', async () => {
         const serial = await apps.submit(appId);
         for (const field of ['pay_pwd', 'nickname']) {
-          const reply = await as(operators.admin, 'POST', `/applications/${serial}/reveal`, { field });
+          const reply = await as(operators.admin, 'POST', `/applications/${serial}/reveal`, {
+            field,
+            purpose: 'identity_check',
+          });
           assert.equal(reply.status, 422, reply.text);
           assert.equal(reply.body.code, 42206);
         }
         const unknown = await as(operators.admin, 'POST', `/applications/${'0'.repeat(32)}/reveal`, {
           field: 'cert_id',
+          purpose: 'identity_check',
         });
         assert.equal(unknown.status, 404);
       });

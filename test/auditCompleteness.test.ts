@@ -7,6 +7,7 @@ import { SYSTEM } from '../src/audit/actor.ts';
 import { createApp } from '../src/callers/credentials.ts';
 import { buildProgram } from '../src/cli/program.ts';
 import { createOperator } from '../src/operators/operators.ts';
+import { claimApplication } from '../src/operators/reviewClaims.ts';
 import { startEnrolment } from '../src/operators/totp.ts';
 import { addEndpoint } from '../src/webhooks/endpoints.ts';
 import { cardapplyJson } from './helpers/cli.ts';
@@ -127,6 +128,17 @@ for (const storeName of storeNames()) {
       return { username, totp: OTPAuth.URI.parse(enrolment.otpauth_uri) };
     };
 
+    const claimed = async () => {
+      const serial = await applications.inState(appId, 'IN_REVIEW');
+      await claimApplication(
+        service.ctx,
+        serial,
+        { username: reviewer.username, role: 'reviewer' },
+        { actor: SYSTEM, source: 'test' },
+      );
+      return serial;
+    };
+
     type Case = () => Promise<{ path: string; body?: unknown; token?: string }>;
     const HTTP: Record<string, Case> = {
       'POST /admin/v1/login': async () => ({
@@ -154,7 +166,7 @@ for (const storeName of storeNames()) {
       },
       'POST /admin/v1/applications/:busi_water_no/reveal': async () => ({
         path: `/applications/${await applications.inState(appId, 'SUBMITTED')}/reveal`,
-        body: { field: 'cert_id' },
+        body: { field: 'cert_id', purpose: 'identity_check' },
         token: reviewer.token,
       }),
       'POST /admin/v1/applications/:busi_water_no/review': async () => ({
@@ -185,6 +197,25 @@ for (const storeName of storeNames()) {
       'POST /admin/v1/applications/:busi_water_no/deliver': async () => ({
         path: `/applications/${await applications.inState(appId, 'SHIPPED')}/deliver`,
         body: {},
+        token: reviewer.token,
+      }),
+      'POST /admin/v1/applications/:busi_water_no/claim': async () => ({
+        path: `/applications/${await applications.inState(appId, 'IN_REVIEW')}/claim`,
+        body: {},
+        token: reviewer.token,
+      }),
+      'POST /admin/v1/applications/:busi_water_no/release': async () => ({
+        path: `/applications/${await claimed()}/release`,
+        body: {},
+        token: reviewer.token,
+      }),
+      'POST /admin/v1/applications/:busi_water_no/reassign': async () => ({
+        path: `/applications/${await claimed()}/reassign`,
+        body: { username: admin.username },
+      }),
+      'POST /admin/v1/applications/:busi_water_no/open-for-review': async () => ({
+        path: `/applications/${await claimed()}/open-for-review`,
+        body: { purpose: 'document_comparison' },
         token: reviewer.token,
       }),
       'POST /admin/v1/apps': async () => ({ path: '/apps', body: { name: 'Another partner' } }),
@@ -343,6 +374,8 @@ for (const storeName of storeNames()) {
         'cert_id',
         '--operator',
         reviewer.username,
+        '--purpose',
+        'identity_check',
       ],
       'applications review': async () => [
         'applications',

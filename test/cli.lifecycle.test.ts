@@ -220,6 +220,8 @@ for (const storeName of storeNames()) {
           'cert_id',
           '--operator',
           'rey',
+          '--purpose',
+          'customer_request',
           '--json',
         ]),
       );
@@ -232,7 +234,7 @@ for (const storeName of storeNames()) {
       const reveal = page.items.find((e) => e.action === 'application.reveal');
       assert.deepEqual(
         [reveal?.actor, reveal?.target_id, reveal?.details],
-        ['operator:rey', serials[2], { field: 'cert_id' }],
+        ['operator:rey', serials[2], { field: 'cert_id', purpose: 'customer_request', purpose_text: null }],
       );
       assert.match(reveal!.source, /^cli/);
       const moves = page.items.filter((e) => e.action === 'application.transition');

@@ -1,4 +1,5 @@
 import { recordAudit } from '../audit/auditTrail.ts';
+import { takeReveal, type RevealPurpose } from '../operators/revealPolicy.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
@@ -72,13 +73,20 @@ export async function showApplication(
 }
 
 /**
- * One masked field in the clear, for a reviewer or admin; written to the audit trail (who, when,
- * which field, which application) in the same transaction that reads it, so no reveal goes
- * unrecorded. The value itself is never in the trail.
+ * One masked field in the clear, for a reviewer or admin, for a stated purpose; written to the
+ * audit trail (who, when, which field, which application, why) in the same transaction that reads
+ * it, so no reveal goes unrecorded, and within the operator's hourly allowance. The value itself
+ * is never in the trail.
  */
 export async function revealField(
   ctx: ServiceContext,
-  request: { busiWaterNo: string; field: string; operator: { username: string; role: Role }; source: string },
+  request: {
+    busiWaterNo: string;
+    field: string;
+    purpose: RevealPurpose;
+    operator: { username: string; role: Role };
+    source: string;
+  },
 ): Promise<{ busi_water_no: string; field: string; value: unknown }> {
   const { operator } = request;
   if (!hasRole(operator.role, ACTING_ROLE)) {
@@ -99,6 +107,7 @@ export async function revealField(
     if (!isSerialNumber(request.busiWaterNo)) throw new ServiceError('applicationNotFound');
     const row = await findApplication(trx, request.busiWaterNo);
     if (row === undefined) throw new ServiceError('applicationNotFound');
+    await takeReveal(ctx, trx, operator.username, request.purpose);
     const application = JSON.parse(ctx.keyRing.decrypt(row.payload_enc, row.busi_water_no)) as Record<
       string,
       unknown
@@ -108,7 +117,7 @@ export async function revealField(
       action: 'application.reveal',
       targetType: 'application',
       targetId: row.busi_water_no,
-      details: { field },
+      details: { field, purpose: request.purpose.code, purpose_text: request.purpose.text },
       source: request.source,
       at: ctx.now(),
     });

@@ -6,6 +6,7 @@ import { transitionApplication } from '../applications/transitionApplication.ts'
 import type { ServiceContext } from '../context.ts';
 import { actingOperator } from '../operators/operators.ts';
 import { ACTING_ROLE, type Role } from '../operators/roles.ts';
+import { checkPurpose, REVEAL_PURPOSES } from '../operators/revealPolicy.ts';
 import { cliSource, wholeNumberOption } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
@@ -131,18 +132,27 @@ export function applicationsCommands(program: Command): void {
     .argument('<busi_water_no>', 'serial number')
     .requiredOption('--field <field>', 'the field, e.g. cert_id')
     .requiredOption('--operator <username>', 'the operator acting')
+    .requiredOption('--purpose <code>', `why: ${REVEAL_PURPOSES.join(', ')} (audited)`)
+    .option('--purpose-text <text>', 'more about the purpose; required with other (audited)')
     .option('--json', 'print JSON')
-    .action(async (serial: string, options: { field: string; operator: string; json?: boolean }) => {
-      const revealed = await asOperator(options.operator, ACTING_ROLE, (ctx, actor) =>
-        revealField(ctx, {
-          busiWaterNo: serial,
-          field: options.field,
-          operator: { username: actor.id, role: actor.role },
-          source: cliSource(),
-        }),
-      );
-      print(options.json, revealed, () => `${revealed.field}: ${String(revealed.value)}`);
-    });
+    .action(
+      async (
+        serial: string,
+        options: { field: string; operator: string; purpose: string; purposeText?: string; json?: boolean },
+      ) => {
+        const purpose = checkPurpose(options.purpose, options.purposeText);
+        const revealed = await asOperator(options.operator, ACTING_ROLE, (ctx, actor) =>
+          revealField(ctx, {
+            busiWaterNo: serial,
+            field: options.field,
+            purpose,
+            operator: { username: actor.id, role: actor.role },
+            source: cliSource(),
+          }),
+        );
+        print(options.json, revealed, () => `${revealed.field}: ${String(revealed.value)}`);
+      },
+    );
 
   for (const [action, to] of Object.entries(OPERATOR_ACTIONS)) {
     const { reasonRequired, detailsRequired } = requirementsOf(to);

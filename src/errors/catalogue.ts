@@ -231,6 +231,24 @@ export const ERRORS = {
     'otp: no enrolment is waiting for confirmation; start one first',
     'otp: 没有待确认的绑定，请先开始绑定',
   ),
+  claimNotPossible: entry(
+    40972,
+    'claim_not_possible',
+    'busi_water_no: only an application in review can be claimed; it is {status}',
+    'busi_water_no: 仅审核中的申请可以认领，当前状态为 {status}',
+  ),
+  applicationClaimed: entry(
+    40973,
+    'application_claimed',
+    'busi_water_no: {holder} holds this application for review',
+    'busi_water_no: 该申请已由 {holder} 认领审核',
+  ),
+  claimNotHeld: entry(
+    40974,
+    'claim_not_held',
+    'busi_water_no: you hold no claim on this application; claim it first',
+    'busi_water_no: 您未认领该申请，请先认领',
+  ),
   operatorExists: entry(
     40907,
     'operator_exists',

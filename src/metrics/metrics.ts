@@ -63,6 +63,12 @@ export class ServiceMetrics {
     help: 'Applications whose identity data the retention job erased',
     registers: [this.registry],
   });
+  readonly reveals = new Counter({
+    name: 'cardapply_reveals_total',
+    help: 'Identity data shown in the clear to operators, by purpose and outcome (revealed, limited)',
+    labelNames: ['purpose', 'outcome'] as const,
+    registers: [this.registry],
+  });
   readonly jobRuns = new Counter({
     name: 'cardapply_job_runs_total',
     help: 'Runs of background jobs (reencrypt, retention), by result (ok, error)',

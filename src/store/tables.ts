@@ -16,6 +16,7 @@ export interface Database {
   operator_password_history: OperatorPasswordHistoryTable;
   operator_recovery_codes: OperatorRecoveryCodesTable;
   operator_totp: OperatorTotpTable;
+  review_claims: ReviewClaimsTable;
   audit_log: AuditLogTable;
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;
@@ -116,6 +117,14 @@ export interface OperatorTotpTable {
   confirmed_at: number | null;
   /** The TOTP time step of the last accepted code: it and earlier ones are refused (replay). */
   last_step: number | null;
+}
+
+export interface ReviewClaimsTable {
+  busi_water_no: string;
+  username: string;
+  claimed_at: number;
+  /** The claim lapses then (ms) unless renewed. */
+  expires_at: number;
 }
 
 export interface OperatorPasswordHistoryTable {

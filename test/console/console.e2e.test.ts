@@ -215,7 +215,12 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
       'consignee_mobile_differs',
     ]);
 
+    // The first reveal of the visit asks why; the purpose goes into the audit row.
     await page.getByRole('button', { name: 'Reveal Document number' }).click();
+    const purpose = page.getByRole('dialog');
+    await purpose.getByLabel('Purpose').selectOption('document_comparison');
+    await purpose.getByLabel('Details').fill('ID card photo against the form');
+    await purpose.getByRole('button', { name: 'Reveal', exact: true }).click();
     await page.locator('[data-value="cert_id"].revealed').waitFor();
     assert.equal(await page.locator('[data-value="cert_id"]').textContent(), flagged.certId);
     const audit = await service.ctx.store.db
@@ -226,7 +231,16 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
       .execute();
     assert.deepEqual(
       audit.map((row) => ({ ...row })),
-      [{ actor: 'operator:rita', details: JSON.stringify({ field: 'cert_id' }) }],
+      [
+        {
+          actor: 'operator:rita',
+          details: JSON.stringify({
+            field: 'cert_id',
+            purpose: 'document_comparison',
+            purpose_text: 'ID card photo against the form',
+          }),
+        },
+      ],
     );
 
     await page.getByRole('button', { name: 'Reveal Identity card, front' }).click();

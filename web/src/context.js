@@ -11,6 +11,7 @@
  *   acting_role: string,
  *   roles: string[],
  *   revealable_fields: string[],
+ *   reveal_purposes: string[],
  *   risk_flags: string[],
  *   codes: Record<string, CodeEntry[]>,
  * }} Meta

@@ -223,8 +223,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Reveal one masked field
-     * @description Reviewer or admin. Written to the audit trail: who, when, which field, which application.
+     * Reveal one masked field, for a stated purpose
+     * @description Reviewer or admin. Written to the audit trail: who, when, which field, which application, and the purpose. At most `OPERATOR_REVEALS_PER_HOUR` reveals an hour per operator (429 after).
      */
     post: operations['adminRevealField'];
     delete?: never;
@@ -627,6 +627,97 @@ export interface paths {
     put?: never;
     /** Remove an operator's second factor (a lost authenticator); ends its sessions */
     post: operations['adminResetOperatorMfa'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/claims': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Live review claims: who holds which application */
+    get: operations['adminListClaims'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/applications/{busi_water_no}/claim': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Claim an application in review (or renew the claim)
+     * @description Refused (409) while another reviewer holds it. The claim lapses after `REVIEW_CLAIM_SECONDS`.
+     */
+    post: operations['adminClaimApplication'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/applications/{busi_water_no}/release': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** End a claim (its holder, or an admin) */
+    post: operations['adminReleaseClaim'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/applications/{busi_water_no}/reassign': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Hand an application in review to another reviewer */
+    post: operations['adminReassignClaim'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/applications/{busi_water_no}/open-for-review': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Open a claimed application's identity fields and images for review
+     * @description The holder of the claim only. One audit row with the purpose and the fields shown; counts as one reveal towards `OPERATOR_REVEALS_PER_HOUR`. The card number is not included (reveal it on its own).
+     */
+    post: operations['adminOpenForReview'];
     delete?: never;
     options?: never;
     head?: never;
@@ -6252,6 +6343,19 @@ export interface operations {
             | 'passport_img'
             | 'sign_applicant'
             | 'pay_voucher';
+          /**
+           * @description Why the value is needed (PCI DSS 3.3); written to the audit trail.
+           * @enum {unknown}
+           */
+          purpose:
+            | 'identity_check'
+            | 'document_comparison'
+            | 'customer_request'
+            | 'fraud_investigation'
+            | 'card_issuance'
+            | 'other';
+          /** @description More about the purpose; required with `other`. Written to the audit trail. */
+          purpose_text?: string;
         };
       };
     };
@@ -6524,6 +6628,8 @@ export interface operations {
        *     `42207` field_unknown: {field}: is not a known field
        *
        *     `42206` field_not_allowed: {field}: must be one of {allowed}
+       *
+       *     `42203` field_too_long: {field}: must be at most {max} characters
        */
       422: {
         headers: {
@@ -6543,6 +6649,45 @@ export interface operations {
            *         ]
            *       },
            *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `42970` reveals_limited: purpose: at most {limit} reveals an hour; retry after {retry_after} seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before the next request. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42970,
+           *       "data": {
+           *         "retry_after": 1
+           *       },
+           *       "msg": "purpose: at most  reveals an hour; retry after 1 seconds"
            *     }
            */
           'application/json': {
@@ -15692,6 +15837,2073 @@ export interface operations {
            *         ]
            *       },
            *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+    };
+  };
+  adminListClaims: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              busi_water_no: string;
+              /** @description Who holds it. */
+              username: string;
+              claimed_at: number;
+              /** @description When the claim lapses unless claimed again (Unix seconds). */
+              expires_at: number;
+            }[];
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40110` operator_auth_required: Authorization: an operator token (Bearer) or session cookie is required
+       *
+       *     `40111` operator_session_invalid: Authorization: the session is unknown, expired or revoked; log in again
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40110,
+           *       "data": null,
+           *       "msg": "Authorization: an operator token (Bearer) or session cookie is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
+       *
+       *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40304,
+           *       "data": null,
+           *       "msg": "x-csrf-token: header is missing or does not match the session"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+    };
+  };
+  adminClaimApplication: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Application serial number. */
+        busi_water_no: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              busi_water_no: string;
+              /** @description Who holds it. */
+              username: string;
+              claimed_at: number;
+              /** @description When the claim lapses unless claimed again (Unix seconds). */
+              expires_at: number;
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40110` operator_auth_required: Authorization: an operator token (Bearer) or session cookie is required
+       *
+       *     `40111` operator_session_invalid: Authorization: the session is unknown, expired or revoked; log in again
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40110,
+           *       "data": null,
+           *       "msg": "Authorization: an operator token (Bearer) or session cookie is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
+       *
+       *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40304,
+           *       "data": null,
+           *       "msg": "x-csrf-token: header is missing or does not match the session"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `40401` application_not_found: busi_water_no: no such application */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40401,
+           *       "data": null,
+           *       "msg": "busi_water_no: no such application"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40972` claim_not_possible: busi_water_no: only an application in review can be claimed; it is {status}
+       *
+       *     `40973` application_claimed: busi_water_no: {holder} holds this application for review
+       *
+       *     `40974` claim_not_held: busi_water_no: you hold no claim on this application; claim it first
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40972,
+           *       "data": null,
+           *       "msg": "busi_water_no: only an application in review can be claimed; it is "
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+    };
+  };
+  adminReleaseClaim: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Application serial number. */
+        busi_water_no: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              /** @enum {boolean} */
+              released: true;
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40110` operator_auth_required: Authorization: an operator token (Bearer) or session cookie is required
+       *
+       *     `40111` operator_session_invalid: Authorization: the session is unknown, expired or revoked; log in again
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40110,
+           *       "data": null,
+           *       "msg": "Authorization: an operator token (Bearer) or session cookie is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
+       *
+       *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40304,
+           *       "data": null,
+           *       "msg": "x-csrf-token: header is missing or does not match the session"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `40401` application_not_found: busi_water_no: no such application */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40401,
+           *       "data": null,
+           *       "msg": "busi_water_no: no such application"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40972` claim_not_possible: busi_water_no: only an application in review can be claimed; it is {status}
+       *
+       *     `40973` application_claimed: busi_water_no: {holder} holds this application for review
+       *
+       *     `40974` claim_not_held: busi_water_no: you hold no claim on this application; claim it first
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40972,
+           *       "data": null,
+           *       "msg": "busi_water_no: only an application in review can be claimed; it is "
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+    };
+  };
+  adminReassignClaim: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Application serial number. */
+        busi_water_no: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          username: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              busi_water_no: string;
+              /** @description Who holds it. */
+              username: string;
+              claimed_at: number;
+              /** @description When the claim lapses unless claimed again (Unix seconds). */
+              expires_at: number;
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40110` operator_auth_required: Authorization: an operator token (Bearer) or session cookie is required
+       *
+       *     `40111` operator_session_invalid: Authorization: the session is unknown, expired or revoked; log in again
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40110,
+           *       "data": null,
+           *       "msg": "Authorization: an operator token (Bearer) or session cookie is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
+       *
+       *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40304,
+           *       "data": null,
+           *       "msg": "x-csrf-token: header is missing or does not match the session"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40401` application_not_found: busi_water_no: no such application
+       *
+       *     `40403` operator_not_found: username: no such operator
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40401,
+           *       "data": null,
+           *       "msg": "busi_water_no: no such application"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40972` claim_not_possible: busi_water_no: only an application in review can be claimed; it is {status}
+       *
+       *     `40973` application_claimed: busi_water_no: {holder} holds this application for review
+       *
+       *     `40974` claim_not_held: busi_water_no: you hold no claim on this application; claim it first
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40972,
+           *       "data": null,
+           *       "msg": "busi_water_no: only an application in review can be claimed; it is "
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+    };
+  };
+  adminOpenForReview: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Application serial number. */
+        busi_water_no: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description Why (PCI DSS 3.3); written to the audit trail.
+           * @enum {unknown}
+           */
+          purpose:
+            | 'identity_check'
+            | 'document_comparison'
+            | 'customer_request'
+            | 'fraud_investigation'
+            | 'card_issuance'
+            | 'other';
+          /** @description Required with `other`. */
+          purpose_text?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              busi_water_no: string;
+              /** @description The identity fields and image URLs, in the clear. */
+              fields: {
+                [key: string]: unknown;
+              };
+              claim_expires_at: number;
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40110` operator_auth_required: Authorization: an operator token (Bearer) or session cookie is required
+       *
+       *     `40111` operator_session_invalid: Authorization: the session is unknown, expired or revoked; log in again
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40110,
+           *       "data": null,
+           *       "msg": "Authorization: an operator token (Bearer) or session cookie is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
+       *
+       *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40304,
+           *       "data": null,
+           *       "msg": "x-csrf-token: header is missing or does not match the session"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `40401` application_not_found: busi_water_no: no such application */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40401,
+           *       "data": null,
+           *       "msg": "busi_water_no: no such application"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40972` claim_not_possible: busi_water_no: only an application in review can be claimed; it is {status}
+       *
+       *     `40973` application_claimed: busi_water_no: {holder} holds this application for review
+       *
+       *     `40974` claim_not_held: busi_water_no: you hold no claim on this application; claim it first
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40972,
+           *       "data": null,
+           *       "msg": "busi_water_no: only an application in review can be claimed; it is "
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       *
+       *     `42206` field_not_allowed: {field}: must be one of {allowed}
+       *
+       *     `42203` field_too_long: {field}: must be at most {max} characters
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `42970` reveals_limited: purpose: at most {limit} reveals an hour; retry after {retry_after} seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before the next request. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42970,
+           *       "data": {
+           *         "retry_after": 1
+           *       },
+           *       "msg": "purpose: at most  reveals an hour; retry after 1 seconds"
            *     }
            */
           'application/json': {

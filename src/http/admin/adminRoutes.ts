@@ -3,6 +3,7 @@ import type { ServiceContext } from '../../context.ts';
 import { applicationAdminRoutes } from './applicationAdminRoutes.ts';
 import { applicationOverviewRoutes } from './applicationOverviewRoutes.ts';
 import { appSecretRoutes } from './appSecretRoutes.ts';
+import { claimRoutes } from './claimRoutes.ts';
 import { manageRoutes } from './manageRoutes.ts';
 import { mfaRoutes } from './mfaRoutes.ts';
 import { sessionCsrfRoutes } from './sessionCsrfRoutes.ts';
@@ -25,5 +26,6 @@ export function adminRoutes(ctx: ServiceContext) {
     await app.register(appSecretRoutes(ctx));
     await app.register(sessionCsrfRoutes(ctx));
     await app.register(mfaRoutes(ctx));
+    await app.register(claimRoutes(ctx));
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { OPERATOR_ACTIONS, requirementsOf } from '../../applications/lifecycle.ts';
 import { searchApplications } from '../../applications/listApplications.ts';
 import { revealField, showApplication } from '../../applications/operatorView.ts';
+import { checkPurpose } from '../../operators/revealPolicy.ts';
 import { transitionApplication } from '../../applications/transitionApplication.ts';
 import type { ServiceContext } from '../../context.ts';
 import { ACTING_ROLE } from '../../operators/roles.ts';
@@ -87,25 +88,29 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
         config: { operation: 'admin.application.reveal' },
         schema: {
           operationId: 'adminRevealField',
-          summary: 'Reveal one masked field',
+          summary: 'Reveal one masked field, for a stated purpose',
           description:
-            'Reviewer or admin. Written to the audit trail: who, when, which field, which application.',
+            'Reviewer or admin. Written to the audit trail: who, when, which field, which application, and the purpose. At most `OPERATOR_REVEALS_PER_HOUR` reveals an hour per operator (429 after).',
           tags: ['admin'],
           security: ADMIN_SECURITY,
           params: SerialParams,
           body: RevealBody,
-          response: { ...ok(RevealResponse), ...adminBodyErrors('applicationNotFound', 'fieldNotAllowed') },
+          response: {
+            ...ok(RevealResponse),
+            ...adminBodyErrors('applicationNotFound', 'fieldNotAllowed', 'fieldTooLong', 'revealsLimited'),
+          },
         },
       },
       async (request) => {
         const { busi_water_no } = request.params as { busi_water_no: string };
-        const { field } = request.body as { field: string };
+        const body = request.body as { field: string; purpose: string; purpose_text?: string };
         const operator = operatorOf(request);
         return success(
           request,
           await revealField(ctx, {
             busiWaterNo: busi_water_no,
-            field,
+            field: body.field,
+            purpose: checkPurpose(body.purpose, body.purpose_text),
             operator: { username: operator.username, role: operator.role },
             source: adminSource(request),
           }),

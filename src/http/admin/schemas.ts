@@ -7,6 +7,7 @@ import { DETAIL_LIMIT } from '../../applications/transitionApplication.ts';
 import type { ErrorName } from '../../errors/catalogue.ts';
 import { USERNAME_PATTERN } from '../../operators/operators.ts';
 import { MAX_PASSWORD_LENGTH } from '../../operators/passwordPolicy.ts';
+import { PURPOSE_TEXT_MAX, REVEAL_PURPOSES } from '../../operators/revealPolicy.ts';
 import { ROLES } from '../../operators/roles.ts';
 import { errorResponses, SuccessEnvelope } from '../schemas.ts';
 
@@ -102,6 +103,15 @@ export const RevealBody = Type.Object(
     field: Type.Enum([...REVEALABLE_FIELDS], {
       description: 'The masked field to show in the clear. Written to the audit trail.',
     }),
+    purpose: Type.Enum([...REVEAL_PURPOSES], {
+      description: 'Why the value is needed (PCI DSS 3.3); written to the audit trail.',
+    }),
+    purpose_text: Type.Optional(
+      Type.String({
+        maxLength: PURPOSE_TEXT_MAX,
+        description: 'More about the purpose; required with `other`. Written to the audit trail.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../../context.ts';
+import { REVEAL_PURPOSES } from '../../operators/revealPolicy.ts';
 import { OPERATOR_ACTIONS, STATUSES, TRANSITIONS } from '../../applications/lifecycle.ts';
 import { REVEALABLE_FIELDS } from '../../applications/masking.ts';
 import { RISK_FLAG_CODES } from '../../applications/riskFlags.ts';
@@ -20,6 +21,7 @@ export interface ConsoleMeta {
   acting_role: string;
   roles: readonly string[];
   revealable_fields: readonly string[];
+  reveal_purposes: readonly string[];
   risk_flags: readonly string[];
   codes: ServiceContext['codes']['tables'];
 }
@@ -45,6 +47,7 @@ export function consoleMeta(ctx: ServiceContext): ConsoleMeta {
     acting_role: ACTING_ROLE,
     roles: ROLES,
     revealable_fields: REVEALABLE_FIELDS,
+    reveal_purposes: REVEAL_PURPOSES,
     risk_flags: RISK_FLAG_CODES,
     codes: ctx.codes.tables,
   };

@@ -319,4 +319,19 @@ export default {
   'audit.action.webhook.redeliver': 'Webhook redelivery',
   'audit.action.retention.run': 'Retention run',
   'audit.action.key.reencrypt': 'Re-encryption run',
+
+  'reveal.title': 'Reveal {field}',
+  'reveal.description':
+    'Identity data is shown only for a stated purpose. The purpose is recorded in the audit trail with every reveal of this visit.',
+  'reveal.purpose': 'Purpose',
+  'reveal.choose': 'Choose…',
+  'reveal.purposeText': 'Details',
+  'reveal.purposeHint': 'Required for “Other”',
+  'reveal.submit': 'Reveal',
+  'purpose.identity_check': 'Verify the applicant’s identity',
+  'purpose.document_comparison': 'Compare with the documents',
+  'purpose.customer_request': 'Customer request',
+  'purpose.fraud_investigation': 'Fraud investigation',
+  'purpose.card_issuance': 'Card issuance',
+  'purpose.other': 'Other',
 };

@@ -315,4 +315,18 @@ export default {
   'audit.action.webhook.redeliver': '重新投递 Webhook',
   'audit.action.retention.run': '执行数据保留清理',
   'audit.action.key.reencrypt': '执行重新加密',
+
+  'reveal.title': '查看{field}',
+  'reveal.description': '身份数据仅在说明用途后显示。本次访问中的每次查看都会连同用途记入审计日志。',
+  'reveal.purpose': '用途',
+  'reveal.choose': '请选择…',
+  'reveal.purposeText': '说明',
+  'reveal.purposeHint': '选择“其他”时必填',
+  'reveal.submit': '查看',
+  'purpose.identity_check': '核验申请人身份',
+  'purpose.document_comparison': '与证件材料比对',
+  'purpose.customer_request': '客户请求',
+  'purpose.fraud_investigation': '欺诈调查',
+  'purpose.card_issuance': '制卡发卡',
+  'purpose.other': '其他',
 };

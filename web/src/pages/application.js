@@ -5,6 +5,7 @@ import { statusLabel, t } from '../i18n.js';
 import { actorLabel, errorPanel, errorText, loading, mono, statusBadge } from '../ui.js';
 import { eventList } from './applicationEvents.js';
 import { fieldGroups, fieldLabel, imageGallery } from './applicationFields.js';
+import { askPurpose } from './revealPurpose.js';
 
 /**
  * One application: its fields (masked, revealable by reviewers), images, risk flags, history,
@@ -83,13 +84,28 @@ export function renderApplication(main, ctx, [serial = '']) {
     if (!stopped) timer = setTimeout(() => void loadEvents(), REFRESH_MS);
   }
 
+  /** The purpose given at the first reveal of this visit; the later ones give it again. */
+  /** @type {{ purpose: string, purpose_text?: string } | null} */
+  let purpose = null;
+
   /** @param {string} field */
   async function reveal(field) {
-    try {
-      const result = await api('POST', `/applications/${encodeURIComponent(serial)}/reveal`, { field });
+    /** @param {{ purpose: string, purpose_text?: string }} why */
+    const show = async (why) => {
+      const result = await api('POST', `/applications/${encodeURIComponent(serial)}/reveal`, {
+        field,
+        ...why,
+      });
       if (stopped) return;
       revealed.set(field, result.value);
       keepingFocus(draw);
+    };
+    if (purpose === null) {
+      purpose = await askPurpose(ctx.meta.reveal_purposes, fieldLabel(field), show);
+      return;
+    }
+    try {
+      await show(purpose);
     } catch (error) {
       ctx.toast(errorText(error), 'error');
     }

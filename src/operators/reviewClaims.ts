@@ -1,0 +1,248 @@
+import type { Kysely } from 'kysely';
+import { actorName, type ChangedBy } from '../audit/actor.ts';
+import { recordAudit } from '../audit/auditTrail.ts';
+import { findApplication } from '../applications/applicationRepository.ts';
+import { isSerialNumber } from '../applications/serialNumber.ts';
+import type { ServiceContext } from '../context.ts';
+import { ServiceError } from '../errors/serviceError.ts';
+import type { Database } from '../store/tables.ts';
+import { findOperator } from './operatorRepository.ts';
+import { takeReveal, type RevealPurpose } from './revealPolicy.ts';
+import { hasRole, type Role } from './roles.ts';
+
+/**
+ * Review claims: a reviewer claims an application in review, so that two do not work on one and
+ * everyone sees who holds it. A claim lapses after `REVIEW_CLAIM_SECONDS` unless claimed again; an
+ * admin can hand it to another reviewer. The holder may open the application's identity fields and
+ * document images for review in one audited action with one purpose (PCI DSS 3.3, 3.4.1): instead
+ * of a dozen reveals, one row that says who saw what, when and why. The full card number is not
+ * part of it: it stays a reveal of its own. Every claim, release, reassignment and opening is one
+ * audit row.
+ */
+export const REVIEWED_STATUS = 'IN_REVIEW';
+/** What opening for review shows: the identity fields and images, never the card number. */
+export const REVIEW_FIELDS = [
+  'name',
+  'name_en',
+  'cert_id',
+  'mob_no',
+  'email',
+  'address',
+  'office_tel_no',
+  'office_address',
+  'consignee',
+  'consignee_mob_no',
+  'consignee_address',
+  'id_card_img',
+  'id_card_back_img',
+  'passport_img',
+  'sign_applicant',
+  'pay_voucher',
+] as const;
+
+export interface ClaimView {
+  busi_water_no: string;
+  username: string;
+  claimed_at: number;
+  expires_at: number;
+}
+
+type Operator = { username: string; role: Role };
+
+const view = (row: {
+  busi_water_no: string;
+  username: string;
+  claimed_at: number;
+  expires_at: number;
+}): ClaimView => ({
+  busi_water_no: row.busi_water_no,
+  username: row.username,
+  claimed_at: Math.floor(row.claimed_at / 1000),
+  expires_at: Math.floor(row.expires_at / 1000),
+});
+
+async function liveClaim(db: Kysely<Database>, serial: string, now: number) {
+  const row = await db
+    .selectFrom('review_claims')
+    .selectAll()
+    .where('busi_water_no', '=', serial)
+    .executeTakeFirst();
+  return row !== undefined && row.expires_at > now ? row : undefined;
+}
+
+async function inReview(db: Kysely<Database>, serial: string) {
+  if (!isSerialNumber(serial)) throw new ServiceError('applicationNotFound');
+  const row = await findApplication(db, serial);
+  if (row === undefined) throw new ServiceError('applicationNotFound');
+  if (row.status !== REVIEWED_STATUS) {
+    throw new ServiceError('claimNotPossible', { params: { status: row.status } });
+  }
+  return row;
+}
+
+function heldBy(holder: { username: string; expires_at: number }): ServiceError {
+  return new ServiceError('applicationClaimed', {
+    params: { holder: holder.username },
+    data: { holder: holder.username, expires_at: Math.floor(holder.expires_at / 1000) },
+  });
+}
+
+async function audit(
+  db: Kysely<Database>,
+  by: ChangedBy,
+  action: 'application.claim' | 'application.release' | 'application.reassign' | 'application.review_open',
+  serial: string,
+  details: Record<string, unknown> | null,
+  at: number,
+) {
+  await recordAudit(db, {
+    actor: actorName(by.actor),
+    action,
+    targetType: 'application',
+    targetId: serial,
+    details,
+    source: by.source,
+    at,
+  });
+}
+
+/** Claims (or renews) an application in review for the operator; 409 while someone else holds it. */
+export async function claimApplication(
+  ctx: ServiceContext,
+  serial: string,
+  operator: Operator,
+  by: ChangedBy,
+): Promise<ClaimView> {
+  const now = ctx.now();
+  return ctx.store.transaction(async (trx) => {
+    await inReview(trx, serial);
+    const current = await liveClaim(trx, serial, now);
+    if (current !== undefined && current.username !== operator.username) throw heldBy(current);
+    const row = {
+      busi_water_no: serial,
+      username: operator.username,
+      claimed_at: current?.claimed_at ?? now,
+      expires_at: now + ctx.config.operators.claimSeconds * 1000,
+    };
+    await trx.deleteFrom('review_claims').where('busi_water_no', '=', serial).execute();
+    await trx.insertInto('review_claims').values(row).execute();
+    await audit(
+      trx,
+      by,
+      'application.claim',
+      serial,
+      { renewed: current !== undefined, expires_at: Math.floor(row.expires_at / 1000) },
+      now,
+    );
+    return view(row);
+  });
+}
+
+/** Ends a claim: its holder, or an admin. */
+export async function releaseClaim(
+  ctx: ServiceContext,
+  serial: string,
+  operator: Operator,
+  by: ChangedBy,
+): Promise<{ released: true }> {
+  const now = ctx.now();
+  return ctx.store.transaction(async (trx) => {
+    const current = await liveClaim(trx, serial, now);
+    if (current === undefined) throw new ServiceError('claimNotHeld');
+    if (current.username !== operator.username && !hasRole(operator.role, 'admin')) throw heldBy(current);
+    await trx.deleteFrom('review_claims').where('busi_water_no', '=', serial).execute();
+    await audit(trx, by, 'application.release', serial, { holder: current.username }, now);
+    return { released: true as const };
+  });
+}
+
+/** An admin hands an application in review to another reviewer (a fresh claim period). */
+export async function reassignClaim(
+  ctx: ServiceContext,
+  serial: string,
+  username: string,
+  by: ChangedBy,
+): Promise<ClaimView> {
+  const now = ctx.now();
+  return ctx.store.transaction(async (trx) => {
+    await inReview(trx, serial);
+    const target = await findOperator(trx, username);
+    if (target === undefined) throw new ServiceError('operatorNotFound');
+    if (target.disabled === 1 || !hasRole(target.role, 'reviewer')) {
+      throw new ServiceError('forbidden', {
+        params: {
+          reason: `${username} cannot review (a reviewer or admin is required)`,
+          reason_zh: `${username} 无审核权限（需要 reviewer 或 admin）`,
+        },
+      });
+    }
+    const previous = await liveClaim(trx, serial, now);
+    const row = {
+      busi_water_no: serial,
+      username,
+      claimed_at: now,
+      expires_at: now + ctx.config.operators.claimSeconds * 1000,
+    };
+    await trx.deleteFrom('review_claims').where('busi_water_no', '=', serial).execute();
+    await trx.insertInto('review_claims').values(row).execute();
+    await audit(
+      trx,
+      by,
+      'application.reassign',
+      serial,
+      { from: previous?.username ?? null, to: username },
+      now,
+    );
+    return view(row);
+  });
+}
+
+/** Live claims, for the queue: who holds what, until when. */
+export async function listClaims(ctx: ServiceContext): Promise<ClaimView[]> {
+  const rows = await ctx.store.db
+    .selectFrom('review_claims')
+    .selectAll()
+    .where('expires_at', '>', ctx.now())
+    .orderBy('claimed_at')
+    .execute();
+  return rows.map(view);
+}
+
+/**
+ * The holder opens the application's identity fields and images for review: one audited action,
+ * one purpose, counted as one reveal towards the hourly allowance.
+ */
+export async function openForReview(
+  ctx: ServiceContext,
+  serial: string,
+  operator: Operator,
+  purpose: RevealPurpose,
+  by: ChangedBy,
+): Promise<{ busi_water_no: string; fields: Record<string, unknown>; claim_expires_at: number }> {
+  const now = ctx.now();
+  return ctx.store.transaction(async (trx) => {
+    const row = await inReview(trx, serial);
+    const claim = await liveClaim(trx, serial, now);
+    if (claim === undefined || claim.username !== operator.username) {
+      if (claim !== undefined) throw heldBy(claim);
+      throw new ServiceError('claimNotHeld');
+    }
+    await takeReveal(ctx, trx, operator.username, purpose);
+    const application = JSON.parse(ctx.keyRing.decrypt(row.payload_enc, row.busi_water_no)) as Record<
+      string,
+      unknown
+    >;
+    const fields: Record<string, unknown> = {};
+    for (const field of REVIEW_FIELDS)
+      if (application[field] !== undefined) fields[field] = application[field];
+    await audit(
+      trx,
+      by,
+      'application.review_open',
+      serial,
+      { fields: Object.keys(fields), purpose: purpose.code, purpose_text: purpose.text },
+      now,
+    );
+    return { busi_water_no: serial, fields, claim_expires_at: Math.floor(claim.expires_at / 1000) };
+  });
+}
