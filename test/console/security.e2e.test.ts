@@ -4,8 +4,9 @@ import type { BrowserContext, Page } from 'playwright-core';
 import * as OTPAuth from 'otpauth';
 import { SYSTEM } from '../../src/audit/actor.ts';
 import { listAudit } from '../../src/audit/auditTrail.ts';
+import { createApp } from '../../src/callers/credentials.ts';
 import { createOperator } from '../../src/operators/operators.ts';
-import { TEST_PASSWORD } from '../helpers/operators.ts';
+import { Applications, TEST_PASSWORD } from '../helpers/operators.ts';
 import { startService, type TestService } from '../helpers/service.ts';
 import { launchBrowser, newOperatorContext, type TestBrowser } from './browser.ts';
 
@@ -44,6 +45,7 @@ const LABELS = {
 describe('operator security in Chromium', () => {
   let service: TestService;
   let idleService: TestService;
+  let plain: TestService;
   let browser: TestBrowser;
   const contexts: BrowserContext[] = [];
   const pageErrors: string[][] = [];
@@ -58,6 +60,7 @@ describe('operator security in Chromium', () => {
   before(async () => {
     service = await startService('sqlite', { OPERATOR_MFA_REQUIRED: 'true' });
     idleService = await startService('sqlite', { OPERATOR_SESSION_IDLE_SECONDS: '10' });
+    plain = await startService('sqlite');
     browser = await launchBrowser();
   });
 
@@ -66,6 +69,7 @@ describe('operator security in Chromium', () => {
     await browser?.close();
     await service?.close();
     await idleService?.close();
+    await plain?.close();
     assert.deepEqual(pageErrors.flat(), [], 'no script errors or CSP violations in any page');
   });
 
@@ -176,5 +180,60 @@ describe('operator security in Chromium', () => {
     await page.waitForURL(/\/console\/login\?expired=1/, { timeout: 30_000 });
     const after = (Date.now() - started) / 1000;
     assert.ok(after >= 9 && after < 25, `back at sign-in after ${after} s (idle time-out 10 s)`);
+  });
+
+  test('claim an application in review, open it for review with one purpose (audited), release: masked again', async () => {
+    const by = { actor: SYSTEM, source: 'test' };
+    for (const [username, role] of [
+      ['rita', 'reviewer'],
+      ['rob', 'reviewer'],
+    ] as const) {
+      await createOperator(plain.ctx, { username, role, password: TEST_PASSWORD }, by);
+    }
+    const appId = (await createApp(plain.ctx.store.db, 'Harbour Pay', Date.now())).app_id;
+    const serial = await new Applications(plain).inState(appId, 'IN_REVIEW');
+    const signIn = async (page: Page, username: string) => {
+      await page.goto(`${plain.baseUrl}/console/applications/${serial}`);
+      await page.getByLabel('User name', { exact: true }).fill(username);
+      await page.getByLabel('Password', { exact: true }).fill(TEST_PASSWORD);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await page.waitForSelector('.claim-panel .claim-holder');
+    };
+    const rita = await openPage('en');
+    await signIn(rita, 'rita');
+    await rita.getByRole('button', { name: 'Claim for review' }).click();
+    await rita.getByText(/^You hold this application for review until/).waitFor();
+
+    const rob = await openPage('en');
+    await signIn(rob, 'rob');
+    await rob.getByText(/^rita holds this application for review until/).waitFor();
+    assert.equal(await rob.getByRole('button', { name: 'Claim for review' }).count(), 0);
+
+    await rita.getByRole('button', { name: 'Open for review' }).click();
+    const dialog = rita.getByRole('dialog');
+    await dialog.getByLabel('Purpose').selectOption('identity_check');
+    await dialog.getByRole('button', { name: 'Reveal', exact: true }).click();
+    await rita.locator('[data-value="cert_id"].revealed').waitFor();
+    assert.ok((await rita.locator('.value.revealed').count()) >= 8, 'identity fields opened at once');
+    const opened = await listAudit(plain.ctx.store.db, {
+      targetId: serial,
+      action: 'application.review_open',
+      limit: 5,
+    });
+    assert.equal(opened.items.length, 1, 'one audit row for the whole opening');
+    assert.equal(opened.items[0]!.details?.['purpose'], 'identity_check');
+    assert.equal(opened.items[0]!.actor, 'operator:rita');
+
+    await rita.getByRole('button', { name: 'Release' }).click();
+    await rita.getByText('Nobody holds this application for review.').waitFor();
+    assert.equal(await rita.locator('.value.revealed').count(), 0, 'masked again when the claim ends');
+    const actions = (await listAudit(plain.ctx.store.db, { targetId: serial, limit: 10 })).items.map(
+      (e) => e.action,
+    );
+    assert.deepEqual(actions.slice(0, 3), [
+      'application.release',
+      'application.review_open',
+      'application.claim',
+    ]);
   });
 });

@@ -334,4 +334,18 @@ export default {
   'purpose.fraud_investigation': 'Fraud investigation',
   'purpose.card_issuance': 'Card issuance',
   'purpose.other': 'Other',
+
+  'claim.free': 'Nobody holds this application for review.',
+  'claim.mine': 'You hold this application for review until {until}.',
+  'claim.heldBy': '{holder} holds this application for review until {until}.',
+  'claim.claim': 'Claim for review',
+  'claim.open': 'Open for review',
+  'claim.release': 'Release',
+  'claim.reassign': 'Reassign',
+  'claim.reassignTo': 'To reviewer (user name)',
+  'claim.allFields': 'all identity fields and images',
+  'audit.action.application.claim': 'Claimed for review',
+  'audit.action.application.release': 'Claim released',
+  'audit.action.application.reassign': 'Claim reassigned',
+  'audit.action.application.review_open': 'Opened for review',
 };

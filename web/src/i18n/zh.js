@@ -329,4 +329,18 @@ export default {
   'purpose.fraud_investigation': '欺诈调查',
   'purpose.card_issuance': '制卡发卡',
   'purpose.other': '其他',
+
+  'claim.free': '该申请尚无人认领审核。',
+  'claim.mine': '您已认领该申请，有效期至 {until}。',
+  'claim.heldBy': '{holder} 已认领该申请，有效期至 {until}。',
+  'claim.claim': '认领审核',
+  'claim.open': '打开审核',
+  'claim.release': '释放',
+  'claim.reassign': '转派',
+  'claim.reassignTo': '转派给审核员（用户名）',
+  'claim.allFields': '全部身份字段和图片',
+  'audit.action.application.claim': '认领审核',
+  'audit.action.application.release': '释放认领',
+  'audit.action.application.reassign': '转派认领',
+  'audit.action.application.review_open': '打开审核',
 };

@@ -6,6 +6,7 @@ import { actorLabel, errorPanel, errorText, loading, mono, statusBadge } from '.
 import { eventList } from './applicationEvents.js';
 import { fieldGroups, fieldLabel, imageGallery } from './applicationFields.js';
 import { askPurpose } from './revealPurpose.js';
+import { claimPanel } from './reviewClaim.js';
 
 /**
  * One application: its fields (masked, revealable by reviewers), images, risk flags, history,
@@ -37,6 +38,18 @@ export function renderApplication(main, ctx, [serial = '']) {
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
   const canAct = ctx.can(ctx.meta.acting_role);
+  const claim = claimPanel({
+    ctx,
+    serial,
+    onOpened: (fields) => {
+      for (const [name, value] of Object.entries(fields)) revealed.set(name, value);
+      keepingFocus(draw);
+    },
+    onMasked: () => {
+      revealed.clear();
+      keepingFocus(draw);
+    },
+  });
 
   const body = h('div', { class: 'application-body' });
   const eventsBox = h('div', {}, loading());
@@ -234,6 +247,7 @@ export function renderApplication(main, ctx, [serial = '']) {
               h('strong', {}, `${t('application.reason')}: `),
               v.status_reason,
             ),
+        v.status === 'IN_REVIEW' ? claim.element : null,
         actions() ??
           (canAct
             ? h('p', { class: 'muted small' }, t('application.final'))
@@ -288,6 +302,7 @@ export function renderApplication(main, ctx, [serial = '']) {
   return () => {
     stopped = true;
     clearTimeout(timer);
+    claim.stop();
     revealed.clear();
   };
 }

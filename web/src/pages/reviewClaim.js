@@ -1,0 +1,132 @@
+import { api } from '../api.js';
+import { formDialog } from '../dialog.js';
+import { formatTime, h, replace } from '../dom.js';
+import { t } from '../i18n.js';
+import { errorText } from '../ui.js';
+import { askPurpose } from './revealPurpose.js';
+
+/**
+ * The review claim of an application in review: who holds it and until when; claim, release,
+ * reassign (admins); and, for the holder, "Open for review": every identity field and image in
+ * the clear in one audited action with one purpose (the card number stays a reveal of its own).
+ * What was opened is masked again when the claim ends (released, lapsed, taken away) or the page
+ * is left.
+ * @param {{
+ *   ctx: import('../context.js').PageContext,
+ *   serial: string,
+ *   onOpened: (fields: Record<string, unknown>) => void,
+ *   onMasked: () => void,
+ * }} options
+ */
+export function claimPanel({ ctx, serial, onOpened, onMasked }) {
+  const element = h('div', { class: 'claim-panel', 'data-claim': '' });
+  /** @type {{ username: string, expires_at: number } | null} */
+  let claim = null;
+  let opened = false;
+  let stopped = false;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let lapse;
+  const canAct = ctx.can(ctx.meta.acting_role);
+  const mine = () => claim !== null && claim.username === ctx.session.username;
+
+  function mask() {
+    if (!opened) return;
+    opened = false;
+    onMasked();
+  }
+
+  async function refresh() {
+    try {
+      const claims = /** @type {{ busi_water_no: string, username: string, expires_at: number }[]} */ (
+        await api('GET', '/claims', undefined, { background: true })
+      );
+      if (stopped) return;
+      claim = claims.find((c) => c.busi_water_no === serial) ?? null;
+    } catch (error) {
+      replace(element, h('p', { class: 'form-error' }, errorText(error)));
+      return;
+    }
+    if (!mine()) mask();
+    draw();
+  }
+
+  /** @param {string} path @param {unknown} [body] */
+  async function post(path, body) {
+    try {
+      return await api('POST', `/applications/${encodeURIComponent(serial)}/${path}`, body ?? {});
+    } catch (error) {
+      ctx.toast(errorText(error), 'error');
+      return null;
+    } finally {
+      await refresh();
+    }
+  }
+
+  function draw() {
+    clearTimeout(lapse);
+    if (claim !== null) {
+      // The claim lapses on the server then: mask and show it free again.
+      lapse = setTimeout(() => void refresh(), Math.max(0, claim.expires_at * 1000 - Date.now()) + 500);
+    }
+    const until = claim === null ? '' : formatTime(claim.expires_at).slice(11, 16);
+    /** @param {string} label @param {() => void} onclick @param {string} [kind] */
+    const button = (label, onclick, kind = '') =>
+      h('button', { type: 'button', class: `button small ${kind}`, onclick }, label);
+    const buttons = [];
+    if (canAct && claim === null) buttons.push(button(t('claim.claim'), () => void post('claim'), 'primary'));
+    if (mine()) {
+      if (!opened) buttons.push(button(t('claim.open'), () => void open(), 'primary'));
+      buttons.push(button(t('claim.release'), () => void post('release').then(mask)));
+    }
+    if (claim !== null && !mine() && ctx.can('admin')) {
+      buttons.push(button(t('claim.release'), () => void post('release')));
+      buttons.push(button(t('claim.reassign'), () => void reassign()));
+    }
+    replace(
+      element,
+      h(
+        'p',
+        { class: 'claim-holder', role: 'status' },
+        claim === null
+          ? t('claim.free')
+          : mine()
+            ? t('claim.mine', { until })
+            : t('claim.heldBy', { holder: claim.username, until }),
+      ),
+      h('div', { class: 'claim-actions' }, buttons),
+    );
+  }
+
+  async function open() {
+    await askPurpose(ctx.meta.reveal_purposes, t('claim.allFields'), async (why) => {
+      const result = await api('POST', `/applications/${encodeURIComponent(serial)}/open-for-review`, why);
+      if (stopped) return;
+      opened = true;
+      onOpened(result.fields);
+      draw();
+    });
+  }
+
+  async function reassign() {
+    await formDialog({
+      title: t('claim.reassign'),
+      fields: [{ name: 'username', label: t('claim.reassignTo'), required: true, maxlength: 64 }],
+      submitLabel: t('claim.reassign'),
+      onSubmit: async (values) => {
+        await api('POST', `/applications/${encodeURIComponent(serial)}/reassign`, {
+          username: values['username'],
+        });
+      },
+    });
+    await refresh();
+  }
+
+  void refresh();
+  return {
+    element,
+    stop: () => {
+      stopped = true;
+      clearTimeout(lapse);
+    },
+  };
+}
