@@ -4,6 +4,7 @@ import { loadCodeTables } from './codes/tables.ts';
 import { loadKeyRing } from './keys/loadKeyRing.ts';
 import { ServiceMetrics } from './metrics/metrics.ts';
 import { registerStoreGauges } from './metrics/storeGauges.ts';
+import { registerWorkloadGauges } from './metrics/workloadGauges.ts';
 import { Workers } from './metrics/workers.ts';
 import { openStore } from './store/connect.ts';
 import { describe } from './errors/describe.ts';
@@ -31,6 +32,7 @@ export async function openContext(
   }
   const metrics = new ServiceMetrics();
   registerStoreGauges(metrics, store, Date.now);
+  registerWorkloadGauges(metrics, store, Date.now);
   return { config, store, keyRing, codes, now: Date.now, metrics, workers: new Workers() };
 }
 

@@ -9,6 +9,7 @@ import { createOperator } from '../../src/operators/operators.ts';
 import { Applications, TEST_PASSWORD } from '../helpers/operators.ts';
 import { startService, type TestService } from '../helpers/service.ts';
 import { launchBrowser, newOperatorContext, type TestBrowser } from './browser.ts';
+import { screenshot } from './steps.ts';
 
 /**
  * The console's side of PCI DSS requirement 8, in Debian's Chromium, in English and Chinese: a new
@@ -46,6 +47,7 @@ describe('operator security in Chromium', () => {
   let service: TestService;
   let idleService: TestService;
   let plain: TestService;
+  let dash: TestService;
   let browser: TestBrowser;
   const contexts: BrowserContext[] = [];
   const pageErrors: string[][] = [];
@@ -61,6 +63,7 @@ describe('operator security in Chromium', () => {
     service = await startService('sqlite', { OPERATOR_MFA_REQUIRED: 'true' });
     idleService = await startService('sqlite', { OPERATOR_SESSION_IDLE_SECONDS: '10' });
     plain = await startService('sqlite');
+    dash = await startService('sqlite');
     browser = await launchBrowser();
   });
 
@@ -70,6 +73,7 @@ describe('operator security in Chromium', () => {
     await service?.close();
     await idleService?.close();
     await plain?.close();
+    await dash?.close();
     assert.deepEqual(pageErrors.flat(), [], 'no script errors or CSP violations in any page');
   });
 
@@ -236,4 +240,89 @@ describe('operator security in Chromium', () => {
       'application.claim',
     ]);
   });
+
+  for (const language of ['en', 'zh'] as const) {
+    test(`${language}: the workload dashboard draws the backlog from known data; the queue marks what is past its SLA`, async () => {
+      const HOUR = 3_600_000;
+      const by = { actor: SYSTEM, source: 'test' };
+      const username = `viewer-${language}`;
+      await createOperator(dash.ctx, { username, role: 'viewer', password: TEST_PASSWORD }, by);
+      if (language === 'en') {
+        const appId = (await createApp(dash.ctx.store.db, 'Harbour Pay', Date.now())).app_id;
+        const applications = new Applications(dash);
+        const now = Date.now();
+        // Arrivals: 3 five hours ago, 1 two days ago; decisions: 2 an hour ago.
+        for (const [createdAgo, status] of [
+          [5 * HOUR, 'SUBMITTED'],
+          [5 * HOUR, 'SUBMITTED'],
+          [5 * HOUR, 'APPROVED'],
+          [48 * HOUR, 'REJECTED'],
+        ] as const) {
+          const serial = await applications.inState(appId, status);
+          await dash.ctx.store.db
+            .updateTable('applications')
+            .set({ created_at: now - createdAgo, updated_at: now - createdAgo })
+            .where('busi_water_no', '=', serial)
+            .execute();
+          await dash.ctx.store.db
+            .updateTable('application_transitions')
+            .set({ at: now - HOUR })
+            .where('busi_water_no', '=', serial)
+            .where('to_status', 'in', ['APPROVED', 'REJECTED'])
+            .execute();
+        }
+      }
+      const page = await openPage(language);
+      await page.goto(`${dash.baseUrl}/console/dashboard`);
+      await page.getByLabel(LABELS[language].user, { exact: true }).fill(username);
+      await page.getByLabel(LABELS[language].password, { exact: true }).fill(TEST_PASSWORD);
+      await page.getByRole('button', { name: LABELS[language].signIn, exact: true }).click();
+      await page.waitForSelector('svg.backlog-chart rect.bar', { state: 'attached' });
+
+      const api = (await (
+        await fetch(`${dash.baseUrl}/admin/v1/workload`, {
+          headers: { authorization: `Bearer ${await loginToken(dash, username)}` },
+        })
+      ).json()) as { data: { backlog: { hour: number; arrivals: number; decisions: number }[] } };
+      const bars = (await page.evaluate(
+        `[...document.querySelectorAll('svg.backlog-chart rect.bar')].map((r) => ({ kind: r.dataset.kind, hour: Number(r.dataset.hour), value: Number(r.dataset.value), height: Number(r.getAttribute('height')) }))`,
+      )) as { kind: 'arrivals' | 'decisions'; hour: number; value: number; height: number }[];
+      assert.equal(bars.length, 2 * 168);
+      const max = Math.max(...api.data.backlog.flatMap((b) => [b.arrivals, b.decisions]));
+      assert.equal(max, 3);
+      for (const bar of bars) {
+        const expected = api.data.backlog.find((b) => b.hour === bar.hour)![bar.kind];
+        assert.equal(bar.value, expected, `${bar.kind} at ${bar.hour}`);
+        assert.ok(
+          Math.abs(bar.height - (expected / max) * 160) < 0.01,
+          `height of ${bar.kind} at ${bar.hour}`,
+        );
+      }
+      const drawn = (kind: string) =>
+        bars
+          .filter((b) => b.kind === kind && b.value > 0)
+          .map((b) => b.value)
+          .sort();
+      assert.deepEqual(drawn('arrivals'), [1, 3]);
+      assert.deepEqual(drawn('decisions'), [2]);
+      const submitted = page.locator('.workload-table tr[data-status="SUBMITTED"]');
+      assert.equal(await submitted.getAttribute('class'), 'past-sla', 'five hours is past the 4-hour SLA');
+      assert.equal(await submitted.locator('td').nth(1).textContent(), '2');
+      if (language === 'en') await screenshot(page, 'dashboard-en.png', true);
+      else await screenshot(page, 'dashboard-zh.png', true);
+
+      await page.goto(`${dash.baseUrl}/console/?status=SUBMITTED`);
+      await page.waitForSelector('tr[data-serial]');
+      assert.equal(await page.locator('tr[data-serial][data-past-sla="true"]').count(), 2);
+    });
+  }
 });
+
+async function loginToken(service: TestService, username: string): Promise<string> {
+  const reply = await fetch(`${service.baseUrl}/admin/v1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password: TEST_PASSWORD }),
+  });
+  return ((await reply.json()) as { data: { token: string } }).data.token;
+}

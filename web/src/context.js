@@ -12,6 +12,7 @@
  *   roles: string[],
  *   revealable_fields: string[],
  *   reveal_purposes: string[],
+ *   sla_seconds: Record<string, number>,
  *   risk_flags: string[],
  *   codes: Record<string, CodeEntry[]>,
  * }} Meta

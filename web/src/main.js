@@ -5,6 +5,7 @@ import { renderApplication } from './pages/application.js';
 import { renderApps } from './pages/apps.js';
 import { stopWatchingIdle, watchIdle } from './idle.js';
 import { renderMfa } from './pages/mfa.js';
+import { renderDashboard } from './pages/dashboard.js';
 import { renderAudit } from './pages/audit.js';
 import { renderOperators } from './pages/operators.js';
 import { renderQueue } from './pages/queue.js';
@@ -31,6 +32,7 @@ const ROUTES = [
   [/^\/console\/audit$/, renderAudit, 'viewer'],
   [/^\/console\/login$/, renderSignIn, null],
   [/^\/console\/mfa$/, renderMfa, 'viewer'],
+  [/^\/console\/dashboard$/, renderDashboard, 'viewer'],
 ];
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -148,6 +150,7 @@ function header(path) {
       link('/console/', t('nav.queue'), onApplications),
       can('admin') ? link('/console/apps', t('nav.apps'), path === '/console/apps') : null,
       can('admin') ? link('/console/operators', t('nav.operators'), path === '/console/operators') : null,
+      link('/console/dashboard', t('nav.dashboard'), path === '/console/dashboard'),
       link('/console/audit', t('nav.audit'), path === '/console/audit'),
       link('/console/mfa', t('nav.mfa'), path === '/console/mfa'),
     ),

@@ -724,6 +724,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/v1/workload': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The review workload: per status count, oldest, median, SLA; the backlog of 7 days */
+    get: operations['adminWorkload'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/v1/webhooks': {
     parameters: {
       query?: never;
@@ -17904,6 +17921,263 @@ export interface operations {
            *         "retry_after": 1
            *       },
            *       "msg": "purpose: at most  reveals an hour; retry after 1 seconds"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+    };
+  };
+  adminWorkload: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              /** @description When it was read (Unix seconds). */
+              at: number;
+              statuses: {
+                status: string;
+                count: number;
+                /** @description How long the oldest application has been in this status; null when none or final. */
+                oldest_seconds: number | null;
+                /** @description The median time in this status; null when none or final. */
+                median_seconds: number | null;
+                /** @description The SLA of this status (REVIEW_SLA_SECONDS), or null. */
+                sla_seconds: number | null;
+                /** @description Applications in this status for longer than its SLA. */
+                past_sla: number;
+              }[];
+              /** @description The last 7 days, hour by hour, oldest first (168 entries). */
+              backlog: {
+                /** @description Start of the hour (Unix seconds). */
+                hour: number;
+                /** @description Applications submitted in the hour. */
+                arrivals: number;
+                /** @description Applications approved or rejected in the hour. */
+                decisions: number;
+              }[];
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40110` operator_auth_required: Authorization: an operator token (Bearer) or session cookie is required
+       *
+       *     `40111` operator_session_invalid: Authorization: the session is unknown, expired or revoked; log in again
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40110,
+           *       "data": null,
+           *       "msg": "Authorization: an operator token (Bearer) or session cookie is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
+       *
+       *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40304,
+           *       "data": null,
+           *       "msg": "x-csrf-token: header is missing or does not match the session"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
            *     }
            */
           'application/json': {

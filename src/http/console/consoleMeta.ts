@@ -22,6 +22,7 @@ export interface ConsoleMeta {
   roles: readonly string[];
   revealable_fields: readonly string[];
   reveal_purposes: readonly string[];
+  sla_seconds: Readonly<Record<string, number>>;
   risk_flags: readonly string[];
   codes: ServiceContext['codes']['tables'];
 }
@@ -48,6 +49,7 @@ export function consoleMeta(ctx: ServiceContext): ConsoleMeta {
     roles: ROLES,
     revealable_fields: REVEALABLE_FIELDS,
     reveal_purposes: REVEAL_PURPOSES,
+    sla_seconds: ctx.config.operators.slaSeconds,
     risk_flags: RISK_FLAG_CODES,
     codes: ctx.codes.tables,
   };

@@ -143,6 +143,12 @@ export function renderQueue(main, ctx) {
     );
   }
 
+  /** Longer in its status than the SLA setting allows (REVIEW_SLA_SECONDS). @param {{ status: string, updated_at: number }} item */
+  function pastSla(item) {
+    const sla = ctx.meta.sla_seconds[item.status];
+    return sla !== undefined && Date.now() / 1000 - item.updated_at > sla;
+  }
+
   /** @param {Summary[]} items */
   function renderRows(items) {
     const fresh =
@@ -155,7 +161,14 @@ export function renderQueue(main, ctx) {
       items.map((item) =>
         h(
           'tr',
-          { class: fresh.has(item.busi_water_no) ? 'row-new' : null, 'data-serial': item.busi_water_no },
+          {
+            class:
+              [fresh.has(item.busi_water_no) ? 'row-new' : '', pastSla(item) ? 'past-sla' : '']
+                .join(' ')
+                .trim() || null,
+            'data-serial': item.busi_water_no,
+            'data-past-sla': pastSla(item) ? 'true' : null,
+          },
           h(
             'td',
             {},

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { ServiceContext } from '../../context.ts';
+import { reviewWorkload } from '../../operators/workload.ts';
+import { success } from '../envelope.ts';
+import { requireOperator } from './operatorAuth.ts';
+import { ADMIN_SECURITY, adminErrors, ok } from './schemas.ts';
+
+const nullableInt = (description: string) => Type.Union([Type.Integer(), Type.Null()], { description });
+
+const WorkloadView = Type.Object({
+  at: Type.Integer({ description: 'When it was read (Unix seconds).' }),
+  statuses: Type.Array(
+    Type.Object({
+      status: Type.String(),
+      count: Type.Integer(),
+      oldest_seconds: nullableInt(
+        'How long the oldest application has been in this status; null when none or final.',
+      ),
+      median_seconds: nullableInt('The median time in this status; null when none or final.'),
+      sla_seconds: nullableInt('The SLA of this status (REVIEW_SLA_SECONDS), or null.'),
+      past_sla: Type.Integer({ description: 'Applications in this status for longer than its SLA.' }),
+    }),
+  ),
+  backlog: Type.Array(
+    Type.Object({
+      hour: Type.Integer({ description: 'Start of the hour (Unix seconds).' }),
+      arrivals: Type.Integer({ description: 'Applications submitted in the hour.' }),
+      decisions: Type.Integer({ description: 'Applications approved or rejected in the hour.' }),
+    }),
+    { description: 'The last 7 days, hour by hour, oldest first (168 entries).' },
+  ),
+});
+
+/** The review workload: counts, ages and SLA per status, and the backlog of the last week. */
+export function workloadRoutes(ctx: ServiceContext) {
+  return async (app: FastifyInstance) => {
+    app.get(
+      '/workload',
+      {
+        onRequest: requireOperator(ctx, 'viewer'),
+        config: { operation: 'admin.workload' },
+        schema: {
+          operationId: 'adminWorkload',
+          summary: 'The review workload: per status count, oldest, median, SLA; the backlog of 7 days',
+          tags: ['admin'],
+          security: ADMIN_SECURITY,
+          response: { ...ok(WorkloadView), ...adminErrors() },
+        },
+      },
+      async (request) => success(request, await reviewWorkload(ctx)),
+    );
+  };
+}

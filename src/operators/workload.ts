@@ -1,0 +1,121 @@
+import { sql } from 'kysely';
+import { isFinal, STATUSES, type Status } from '../applications/lifecycle.ts';
+import type { ServiceContext } from '../context.ts';
+import type { Store } from '../store/connect.ts';
+
+/**
+ * The review workload, for the back office and its metrics: per status the count, how long the
+ * oldest application has waited in it and the median time in it (by when each entered it, its
+ * `updated_at`), against the SLA setting (`REVIEW_SLA_SECONDS`); and the backlog of the last
+ * seven days: applications arriving and decisions (approved, rejected) per hour. Each number is
+ * read through an index: (status, updated_at) and (to_status, at).
+ */
+export const BACKLOG_HOURS = 7 * 24;
+const HOUR_MS = 3_600_000;
+const DECISIONS: readonly Status[] = ['APPROVED', 'REJECTED'];
+
+export interface StatusLoad {
+  status: Status;
+  count: number;
+  /** Seconds the oldest application has been in this status; null when none, or final. */
+  oldest_seconds: number | null;
+  median_seconds: number | null;
+  sla_seconds: number | null;
+  /** Applications in this status for longer than its SLA. */
+  past_sla: number;
+}
+
+export interface Workload {
+  at: number;
+  statuses: StatusLoad[];
+  /** One entry per hour, oldest first: the hour's start (Unix seconds), arrivals, decisions. */
+  backlog: { hour: number; arrivals: number; decisions: number }[];
+}
+
+async function countWhere(store: Store, status: Status, before?: number): Promise<number> {
+  let query = store.db
+    .selectFrom('applications')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('status', '=', status);
+  if (before !== undefined) query = query.where('updated_at', '<', before);
+  return Number((await query.executeTakeFirstOrThrow()).n);
+}
+
+/** The entry time at a position of a status's applications, oldest first (the index's order). */
+async function enteredAt(store: Store, status: Status, offset: number): Promise<number | null> {
+  const row = await store.db
+    .selectFrom('applications')
+    .select('updated_at')
+    .where('status', '=', status)
+    .orderBy('updated_at')
+    .limit(1)
+    .offset(offset)
+    .executeTakeFirst();
+  return row === undefined ? null : Number(row.updated_at);
+}
+
+/** Per waiting status: seconds since the oldest application entered it (for the metrics). */
+export async function oldestWaiting(store: Store, now: number): Promise<Map<Status, number | null>> {
+  const ages = new Map<Status, number | null>();
+  for (const status of STATUSES) {
+    if (isFinal(status)) continue;
+    const oldest = await enteredAt(store, status, 0);
+    ages.set(status, oldest === null ? null : Math.floor((now - oldest) / 1000));
+  }
+  return ages;
+}
+
+export async function reviewWorkload(ctx: ServiceContext): Promise<Workload> {
+  const now = ctx.now();
+  const sla = ctx.config.operators.slaSeconds;
+  const statuses: StatusLoad[] = [];
+  for (const status of STATUSES) {
+    const count = await countWhere(ctx.store, status);
+    const slaSeconds = sla[status] ?? null;
+    if (isFinal(status) || count === 0) {
+      statuses.push({
+        status,
+        count,
+        oldest_seconds: null,
+        median_seconds: null,
+        sla_seconds: slaSeconds,
+        past_sla: 0,
+      });
+      continue;
+    }
+    const oldest = await enteredAt(ctx.store, status, 0);
+    // The median of an even count is the mean of the two middle ones.
+    const lower = await enteredAt(ctx.store, status, Math.floor((count - 1) / 2));
+    const upper = count % 2 === 0 ? await enteredAt(ctx.store, status, count / 2) : lower;
+    const age = (at: number | null) => (at === null ? null : Math.floor((now - at) / 1000));
+    const median = lower === null || upper === null ? null : Math.floor((now - (lower + upper) / 2) / 1000);
+    statuses.push({
+      status,
+      count,
+      oldest_seconds: age(oldest),
+      median_seconds: median,
+      sla_seconds: slaSeconds,
+      past_sla: slaSeconds === null ? 0 : await countWhere(ctx.store, status, now - slaSeconds * 1000),
+    });
+  }
+  return { at: Math.floor(now / 1000), statuses, backlog: await backlog(ctx, now) };
+}
+
+async function backlog(ctx: ServiceContext, now: number): Promise<Workload['backlog']> {
+  const firstHour = Math.floor(now / HOUR_MS) - BACKLOG_HOURS + 1;
+  const since = firstHour * HOUR_MS;
+  const arrivals = await sql<{ h: number | string; n: number | string }>`
+    select created_at / ${HOUR_MS} as h, count(*) as n from applications
+    where created_at >= ${since} group by 1`.execute(ctx.store.db);
+  const decisions = await sql<{ h: number | string; n: number | string }>`
+    select at / ${HOUR_MS} as h, count(*) as n from application_transitions
+    where to_status in (${sql.join(DECISIONS)}) and at >= ${since} group by 1`.execute(ctx.store.db);
+  const byHour = (rows: { h: number | string; n: number | string }[]) =>
+    new Map(rows.map((r) => [Math.floor(Number(r.h)), Number(r.n)]));
+  const a = byHour(arrivals.rows);
+  const d = byHour(decisions.rows);
+  return Array.from({ length: BACKLOG_HOURS }, (_, i) => {
+    const hour = firstHour + i;
+    return { hour: (hour * HOUR_MS) / 1000, arrivals: a.get(hour) ?? 0, decisions: d.get(hour) ?? 0 };
+  });
+}
