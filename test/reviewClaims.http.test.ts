@@ -120,5 +120,17 @@ for (const storeName of storeNames()) {
         .execute();
       assert.equal((await post(rita, serial, 'claim')).status, 200);
     });
+
+    test("the queue's rows carry the partner's name, the masked applicant name and the holder", async () => {
+      const serial = await applications.inState(appId, 'IN_REVIEW');
+      await post(rita, serial, 'claim');
+      const reply = await call(service, 'GET', `${ADMIN}/applications?busi_water_no=${serial}`, {
+        token: rob.token,
+      });
+      const item = (reply.body.data as { items: Record<string, unknown>[] }).items[0]!;
+      assert.equal(item['app_name'], 'test partner');
+      assert.equal(item['claimed_by'], rita.username);
+      assert.match(String(item['name_masked']), /^.\*+$/u, 'a surname and stars');
+    });
   });
 }

@@ -269,6 +269,12 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
       ['Record card issued', 'CARD_ISSUED'],
     ] as const) {
       await page.getByRole('button', { name: button, exact: true }).click();
+      if (status === 'APPROVED') {
+        // Approving is confirmed, the dialog saying what will happen.
+        const confirm = page.getByRole('dialog', { name: 'Approve' });
+        await confirm.getByText(/the partner is told at once \(application\.approved\)/).waitFor();
+        await confirm.getByRole('button', { name: 'Approve', exact: true }).click();
+      }
       await page.locator(`.app-title [data-status="${status}"]`).waitFor();
     }
     await page.getByRole('button', { name: 'Ship card' }).click();
@@ -327,6 +333,9 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
     await page.locator('.app-title [data-status="IN_REVIEW"]').waitFor();
     // After a move the focus is on the next action.
     assert.ok(await focusedMatches(page, 'button[data-action="approve"]'));
+    await page.keyboard.press('Enter');
+    // The confirmation has the focus on its button.
+    await page.getByRole('dialog').waitFor();
     await page.keyboard.press('Enter');
     await page.locator('.app-title [data-status="APPROVED"]').waitFor();
     assert.equal((await statusOf(target.serial)).status, 'APPROVED');

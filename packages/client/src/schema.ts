@@ -5796,6 +5796,12 @@ export interface operations {
                 created_at: number;
                 /** @description Unix seconds. */
                 updated_at: number;
+                /** @description The partner's name. */
+                app_name?: string | null;
+                /** @description The applicant's name, masked (a surname and stars). */
+                name_masked?: string | null;
+                /** @description Who holds it for review, while a claim lasts. */
+                claimed_by?: string | null;
               }[];
               /** @description Pass as cursor for the next page; null on the last page. */
               next_cursor: string | null;

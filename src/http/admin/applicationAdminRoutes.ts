@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { OPERATOR_ACTIONS, requirementsOf } from '../../applications/lifecycle.ts';
 import { searchApplications } from '../../applications/listApplications.ts';
+import { queueDetails } from '../../operators/queueDetails.ts';
 import { revealField, showApplication } from '../../applications/operatorView.ts';
 import { checkPurpose } from '../../operators/revealPolicy.ts';
 import { transitionApplication } from '../../applications/transitionApplication.ts';
@@ -45,19 +46,22 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
       },
       async (request) => {
         const query = request.query as Record<string, string | undefined>;
-        return success(
-          request,
-          await searchApplications(ctx, {
-            status: query['status'],
-            app_id: query['app_id'],
-            busi_water_no: query['busi_water_no'],
-            created_from: numberOf(query['created_from']),
-            created_to: numberOf(query['created_to']),
-            cursor: query['cursor'],
-            limit: numberOf(query['limit']),
-            order: query['order'] === 'desc' ? 'desc' : 'asc',
-          }),
-        );
+        const page = await searchApplications(ctx, {
+          status: query['status'],
+          app_id: query['app_id'],
+          busi_water_no: query['busi_water_no'],
+          created_from: numberOf(query['created_from']),
+          created_to: numberOf(query['created_to']),
+          cursor: query['cursor'],
+          limit: numberOf(query['limit']),
+          order: query['order'] === 'desc' ? 'desc' : 'asc',
+        });
+        // The queue's rows told apart: partner, masked applicant name, who holds it.
+        const details = await queueDetails(ctx, page.items);
+        return success(request, {
+          ...page,
+          items: page.items.map((item) => ({ ...item, ...details.get(item.busi_water_no) })),
+        });
       },
     );
 

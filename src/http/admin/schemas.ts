@@ -236,7 +236,16 @@ const summaryProperties = {
 export const ApplicationSummary = Type.Object(summaryProperties);
 
 export const ApplicationPage = Type.Object({
-  items: Type.Array(ApplicationSummary),
+  items: Type.Array(
+    Type.Object({
+      ...summaryProperties,
+      app_name: Type.Optional(nullable(Type.String(), "The partner's name.")),
+      name_masked: Type.Optional(
+        nullable(Type.String(), "The applicant's name, masked (a surname and stars)."),
+      ),
+      claimed_by: Type.Optional(nullable(Type.String(), 'Who holds it for review, while a claim lasts.')),
+    }),
+  ),
   next_cursor: nullable(Type.String(), 'Pass as cursor for the next page; null on the last page.'),
 });
 

@@ -96,9 +96,11 @@ export default {
   'move.review.title': 'Start review',
   'move.review.description': 'Application {serial}',
   'move.approve.title': 'Approve',
-  'move.approve.description': 'Application {serial}',
+  'move.approve.description':
+    'Application {serial} will be approved: the partner is told at once (application.approved) and the card is to be issued next. This cannot be undone.',
   'move.reject.title': 'Reject application',
-  'move.reject.description': 'Application {serial} will be rejected. This cannot be undone.',
+  'move.reject.description':
+    'Application {serial} will be rejected: the partner is told at once (application.rejected) and sees the reason you give. This cannot be undone.',
   'move.issue.title': 'Record card issued',
   'move.issue.description': 'Application {serial}',
   'move.ship.title': 'Ship card',
@@ -364,4 +366,6 @@ export default {
   'dashboard.minutes': '{n} min',
   'dashboard.hours': '{n} h',
   'dashboard.days': '{n} d',
+  'queue.heldBy': 'held by {holder}',
+  'queue.age': '{age} ago',
 };

@@ -96,9 +96,11 @@ export default {
   'move.review.title': '开始审核',
   'move.review.description': '申请单 {serial}',
   'move.approve.title': '批准',
-  'move.approve.description': '申请单 {serial}',
+  'move.approve.description':
+    '申请单 {serial} 将被批准：合作方会立即收到通知（application.approved），随后进入制卡。此操作不可撤回。',
   'move.reject.title': '拒绝申请',
-  'move.reject.description': '申请单 {serial} 将被拒绝，且不可撤回。',
+  'move.reject.description':
+    '申请单 {serial} 将被拒绝：合作方会立即收到通知（application.rejected）并看到您填写的原因。此操作不可撤回。',
   'move.issue.title': '登记制卡',
   'move.issue.description': '申请单 {serial}',
   'move.ship.title': '寄出卡片',
@@ -359,4 +361,6 @@ export default {
   'dashboard.minutes': '{n} 分钟',
   'dashboard.hours': '{n} 小时',
   'dashboard.days': '{n} 天',
+  'queue.heldBy': '{holder} 审核中',
+  'queue.age': '{age}前',
 };

@@ -167,7 +167,8 @@ export function renderApplication(main, ctx, [serial = '']) {
         maxlength: 64,
       })),
     ];
-    if (fields.length === 0) {
+    // Approving and rejecting cannot be undone and tell the partner at once: always confirmed.
+    if (fields.length === 0 && move.to !== 'APPROVED') {
       try {
         await send({});
       } catch (error) {

@@ -13,7 +13,7 @@ import { emptyRow, errorPanel, mono, pageHeader, statusBadge, table } from '../u
 export const POLL_MS = 5000;
 const PAGE_SIZES = ['20', '50', '100'];
 
-/** @typedef {{ busi_water_no: string, app_id: string, status: string, cert_type: string, card_no_masked: string, created_at: number, updated_at: number }} Summary */
+/** @typedef {{ busi_water_no: string, app_id: string, status: string, cert_type: string, card_no_masked: string, created_at: number, updated_at: number, app_name?: string | null, name_masked?: string | null, claimed_by?: string | null }} Summary */
 
 /** @type {import('../main.js').Page} */
 export function renderQueue(main, ctx) {
@@ -143,6 +143,14 @@ export function renderQueue(main, ctx) {
     );
   }
 
+  /** How long ago, roughly: minutes, hours or days. @param {number} seconds */
+  function age(seconds) {
+    const elapsed = Math.max(0, Date.now() / 1000 - seconds);
+    if (elapsed < 3600) return t('dashboard.minutes', { n: Math.floor(elapsed / 60) });
+    if (elapsed < 86_400) return t('dashboard.hours', { n: (elapsed / 3600).toFixed(1) });
+    return t('dashboard.days', { n: (elapsed / 86_400).toFixed(1) });
+  }
+
   /** Longer in its status than the SLA setting allows (REVIEW_SLA_SECONDS). @param {{ status: string, updated_at: number }} item */
   function pastSla(item) {
     const sla = ctx.meta.sla_seconds[item.status];
@@ -177,12 +185,30 @@ export function renderQueue(main, ctx) {
               { href: `/console/applications/${item.busi_water_no}`, class: 'mono serial-link' },
               item.busi_water_no,
             ),
+            item.name_masked ? h('div', { class: 'row-applicant' }, item.name_masked) : null,
           ),
-          h('td', {}, mono(item.app_id)),
-          h('td', {}, statusBadge(item.status)),
+          h(
+            'td',
+            {},
+            item.app_name ? h('div', { class: 'row-partner' }, item.app_name) : null,
+            h('div', { class: item.app_name ? 'muted small' : '' }, mono(item.app_id)),
+          ),
+          h(
+            'td',
+            {},
+            statusBadge(item.status),
+            item.claimed_by
+              ? h('div', { class: 'row-holder muted small' }, t('queue.heldBy', { holder: item.claimed_by }))
+              : null,
+          ),
           h('td', {}, t(`certType.${item.cert_type}`)),
           h('td', {}, mono(item.card_no_masked)),
-          h('td', { class: 'nowrap' }, formatTime(item.created_at)),
+          h(
+            'td',
+            { class: 'nowrap' },
+            formatTime(item.created_at),
+            h('div', { class: 'row-age muted small' }, t('queue.age', { age: age(item.created_at) })),
+          ),
           h('td', { class: 'nowrap' }, formatTime(item.updated_at)),
         ),
       ),
@@ -228,8 +254,21 @@ export function renderQueue(main, ctx) {
     autocomplete: 'off',
     list: 'app-ids',
   });
-  const fromInput = h('input', { name: 'from', type: 'date', value: filters.from });
-  const toInput = h('input', { name: 'to', type: 'date', value: filters.to });
+  // Dates in the ISO form the table shows (a date picker would show the browser's locale form).
+  /** @param {string} name @param {string} value */
+  const isoDate = (name, value) =>
+    h('input', {
+      name,
+      value,
+      pattern: '[0-9]{4}-[0-9]{2}-[0-9]{2}',
+      placeholder: 'YYYY-MM-DD',
+      inputmode: 'numeric',
+      maxlength: 10,
+      autocomplete: 'off',
+      class: 'mono',
+    });
+  const fromInput = isoDate('from', filters.from);
+  const toInput = isoDate('to', filters.to);
   const serialInput = h('input', {
     name: 'serial',
     type: 'search',

@@ -1,0 +1,63 @@
+import { maskName } from '../applications/masking.ts';
+import type { ServiceContext } from '../context.ts';
+
+/**
+ * What tells the rows of the review queue apart at a glance (serials of applications submitted
+ * together begin alike): the partner's name, the applicant's masked name (a surname and stars,
+ * never the name) and who holds the application for review. One query per kind for a page.
+ */
+export interface QueueDetails {
+  app_name: string | null;
+  name_masked: string | null;
+  claimed_by: string | null;
+}
+
+export async function queueDetails(
+  ctx: ServiceContext,
+  items: readonly { busi_water_no: string; app_id: string }[],
+): Promise<Map<string, QueueDetails>> {
+  const details = new Map<string, QueueDetails>();
+  if (items.length === 0) return details;
+  const serials = items.map((i) => i.busi_water_no);
+  const appIds = [...new Set(items.map((i) => i.app_id))];
+  const db = ctx.store.db;
+  const apps = new Map(
+    (await db.selectFrom('apps').select(['app_id', 'name']).where('app_id', 'in', appIds).execute()).map(
+      (a) => [a.app_id, a.name],
+    ),
+  );
+  const payloads = await db
+    .selectFrom('applications')
+    .select(['busi_water_no', 'payload_enc'])
+    .where('busi_water_no', 'in', serials)
+    .execute();
+  const claims = new Map(
+    (
+      await db
+        .selectFrom('review_claims')
+        .select(['busi_water_no', 'username'])
+        .where('busi_water_no', 'in', serials)
+        .where('expires_at', '>', ctx.now())
+        .execute()
+    ).map((c) => [c.busi_water_no, c.username]),
+  );
+  const names = new Map<string, string | null>();
+  for (const row of payloads) {
+    try {
+      const payload = JSON.parse(ctx.keyRing.decrypt(row.payload_enc, row.busi_water_no)) as {
+        name?: unknown;
+      };
+      names.set(row.busi_water_no, typeof payload.name === 'string' ? maskName(payload.name) : null);
+    } catch {
+      names.set(row.busi_water_no, null); // unreadable (key missing): the row still shows
+    }
+  }
+  for (const item of items) {
+    details.set(item.busi_water_no, {
+      app_name: apps.get(item.app_id) ?? null,
+      name_masked: names.get(item.busi_water_no) ?? null,
+      claimed_by: claims.get(item.busi_water_no) ?? null,
+    });
+  }
+  return details;
+}
