@@ -241,6 +241,38 @@ describe('operator security in Chromium', () => {
     ]);
   });
 
+  test('zh: a reveal asks for a purpose, in Chinese, and the audit row has it', async () => {
+    await createOperator(
+      plain.ctx,
+      { username: 'li', role: 'reviewer', password: TEST_PASSWORD },
+      {
+        actor: SYSTEM,
+        source: 'test',
+      },
+    );
+    const appId = (await createApp(plain.ctx.store.db, '海港支付', Date.now())).app_id;
+    const serial = await new Applications(plain, 500).inState(appId, 'SUBMITTED');
+    const page = await openPage('zh');
+    await page.goto(`${plain.baseUrl}/console/applications/${serial}`);
+    await page.getByLabel('用户名', { exact: true }).fill('li');
+    await page.getByLabel('密码', { exact: true }).fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: '登录', exact: true }).click();
+    await page.getByRole('button', { name: '查看证件号码明文' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('身份数据仅在说明用途后显示', { exact: false }).waitFor();
+    await dialog.getByLabel('用途').selectOption('other');
+    await dialog.getByRole('button', { name: '查看', exact: true }).click();
+    await dialog.getByText('选择“其他”时请填写说明').waitFor();
+    assert.ok(await dialog.isVisible(), '“其他” needs a text: nothing is revealed without one');
+    await dialog.getByLabel('说明').fill('客户来电核对');
+    await dialog.getByRole('button', { name: '查看', exact: true }).click();
+    await page.locator('[data-value="cert_id"].revealed').waitFor();
+    const entry = (
+      await listAudit(plain.ctx.store.db, { targetId: serial, action: 'application.reveal', limit: 1 })
+    ).items[0]!;
+    assert.deepEqual(entry.details, { field: 'cert_id', purpose: 'other', purpose_text: '客户来电核对' });
+  });
+
   for (const language of ['en', 'zh'] as const) {
     test(`${language}: the workload dashboard draws the backlog from known data; the queue marks what is past its SLA`, async () => {
       const HOUR = 3_600_000;

@@ -368,4 +368,5 @@ export default {
   'dashboard.days': '{n} d',
   'queue.heldBy': 'held by {holder}',
   'queue.age': '{age} ago',
+  'reveal.textRequired': 'Say more about the purpose when it is “Other”.',
 };

@@ -363,4 +363,5 @@ export default {
   'dashboard.days': '{n} 天',
   'queue.heldBy': '{holder} 审核中',
   'queue.age': '{age}前',
+  'reveal.textRequired': '选择“其他”时请填写说明',
 };

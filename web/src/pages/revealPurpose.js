@@ -32,6 +32,9 @@ export async function askPurpose(purposes, fieldName, reveal) {
     ],
     submitLabel: t('reveal.submit'),
     onSubmit: async (values) => {
+      // Said here, before a request: the service refuses it too (purpose_text is required then).
+      if (values['purpose'] === 'other' && (values['purpose_text'] ?? '').trim() === '')
+        throw new Error(t('reveal.textRequired'));
       const purpose = {
         purpose: values['purpose'] ?? '',
         ...(values['purpose_text'] ? { purpose_text: values['purpose_text'] } : {}),
