@@ -351,7 +351,7 @@ for (const storeName of storeNames()) {
           minRole: 'reviewer',
           fixture: async () => ({
             path: `/applications/${await inState('IN_REVIEW')}/reject`,
-            body: { reason: 'address unclear' },
+            body: { reason_codes: ['address_incomplete'], reason: 'address unclear' },
           }),
         },
         {
@@ -657,7 +657,7 @@ for (const storeName of storeNames()) {
         );
         const reject = await as(r, 'POST', `/applications/${serial}/reject`, {});
         assert.equal(reject.status, 422);
-        assert.equal(reject.body.msg, 'reason: is required');
+        assert.equal(reject.body.msg, 'reason_codes: is required');
         for (const [action, body] of [
           ['review', {}],
           ['approve', { reason: 'all documents in order' }],

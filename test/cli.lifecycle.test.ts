@@ -195,7 +195,7 @@ for (const storeName of storeNames()) {
       const noReason = await cli(target, ['applications', 'reject', serials[1]!, '--operator', 'ada']);
       assert.equal(noReason.code, 1);
       assert.match(noReason.stderr, /--reason/);
-      const rejected = json<{ status: string; status_reason: string }>(
+      const rejected = json<{ status: string; status_reason: string; reason_codes: string[] }>(
         await cli(target, [
           'applications',
           'reject',
@@ -204,10 +204,15 @@ for (const storeName of storeNames()) {
           'ada',
           '--reason',
           'photo unreadable',
+          '--reason-code',
+          'document_unreadable,image_missing',
           '--json',
         ]),
       );
-      assert.deepEqual([rejected.status, rejected.status_reason], ['REJECTED', 'photo unreadable']);
+      assert.deepEqual(
+        [rejected.status, rejected.status_reason, rejected.reason_codes],
+        ['REJECTED', 'photo unreadable', ['document_unreadable', 'image_missing']],
+      );
     });
 
     test('a reveal prints the field and is audited; the audit list shows who did what from the CLI', async () => {

@@ -105,6 +105,7 @@ for (const storeName of storeNames()) {
             to,
             actor: actorFor(to, caller.appId),
             reason: 'checked by hand',
+            reasonCodes: ['other'],
             details: { carrier: 'SF Express', tracking_no: 'SF1234567890' },
             source: 'test',
           });
@@ -141,6 +142,7 @@ for (const storeName of storeNames()) {
           assert.equal(last.to_status, to);
           assert.equal(last.actor, to === 'CANCELLED' ? `caller:${caller.appId}` : 'operator:rita');
           assert.equal(last.reason, 'checked by hand');
+          assert.equal(last.reason_codes, '["other"]');
           assert.deepEqual(
             last.details === null ? null : JSON.parse(last.details),
             to === 'SHIPPED' ? { carrier: 'SF Express', tracking_no: 'SF1234567890' } : null,
@@ -160,6 +162,7 @@ for (const storeName of storeNames()) {
               status: to,
               previous_status: from,
               reason: 'checked by hand',
+              reason_codes: ['other'],
               card_no_masked: undefined,
             },
           );
@@ -215,22 +218,48 @@ for (const storeName of storeNames()) {
       assert.equal((error as ServiceError).error, 'applicationNotFound');
     });
 
-    test('REJECTED needs a reason, SHIPPED a carrier and a tracking number', async () => {
+    test('REJECTED needs a known reason code, SHIPPED a carrier and a tracking number', async () => {
       const inReview = await apps.inState(caller.appId, 'IN_REVIEW');
-      const noReason = await rejection(
+      const noCode = await rejection(
         transitionApplication(service.ctx, {
           busiWaterNo: inReview,
           to: 'REJECTED',
           actor: actorFor('REJECTED', caller.appId),
-          reason: '   ',
+          reason: 'the photo is blurred',
           source: 'test',
         }),
       );
-      assert.ok(noReason instanceof ValidationError);
+      assert.ok(noCode instanceof ValidationError);
       assert.deepEqual(
-        noReason.problems.map((p) => [p.field, p.error]),
-        [['reason', 'fieldRequired']],
+        noCode.problems.map((p) => [p.field, p.error]),
+        [['reason_codes', 'fieldRequired']],
       );
+      const unknownCode = await rejection(
+        transitionApplication(service.ctx, {
+          busiWaterNo: inReview,
+          to: 'REJECTED',
+          actor: actorFor('REJECTED', caller.appId),
+          reasonCodes: ['document_unreadable', 'no_such_code', 'document_unreadable'],
+          source: 'test',
+        }),
+      );
+      assert.ok(unknownCode instanceof ValidationError);
+      assert.deepEqual(
+        unknownCode.problems.map((p) => [p.field, p.error]),
+        [
+          ['reason_codes[1]', 'codeUnknown'],
+          ['reason_codes', 'fieldDuplicateItems'],
+        ],
+      );
+      assert.equal((await snapshot(inReview)).row.status, 'IN_REVIEW');
+      const rejected = await transitionApplication(service.ctx, {
+        busiWaterNo: inReview,
+        to: 'REJECTED',
+        actor: actorFor('REJECTED', caller.appId),
+        reasonCodes: ['document_unreadable', 'name_mismatch'],
+        source: 'test',
+      });
+      assert.equal(rejected.status, 'REJECTED');
       const issued = await apps.inState(caller.appId, 'CARD_ISSUED');
       const noDetails = await rejection(
         transitionApplication(service.ctx, {
@@ -321,7 +350,7 @@ for (const storeName of storeNames()) {
             }),
             call(service, 'POST', `${ADMIN}/applications/${serial}/reject`, {
               token: reviewer.token,
-              body: { reason: 'income not proven' },
+              body: { reason_codes: ['income_unverified'], reason: 'income not proven' },
             }),
           ]),
         );
@@ -364,6 +393,7 @@ for (const storeName of storeNames()) {
                 to,
                 actor: actorFor(to, caller.appId),
                 reason: 'race',
+                reasonCodes: ['risk_policy'],
                 source: 'test',
               }),
             ),

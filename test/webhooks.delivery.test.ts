@@ -110,6 +110,7 @@ for (const storeName of storeNames()) {
           'card_no_masked',
           'previous_status',
           'reason',
+          'reason_codes',
           'sequence',
           'status',
         ]);

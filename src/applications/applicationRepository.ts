@@ -101,6 +101,7 @@ export async function insertTransition(
     to_status: string;
     actor: string;
     reason: string | null;
+    reason_codes?: string | null;
     details: string | null;
     at: number;
   },
@@ -130,7 +131,15 @@ export async function isCardNumberTaken(db: Kysely<Database>, cardNoHash: string
 export async function findApplicationOfApp(db: Kysely<Database>, appId: string, busiWaterNo: string) {
   return db
     .selectFrom('applications')
-    .select(['busi_water_no', 'status', 'status_reason', 'card_no_masked', 'created_at', 'updated_at'])
+    .select([
+      'busi_water_no',
+      'status',
+      'status_reason',
+      'reason_codes',
+      'card_no_masked',
+      'created_at',
+      'updated_at',
+    ])
     .where('busi_water_no', '=', busiWaterNo)
     .where('app_id', '=', appId)
     .executeTakeFirst();
@@ -142,6 +151,7 @@ const TRANSITION_COLUMNS = [
   'to_status',
   'actor',
   'reason',
+  'reason_codes',
   'details',
   'at',
 ] as const;
@@ -199,6 +209,7 @@ const SUMMARY_COLUMNS = [
   'app_id',
   'status',
   'status_reason',
+  'reason_codes',
   'cert_type',
   'card_no_masked',
   'version',

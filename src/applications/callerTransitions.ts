@@ -38,6 +38,7 @@ export async function simulateTransition(
     busi_water_no: string;
     status: Status;
     reason?: string | undefined;
+    reason_codes?: string[] | undefined;
     carrier?: string | undefined;
     tracking_no?: string | undefined;
   },
@@ -47,6 +48,7 @@ export async function simulateTransition(
     to: request.status,
     actor: { kind: 'caller', id: caller.appId },
     reason: request.reason,
+    reasonCodes: request.reason_codes,
     details: {
       carrier: request.carrier ?? 'SANDBOX',
       tracking_no: request.tracking_no ?? `SIM${request.busi_water_no.slice(-12)}`,

@@ -25,6 +25,8 @@ export interface TransitionRule {
   readonly to: Status;
   readonly by: readonly ActorKind[];
   readonly reasonRequired: boolean;
+  /** At least one code of the `reason` table, so that a partner can map the outcome to its screens. */
+  readonly codesRequired?: boolean;
   /** Details the move must carry (stored with the transition, shown in its history). */
   readonly detailsRequired?: readonly TransitionDetail[];
 }
@@ -32,12 +34,12 @@ export interface TransitionRule {
 export const TRANSITIONS: Readonly<Record<Status, readonly TransitionRule[]>> = {
   SUBMITTED: [
     { to: 'IN_REVIEW', by: ['operator', 'system'], reasonRequired: false },
-    { to: 'REJECTED', by: ['operator'], reasonRequired: true },
+    { to: 'REJECTED', by: ['operator'], reasonRequired: false, codesRequired: true },
     { to: 'CANCELLED', by: ['caller'], reasonRequired: false },
   ],
   IN_REVIEW: [
     { to: 'APPROVED', by: ['operator'], reasonRequired: false },
-    { to: 'REJECTED', by: ['operator'], reasonRequired: true },
+    { to: 'REJECTED', by: ['operator'], reasonRequired: false, codesRequired: true },
     { to: 'CANCELLED', by: ['caller'], reasonRequired: false },
   ],
   APPROVED: [{ to: 'CARD_ISSUED', by: ['operator', 'system'], reasonRequired: false }],
@@ -84,6 +86,7 @@ export function findTransition(from: Status, to: Status): TransitionRule | undef
 /** What a move into `to` asks of whoever makes it, over every state it can come from. */
 export function requirementsOf(to: Status): {
   reasonRequired: boolean;
+  codesRequired: boolean;
   detailsRequired: readonly TransitionDetail[];
 } {
   const rules = Object.values(TRANSITIONS)
@@ -91,6 +94,7 @@ export function requirementsOf(to: Status): {
     .filter((rule) => rule.to === to);
   return {
     reasonRequired: rules.some((rule) => rule.reasonRequired),
+    codesRequired: rules.some((rule) => rule.codesRequired === true),
     detailsRequired: [...new Set(rules.flatMap((rule) => rule.detailsRequired ?? []))],
   };
 }

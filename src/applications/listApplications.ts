@@ -10,6 +10,7 @@ import {
 } from './applicationRepository.ts';
 import { isStatus, STATUSES } from './lifecycle.ts';
 import { decodeCursor, encodeCursor } from './listCursor.ts';
+import { reasonCodesOf } from './reasonCodes.ts';
 import { seconds, statusView, type StatusView } from './queryApplication.ts';
 
 /** Listing filters, as on the wire: times in Unix seconds, both ends inclusive. */
@@ -107,6 +108,7 @@ export interface ApplicationSummary {
   app_id: string;
   status: string;
   status_reason: string | null;
+  reason_codes: string[];
   cert_type: string;
   card_no_masked: string;
   version: number;
@@ -120,6 +122,7 @@ export function summaryOf(row: ApplicationSummaryRow): ApplicationSummary {
     app_id: row.app_id,
     status: row.status,
     status_reason: row.status_reason,
+    reason_codes: reasonCodesOf(row.reason_codes),
     cert_type: row.cert_type,
     card_no_masked: row.card_no_masked,
     version: row.version,

@@ -10,6 +10,7 @@ import { findApplication, listTransitions } from './applicationRepository.ts';
 import { summaryOf, type ApplicationSummary } from './listApplications.ts';
 import { isRevealable, maskApplication, REVEALABLE_FIELDS } from './masking.ts';
 import { seconds } from './queryApplication.ts';
+import { reasonCodesOf } from './reasonCodes.ts';
 import { riskFlags, type RiskFlag } from './riskFlags.ts';
 import type { ApplicationRequest } from './schema.ts';
 import { isSerialNumber } from './serialNumber.ts';
@@ -23,6 +24,7 @@ export interface OperatorApplicationView extends ApplicationSummary {
     status: string;
     actor: string;
     reason: string | null;
+    reason_codes: string[];
     details: Record<string, unknown> | null;
     at: number;
   }[];
@@ -54,6 +56,7 @@ export async function showApplication(
       status: h.to_status,
       actor: h.actor,
       reason: h.reason,
+      reason_codes: reasonCodesOf(h.reason_codes),
       details: h.details === null ? null : (JSON.parse(h.details) as Record<string, unknown>),
       at: seconds(h.at),
     })),

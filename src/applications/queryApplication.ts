@@ -2,6 +2,7 @@ import type { Caller } from '../callers/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import { findApplicationOfApp, listTransitions, type TransitionRow } from './applicationRepository.ts';
+import { reasonCodesOf } from './reasonCodes.ts';
 import { isSerialNumber } from './serialNumber.ts';
 
 /**
@@ -12,6 +13,8 @@ export interface StatusView {
   busi_water_no: string;
   status: string;
   status_reason: string | null;
+  /** Codes of the `reason` table given with the last change. */
+  reason_codes: string[];
   card_no_masked: string;
   created_at: number;
   updated_at: number;
@@ -22,6 +25,7 @@ export interface HistoryEntry {
   status: string;
   at: number;
   reason: string | null;
+  reason_codes: string[];
   /** Only for a move that records details: carrier and tracking number of a shipment. */
   details?: { carrier: string; tracking_no: string };
 }
@@ -41,6 +45,7 @@ export function statusView(
     busi_water_no: string;
     status: string;
     status_reason: string | null;
+    reason_codes?: string | null | undefined;
     card_no_masked: string;
     created_at: number;
     updated_at: number;
@@ -51,11 +56,17 @@ export function statusView(
     busi_water_no: row.busi_water_no,
     status: row.status,
     status_reason: row.status_reason,
+    reason_codes: reasonCodesOf(row.reason_codes),
     card_no_masked: row.card_no_masked,
     created_at: seconds(row.created_at),
     updated_at: seconds(row.updated_at),
     history: history.map((h) => {
-      const entry: HistoryEntry = { status: h.to_status, at: seconds(h.at), reason: h.reason };
+      const entry: HistoryEntry = {
+        status: h.to_status,
+        at: seconds(h.at),
+        reason: h.reason,
+        reason_codes: reasonCodesOf(h.reason_codes),
+      };
       const shipment = shipmentOf(h.details);
       if (shipment !== undefined) entry.details = shipment;
       return entry;

@@ -184,6 +184,7 @@ function submissionRows(
         status: INITIAL_STATUS,
         previous_status: null,
         reason: null,
+        reason_codes: [],
         card_no_masked: masked,
       },
       at: now,

@@ -10,6 +10,7 @@ import type { Database } from '../store/tables.ts';
 import { actorName, type Actor } from '../audit/actor.ts';
 import { insertTransition } from './applicationRepository.ts';
 import { freeTextProblems } from './freeText.ts';
+import { reasonCodeProblems, storedReasonCodes } from './reasonCodes.ts';
 import { eventTypeFor, findTransition, isFinal, type Status, type TransitionDetail } from './lifecycle.ts';
 import { isSerialNumber } from './serialNumber.ts';
 
@@ -25,6 +26,8 @@ export interface TransitionRequest {
   to: Status;
   actor: Actor;
   reason?: string | null | undefined;
+  /** Codes of the `reason` table; a rejection needs at least one. */
+  reasonCodes?: readonly string[] | null | undefined;
   /** Carrier and tracking number for SHIPPED; ignored for other moves. */
   details?: Partial<Record<TransitionDetail, string | undefined>> | null | undefined;
   /** Caller scope: only this app's application is found; another's answers like an unknown one. */
@@ -65,14 +68,16 @@ export async function transitionApplication(
   }
   if (!isSerialNumber(request.busiWaterNo)) throw new ServiceError('applicationNotFound');
   const reason = request.reason ?? null;
+  const codes = request.reasonCodes ?? [];
   const shapeProblems = [
     ...freeTextProblems('reason', reason),
+    ...reasonCodeProblems(ctx.codes, codes),
     ...freeTextProblems('carrier', request.details?.carrier, DETAIL_LIMIT),
     ...trackingProblems(request.details?.tracking_no),
   ];
   if (shapeProblems.length > 0) throw new ValidationError(shapeProblems);
 
-  const moved = await ctx.store.transaction((trx) => move(ctx, trx, request, reason));
+  const moved = await ctx.store.transaction((trx) => move(ctx, trx, request, reason, codes));
   ctx.metrics.onTransition(moved.previous_status, moved.status);
   return moved;
 }
@@ -89,6 +94,7 @@ async function move(
   trx: Transaction<Database>,
   request: TransitionRequest,
   reason: string | null,
+  codes: readonly string[],
 ): Promise<TransitionResult> {
   const { actor, to, busiWaterNo } = request;
   let query = trx
@@ -119,6 +125,8 @@ async function move(
   if (rule.reasonRequired && (reason === null || reason.trim() === '')) {
     missing.push(problem('reason', 'fieldRequired'));
   }
+  if (rule.codesRequired === true && codes.length === 0)
+    missing.push(problem('reason_codes', 'fieldRequired'));
   const details: Record<string, unknown> = {};
   for (const name of rule.detailsRequired ?? []) {
     const value = request.details?.[name];
@@ -135,6 +143,7 @@ async function move(
     .set({
       status: to,
       status_reason: reason,
+      reason_codes: storedReasonCodes(codes),
       version: sql<number>`version + 1`,
       updated_at: now,
       // A final application no longer blocks a new one for the same document.
@@ -156,6 +165,7 @@ async function move(
     to_status: to,
     actor: actorText,
     reason,
+    reason_codes: storedReasonCodes(codes),
     details: detailsText,
     at: now,
   });
@@ -167,6 +177,7 @@ async function move(
       status: to,
       previous_status: from,
       reason,
+      reason_codes: [...codes],
       card_no_masked: row.card_no_masked,
     },
     at: now,
@@ -176,7 +187,7 @@ async function move(
     action: 'application.transition',
     targetType: 'application',
     targetId: busiWaterNo,
-    details: { from, to, reason, ...details },
+    details: { from, to, reason, ...(codes.length === 0 ? {} : { reason_codes: codes }), ...details },
     source: request.source,
     at: now,
   });

@@ -28,6 +28,7 @@ function showText(view: OperatorApplicationView): string {
     `busi_water_no  ${view.busi_water_no}`,
     `app_id         ${view.app_id}`,
     `status         ${view.status}${view.status_reason === null ? '' : ` (${view.status_reason})`}`,
+    ...(view.reason_codes.length === 0 ? [] : [`reason_codes   ${view.reason_codes.join(', ')}`]),
     `version        ${view.version}`,
     `card_no        ${view.card_no_masked}`,
     `created_at     ${time(view.created_at)}`,
@@ -43,6 +44,7 @@ function showText(view: OperatorApplicationView): string {
     ...view.history.map(
       (h) =>
         `  ${time(h.at)}  ${(h.from_status ?? '-').padEnd(11)} -> ${h.status.padEnd(11)}  ${h.actor}` +
+        `${h.reason_codes.length === 0 ? '' : `  [${h.reason_codes.join(', ')}]`}` +
         `${h.reason === null ? '' : `  "${h.reason}"`}${h.details === null ? '' : `  ${JSON.stringify(h.details)}`}`,
     ),
   ];
@@ -155,7 +157,7 @@ export function applicationsCommands(program: Command): void {
     );
 
   for (const [action, to] of Object.entries(OPERATOR_ACTIONS)) {
-    const { reasonRequired, detailsRequired } = requirementsOf(to);
+    const { reasonRequired, detailsRequired, codesRequired } = requirementsOf(to);
     const command = applications
       .command(action)
       .description(`move an application to ${to}`)
@@ -163,6 +165,10 @@ export function applicationsCommands(program: Command): void {
       .requiredOption('--operator <username>', 'the operator acting');
     if (reasonRequired) command.requiredOption('--reason <text>', 'why (shown to the caller)');
     else command.option('--reason <text>', 'why (shown to the caller)');
+    const codesHelp =
+      'codes of the reason table (`cardapply codes` lists them); repeat or separate with commas';
+    if (codesRequired) command.requiredOption('--reason-code <code...>', codesHelp);
+    else command.option('--reason-code <code...>', codesHelp);
     if (detailsRequired.includes('carrier'))
       command.requiredOption('--carrier <name>', 'carrier of the shipment');
     if (detailsRequired.includes('tracking_no'))
@@ -180,6 +186,7 @@ export function applicationsCommands(program: Command): void {
           options: {
             operator: string;
             reason?: string;
+            reasonCode?: string[];
             carrier?: string;
             trackingNo?: string;
             expectVersion?: number;
@@ -192,6 +199,7 @@ export function applicationsCommands(program: Command): void {
               to,
               actor,
               reason: options.reason,
+              reasonCodes: options.reasonCode?.flatMap((code) => code.split(',')).filter((c) => c !== ''),
               details: { carrier: options.carrier, tracking_no: options.trackingNo },
               expectedVersion: options.expectVersion,
               source: cliSource(),

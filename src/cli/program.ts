@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { applicationsCommands } from './applicationsCommands.ts';
 import { appsCommands } from './appsCommands.ts';
 import { auditCommands } from './auditCommands.ts';
+import { codesCommands } from './codesCommands.ts';
 import { withContext } from './context.ts';
 import { operatorsCommands } from './operatorsCommands.ts';
 import { keysCommands } from './keysCommands.ts';
@@ -65,6 +66,7 @@ export function buildProgram(): Command {
   operatorsCommands(program);
   applicationsCommands(program);
   auditCommands(program);
+  codesCommands(program);
   tokensCommands(program);
   webhooksCommands(program);
   workerCommand(program);

@@ -3,7 +3,14 @@
  * tables (`defaultTables.ts`) and the loader (`tables.ts`) both build on it without a circle.
  */
 
-export const TABLE_NAMES = ['country', 'position', 'profession', 'purpose', 'wealth_source'] as const;
+export const TABLE_NAMES = [
+  'country',
+  'position',
+  'profession',
+  'purpose',
+  'wealth_source',
+  'reason',
+] as const;
 export type TableName = (typeof TABLE_NAMES)[number];
 
 /** One code, as the codes endpoint lists it. `other` marks the code meaning "other". */

@@ -12,6 +12,9 @@ import type { CodeEntry, CodeTables } from './codeEntries.ts';
  * - `purpose`: purposes of opening the account, two digits; `99` is "other" (`purpose_other` is
  *   optional: without it, reviewers see a risk flag).
  * - `wealth_source`: sources of funds, two digits; `99` is "other" (`wealth_source_other` likewise).
+ * - `reason`: why an operator rejected an application, asked for more information or had a
+ *   shipment come back; words, so that a partner's statistics read without a lookup. `other` is
+ *   "other" (the operator's text says more).
  */
 
 const code = (codeValue: string, name: string, nameZh: string, other = false): CodeEntry => ({
@@ -152,10 +155,39 @@ export const DEFAULT_WEALTH_SOURCES: readonly CodeEntry[] = [
   code('99', 'Other (describe in wealth_source_other)', '其他（在 wealth_source_other 中说明）', true),
 ];
 
+export const DEFAULT_REASONS: readonly CodeEntry[] = [
+  code(
+    'document_unreadable',
+    'Document image unreadable (blurred, cut off, glare)',
+    '证件影像无法辨认（模糊、缺角、反光）',
+  ),
+  code('document_expired', 'Identity document expired', '证件已过期'),
+  code('document_mismatch', 'Document does not match the stated type or number', '证件与所填类型或号码不符'),
+  code('image_missing', 'A required image is missing or empty', '缺少必需的影像'),
+  code('name_mismatch', 'Name differs from the document', '姓名与证件不一致'),
+  code('birthday_mismatch', 'Date of birth differs from the document', '出生日期与证件不一致'),
+  code('address_incomplete', 'Address incomplete or not deliverable', '地址不完整或无法投递'),
+  code('contact_invalid', 'Phone or e-mail cannot be reached', '电话或邮箱无法联系'),
+  code('signature_invalid', 'Signature missing or does not match', '签名缺失或不一致'),
+  code('payment_unverified', 'Payment proof cannot be verified', '付款凭证无法核实'),
+  code('occupation_unclear', 'Occupation or employer unclear', '职业或工作单位不清楚'),
+  code('income_unverified', 'Income or source of funds not plausible', '收入或资金来源存疑'),
+  code('duplicate_person', 'The applicant already holds or applied for a card', '申请人已持有或已申请卡片'),
+  code('underage', 'Applicant not of age', '申请人未达年龄要求'),
+  code('sanctions_hit', 'Applicant matches a sanctions or watch list', '申请人命中制裁或观察名单'),
+  code('risk_policy', 'Declined under the risk policy', '依据风险政策拒绝'),
+  code('country_unsupported', 'Country or region not served', '不支持的国家或地区'),
+  code('address_undeliverable', 'Shipment returned: address not found', '退件：地址无法找到'),
+  code('recipient_unreachable', 'Shipment returned: recipient unreachable', '退件：收件人无法联系'),
+  code('delivery_refused', 'Shipment returned: delivery refused', '退件：拒收'),
+  code('other', 'Other (see the text)', '其他（见说明）', true),
+];
+
 export const DEFAULT_CODE_TABLES: CodeTables = {
   country: DEFAULT_COUNTRIES,
   position: DEFAULT_POSITIONS,
   profession: DEFAULT_PROFESSIONS,
   purpose: DEFAULT_PURPOSES,
   wealth_source: DEFAULT_WEALTH_SOURCES,
+  reason: DEFAULT_REASONS,
 };

@@ -3,7 +3,8 @@ import { TABLE_NAMES, type CodeEntry, type CodeTables, type TableName } from './
 import { DEFAULT_CODE_TABLES } from './defaultTables.ts';
 
 /**
- * The code tables: country, position, profession (industry), purpose and wealth source. The service
+ * The code tables: country, position, profession (industry), purpose, wealth source and reason (why
+ * an operator rejected, asked for more or had a shipment returned). The service
  * ships documented defaults (`defaultTables.ts`); an operator may replace any of them with a JSON
  * file (`CODES_FILE`). The codes endpoint serves the tables in force, in the wire form `CodeTables`.
  */
@@ -33,6 +34,8 @@ export class CodeTablesError extends Error {
 
 /** Codes: letters, digits, `_` and `-`, at most 16 characters (the request schema's limit). */
 const CODE_PATTERN = /^[A-Za-z0-9_-]{1,16}$/;
+/** Reason codes are words (`document_unreadable`): up to 32 characters. */
+const REASON_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 /** Country codes are ISO 3166-1 alpha-2: identity checks rely on `CN` and `HK` meaning what they say. */
 const COUNTRY_PATTERN = /^[A-Z]{2}$/;
 const MAX_NAME = 128;
@@ -78,12 +81,14 @@ export function buildCodeTables(input: unknown, source = 'default'): LoadedCodeT
           fail(`${path}.${key}`, 'is not a known member (code, name, name_zh, other)');
       }
       const { code, name, name_zh: nameZh, other = false } = raw;
-      if (typeof code !== 'string' || !(table === 'country' ? COUNTRY_PATTERN : CODE_PATTERN).test(code)) {
+      const pattern =
+        table === 'country' ? COUNTRY_PATTERN : table === 'reason' ? REASON_PATTERN : CODE_PATTERN;
+      if (typeof code !== 'string' || !pattern.test(code)) {
         fail(
           `${path}.code`,
           table === 'country'
             ? 'must be an ISO 3166-1 alpha-2 code (two capital letters)'
-            : 'must be 1-16 letters, digits, _ or -',
+            : `must be 1-${table === 'reason' ? 32 : 16} letters, digits, _ or -`,
         );
       }
       for (const [key, value] of [
@@ -127,7 +132,7 @@ export function defaultCodeTables(): LoadedCodeTables {
 
 /**
  * The tables in force: the defaults, or the replacement file (`CODES_FILE`). The file is a JSON object
- * with any of the five tables as members; a table it omits keeps its default. Called once at start;
+ * with any of the six tables as members; a table it omits keeps its default. Called once at start;
  * throws `CodeTablesError` naming the file and the problem (unreadable, not JSON, bad entry,
  * duplicate code, more than one "other" code).
  */

@@ -13,6 +13,8 @@ export interface ApplicationEventPayload {
   status: string;
   previous_status: string | null;
   reason: string | null;
+  /** Codes of the `reason` table given with the change; empty when none. */
+  reason_codes: string[];
   card_no_masked: string;
 }
 
@@ -102,6 +104,8 @@ export function eventView(
       status: payload.status,
       previous_status: payload.previous_status,
       reason: payload.reason,
+      // Events written before reason codes existed have none.
+      reason_codes: payload.reason_codes ?? [],
       card_no_masked: payload.card_no_masked,
     },
   };

@@ -51,10 +51,11 @@ const submittedView = {
   busi_water_no: SERIAL,
   status: 'SUBMITTED',
   status_reason: null,
+  reason_codes: [],
   card_no_masked: CARD_MASKED,
   created_at: SUBMITTED_AT,
   updated_at: SUBMITTED_AT,
-  history: [{ status: 'SUBMITTED', at: SUBMITTED_AT, reason: null }],
+  history: [{ status: 'SUBMITTED', at: SUBMITTED_AT, reason: null, reason_codes: [] }],
 };
 
 const CANCEL_REASON = 'The customer withdrew the application.';
@@ -64,7 +65,10 @@ const cancelledView = {
   status: 'CANCELLED',
   status_reason: CANCEL_REASON,
   updated_at: CANCELLED_AT,
-  history: [...submittedView.history, { status: 'CANCELLED', at: CANCELLED_AT, reason: CANCEL_REASON }],
+  history: [
+    ...submittedView.history,
+    { status: 'CANCELLED', at: CANCELLED_AT, reason: CANCEL_REASON, reason_codes: [] },
+  ],
 };
 
 /** Where each event's application came from, and its place in that application's sequence. */
@@ -97,6 +101,7 @@ export function eventExample(status: Status) {
       status,
       previous_status: previous,
       reason: REASONS[status] ?? null,
+      reason_codes: status === 'REJECTED' ? ['document_unreadable'] : [],
       card_no_masked: CARD_MASKED,
     },
   };
@@ -141,7 +146,10 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
       ...submittedView,
       status: 'IN_REVIEW',
       updated_at: SUBMITTED_AT + 60,
-      history: [...submittedView.history, { status: 'IN_REVIEW', at: SUBMITTED_AT + 60, reason: null }],
+      history: [
+        ...submittedView.history,
+        { status: 'IN_REVIEW', at: SUBMITTED_AT + 60, reason: null, reason_codes: [] },
+      ],
     }),
   },
   listCodes: {
@@ -163,6 +171,7 @@ function codeTablesExample() {
     profession: [SUBMIT_EXAMPLE.profession],
     purpose: SUBMIT_EXAMPLE.purpose,
     wealth_source: SUBMIT_EXAMPLE.wealth_source,
+    reason: ['document_unreadable', 'other'],
   };
   return Object.fromEntries(
     TABLE_NAMES.map((name) => [name, tables[name].filter((entry) => used[name].includes(entry.code))]),

@@ -60,6 +60,8 @@ export interface ApplicationsTable {
   app_id: string;
   status: string;
   status_reason: string | null;
+  /** Codes of the `reason` table given with the last change (JSON array), or null. */
+  reason_codes?: string | null;
   cert_type: string;
   /** Keyed hash of cert_type + cert_id: finds other applications for the same document. */
   cert_hash: string;
@@ -87,6 +89,8 @@ export interface ApplicationTransitionsTable {
   /** `caller:<app_id>`, `operator:<username>` or `system`. */
   actor: string;
   reason: string | null;
+  /** Codes of the `reason` table given with the move (JSON array), or null. */
+  reason_codes?: string | null;
   /** JSON text with transition details (carrier and tracking number for SHIPPED), or null. */
   details: string | null;
   at: number;

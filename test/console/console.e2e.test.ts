@@ -75,7 +75,7 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
   const statusOf = async (serial: string) =>
     await service.ctx.store.db
       .selectFrom('applications')
-      .select(['status', 'status_reason'])
+      .select(['status', 'status_reason', 'reason_codes'])
       .where('busi_water_no', '=', serial)
       .executeTakeFirstOrThrow();
   const openPage = async (language: 'en' | 'zh' = 'en'): Promise<Page> => {
@@ -259,7 +259,7 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
     assert.equal(await page.locator('.value.revealed').count(), 0);
   });
 
-  test('a reviewer approves an application through to delivered, and rejects another with a reason', async () => {
+  test('a reviewer approves an application through to delivered, and rejects another with reason codes', async () => {
     const page = await openPage();
     await signIn(page, service.baseUrl, 'rita');
     await openApplication(page, flagged.serial);
@@ -296,8 +296,9 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
     await page.getByRole('button', { name: 'Reject', exact: true }).click();
     const reject = page.getByRole('dialog', { name: 'Reject application' });
     await reject.getByRole('button', { name: 'Reject' }).click();
-    assert.ok(await reject.isVisible(), 'a rejection without a reason is not sent');
-    await reject.getByLabel('Reason').fill('The document image is unreadable');
+    assert.ok(await reject.isVisible(), 'a rejection without a reason code is not sent');
+    await reject.getByLabel('Reason codes').selectOption(['document_unreadable', 'name_mismatch']);
+    await reject.getByLabel('Reason', { exact: true }).fill('The document image is unreadable');
     await reject.getByRole('button', { name: 'Reject' }).click();
     await page.locator('.app-title [data-status="REJECTED"]').waitFor();
     assert.deepEqual(
@@ -305,9 +306,15 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
       {
         status: 'REJECTED',
         status_reason: 'The document image is unreadable',
+        reason_codes: '["document_unreadable","name_mismatch"]',
       },
     );
     await page.locator('.timeline .reason', { hasText: 'The document image is unreadable' }).waitFor();
+    await page
+      .locator('.timeline .reason-code[data-code="name_mismatch"]', {
+        hasText: 'Name differs from the document',
+      })
+      .waitFor();
   });
 
   test('keyboard only: sign in, find an application by serial, open it, review and approve it', async () => {

@@ -148,15 +148,18 @@ for (const storeName of storeNames()) {
 
     test('meta.json carries the lifecycle table, the revealable fields and the code tables', async () => {
       const meta = (await (await fetch(`${service.baseUrl}/console/meta.json`)).json()) as {
-        moves: Record<string, { action: string; to: string; reason_required: boolean }[]>;
+        moves: Record<
+          string,
+          { action: string; to: string; reason_required: boolean; codes_required: boolean }[]
+        >;
         revealable_fields: string[];
         codes: Record<string, unknown[]>;
       };
       assert.deepEqual(
-        meta.moves['IN_REVIEW']!.map((m) => [m.action, m.to, m.reason_required]),
+        meta.moves['IN_REVIEW']!.map((m) => [m.action, m.to, m.reason_required, m.codes_required]),
         [
-          ['approve', 'APPROVED', false],
-          ['reject', 'REJECTED', true],
+          ['approve', 'APPROVED', false, false],
+          ['reject', 'REJECTED', false, true],
         ],
       );
       for (const status of STATUSES) {

@@ -56,6 +56,7 @@ export async function moveTo(
         status: to,
         previous_status: row.status,
         reason,
+        reason_codes: [],
         card_no_masked: row.card_no_masked,
       },
       at: now,

@@ -153,6 +153,7 @@ export async function move(service: TestService, serial: string, to: Status, app
         ? { kind: 'caller', id: appId }
         : { kind: 'operator', id: 'setup', role: 'reviewer' },
     reason: to === 'REJECTED' ? 'documents unreadable' : null,
+    reasonCodes: to === 'REJECTED' ? ['document_unreadable'] : null,
     details: to === 'SHIPPED' ? { carrier: 'SF Express', tracking_no: 'SF1234567890' } : null,
     source: 'test',
   });

@@ -12,7 +12,7 @@ import { t } from './i18n.js';
  * @typedef {{
  *   name: string,
  *   label: string,
- *   type?: 'text' | 'password' | 'textarea' | 'select',
+ *   type?: 'text' | 'password' | 'textarea' | 'select' | 'multiselect',
  *   required?: boolean,
  *   options?: [string, string][],
  *   value?: string,
@@ -53,6 +53,10 @@ function control(spec) {
     autocomplete: spec.autocomplete ?? 'off',
   };
   if (spec.type === 'select') return select(common, spec.options ?? [], spec.value);
+  if (spec.type === 'multiselect') {
+    const options = spec.options ?? [];
+    return select({ ...common, multiple: true, size: Math.min(options.length, 8) }, options, spec.value);
+  }
   if (spec.type === 'textarea') {
     return h('textarea', { ...common, rows: 3, maxlength: spec.maxlength ?? null }, spec.value ?? '');
   }
@@ -111,7 +115,10 @@ export function formDialog(spec) {
       /** @type {Record<string, string>} */
       const values = {};
       for (const { spec: f, element } of controls) {
-        values[f.name] = element.value;
+        values[f.name] =
+          element instanceof HTMLSelectElement && element.multiple
+            ? [...element.selectedOptions].map((option) => option.value).join(',')
+            : element.value;
         element.removeAttribute('aria-invalid');
       }
       replace(error);

@@ -913,7 +913,7 @@ export interface paths {
     put?: never;
     /**
      * The code tables in force
-     * @description Every code table the submit checks against (`country`, `position`, `profession`, `purpose`, `wealth_source`): the documented defaults, or those the operator configured. An entry with `other: true` asks for the matching free-text field.
+     * @description Every code table the submit checks against (`country`, `position`, `profession`, `purpose`, `wealth_source`) and the `reason` table of the outcomes: the documented defaults, or those the operator configured. An entry with `other: true` asks for the matching free-text field.
      */
     post: operations['listCodes'];
     delete?: never;
@@ -1160,6 +1160,8 @@ export interface components {
           | null;
         /** @description Why, when the change has a reason. */
         reason: string | null;
+        /** @description Codes of the `reason` table (see the codes endpoint) given with the change; empty when none. */
+        reason_codes: string[];
         /** @description First 6 and last 4 digits; the rest `*`. */
         card_no_masked: string;
       };
@@ -3156,6 +3158,7 @@ export interface operations {
            *         "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
            *         "status": "SUBMITTED",
            *         "status_reason": null,
+           *         "reason_codes": [],
            *         "card_no_masked": "539966******4242",
            *         "created_at": 1795000000,
            *         "updated_at": 1795000000,
@@ -3163,7 +3166,8 @@ export interface operations {
            *           {
            *             "status": "SUBMITTED",
            *             "at": 1795000000,
-           *             "reason": null
+           *             "reason": null,
+           *             "reason_codes": []
            *           }
            *         ]
            *       },
@@ -3199,6 +3203,13 @@ export interface operations {
               /** @description Reason of the last change, if any. */
               status_reason: string | null;
               /**
+               * @description Codes of the `reason` table given with the last change; empty when none.
+               * @example [
+               *       "document_unreadable"
+               *     ]
+               */
+              reason_codes: string[];
+              /**
                * @description First 6 and last 4 digits; the rest `*`.
                * @example 539966******1234
                */
@@ -3212,6 +3223,13 @@ export interface operations {
                 /** @description Unix seconds. */
                 at: number;
                 reason: string | null;
+                /**
+                 * @description Codes of the `reason` table given with this change.
+                 * @example [
+                 *       "document_unreadable"
+                 *     ]
+                 */
+                reason_codes: string[];
                 /** @description Only for SHIPPED: the carrier and tracking number. */
                 details?: {
                   carrier: string;
@@ -3694,6 +3712,7 @@ export interface operations {
            *             "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
            *             "status": "SUBMITTED",
            *             "status_reason": null,
+           *             "reason_codes": [],
            *             "card_no_masked": "539966******4242",
            *             "created_at": 1795000000,
            *             "updated_at": 1795000000,
@@ -3701,7 +3720,8 @@ export interface operations {
            *               {
            *                 "status": "SUBMITTED",
            *                 "at": 1795000000,
-           *                 "reason": null
+           *                 "reason": null,
+           *                 "reason_codes": []
            *               }
            *             ]
            *           }
@@ -3741,6 +3761,13 @@ export interface operations {
                 /** @description Reason of the last change, if any. */
                 status_reason: string | null;
                 /**
+                 * @description Codes of the `reason` table given with the last change; empty when none.
+                 * @example [
+                 *       "document_unreadable"
+                 *     ]
+                 */
+                reason_codes: string[];
+                /**
                  * @description First 6 and last 4 digits; the rest `*`.
                  * @example 539966******1234
                  */
@@ -3754,6 +3781,13 @@ export interface operations {
                   /** @description Unix seconds. */
                   at: number;
                   reason: string | null;
+                  /**
+                   * @description Codes of the `reason` table given with this change.
+                   * @example [
+                   *       "document_unreadable"
+                   *     ]
+                   */
+                  reason_codes: string[];
                   /** @description Only for SHIPPED: the carrier and tracking number. */
                   details?: {
                     carrier: string;
@@ -4194,6 +4228,7 @@ export interface operations {
            *         "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
            *         "status": "CANCELLED",
            *         "status_reason": "The customer withdrew the application.",
+           *         "reason_codes": [],
            *         "card_no_masked": "539966******4242",
            *         "created_at": 1795000000,
            *         "updated_at": 1795000600,
@@ -4201,12 +4236,14 @@ export interface operations {
            *           {
            *             "status": "SUBMITTED",
            *             "at": 1795000000,
-           *             "reason": null
+           *             "reason": null,
+           *             "reason_codes": []
            *           },
            *           {
            *             "status": "CANCELLED",
            *             "at": 1795000600,
-           *             "reason": "The customer withdrew the application."
+           *             "reason": "The customer withdrew the application.",
+           *             "reason_codes": []
            *           }
            *         ]
            *       },
@@ -4242,6 +4279,13 @@ export interface operations {
               /** @description Reason of the last change, if any. */
               status_reason: string | null;
               /**
+               * @description Codes of the `reason` table given with the last change; empty when none.
+               * @example [
+               *       "document_unreadable"
+               *     ]
+               */
+              reason_codes: string[];
+              /**
                * @description First 6 and last 4 digits; the rest `*`.
                * @example 539966******1234
                */
@@ -4255,6 +4299,13 @@ export interface operations {
                 /** @description Unix seconds. */
                 at: number;
                 reason: string | null;
+                /**
+                 * @description Codes of the `reason` table given with this change.
+                 * @example [
+                 *       "document_unreadable"
+                 *     ]
+                 */
+                reason_codes: string[];
                 /** @description Only for SHIPPED: the carrier and tracking number. */
                 details?: {
                   carrier: string;
@@ -5788,6 +5839,8 @@ export interface operations {
                 app_id: string;
                 status: string;
                 status_reason: string | null;
+                /** @description Codes of the `reason` table of the last change. */
+                reason_codes: string[];
                 cert_type: string;
                 card_no_masked: string;
                 /** @description Send it back with a move to refuse it if anything changed. */
@@ -6050,6 +6103,8 @@ export interface operations {
               app_id: string;
               status: string;
               status_reason: string | null;
+              /** @description Codes of the `reason` table of the last change. */
+              reason_codes: string[];
               cert_type: string;
               card_no_masked: string;
               /** @description Send it back with a move to refuse it if anything changed. */
@@ -6068,6 +6123,7 @@ export interface operations {
                 /** @description `caller:<app_id>`, `operator:<username>` or `system`. */
                 actor: string;
                 reason: string | null;
+                reason_codes: string[];
                 details: {
                   [key: string]: unknown;
                 } | null;
@@ -6824,6 +6880,13 @@ export interface operations {
         'application/json': {
           /** @description Why; shown to the caller. Must not contain identity or card numbers. */
           reason?: string;
+          /**
+           * @description Codes of the `reason` table (see the codes endpoint); shown to the caller.
+           * @example [
+           *       "document_unreadable"
+           *     ]
+           */
+          reason_codes?: string[];
           /** @description The version last seen; if the application changed since, the move is refused (409). */
           version?: number;
         };
@@ -6847,6 +6910,8 @@ export interface operations {
               app_id: string;
               status: string;
               status_reason: string | null;
+              /** @description Codes of the `reason` table of the last change. */
+              reason_codes: string[];
               cert_type: string;
               card_no_masked: string;
               /** @description Send it back with a move to refuse it if anything changed. */
@@ -6865,6 +6930,7 @@ export interface operations {
                 /** @description `caller:<app_id>`, `operator:<username>` or `system`. */
                 actor: string;
                 reason: string | null;
+                reason_codes: string[];
                 details: {
                   [key: string]: unknown;
                 } | null;
@@ -7175,6 +7241,12 @@ export interface operations {
        *     `42203` field_too_long: {field}: must be at most {max} characters
        *
        *     `42251` text_carries_number: {field}: must not contain an identity or card number
+       *
+       *     `42236` code_unknown: {field}: {value} is not a code of the {table} table
+       *
+       *     `42208` field_too_many_items: {field}: must have at most {max} items
+       *
+       *     `42209` field_duplicate_items: {field}: must not repeat a code
        */
       422: {
         headers: {
@@ -7307,6 +7379,13 @@ export interface operations {
         'application/json': {
           /** @description Why; shown to the caller. Must not contain identity or card numbers. */
           reason?: string;
+          /**
+           * @description Codes of the `reason` table (see the codes endpoint); shown to the caller.
+           * @example [
+           *       "document_unreadable"
+           *     ]
+           */
+          reason_codes?: string[];
           /** @description The version last seen; if the application changed since, the move is refused (409). */
           version?: number;
         };
@@ -7330,6 +7409,8 @@ export interface operations {
               app_id: string;
               status: string;
               status_reason: string | null;
+              /** @description Codes of the `reason` table of the last change. */
+              reason_codes: string[];
               cert_type: string;
               card_no_masked: string;
               /** @description Send it back with a move to refuse it if anything changed. */
@@ -7348,6 +7429,7 @@ export interface operations {
                 /** @description `caller:<app_id>`, `operator:<username>` or `system`. */
                 actor: string;
                 reason: string | null;
+                reason_codes: string[];
                 details: {
                   [key: string]: unknown;
                 } | null;
@@ -7658,6 +7740,12 @@ export interface operations {
        *     `42203` field_too_long: {field}: must be at most {max} characters
        *
        *     `42251` text_carries_number: {field}: must not contain an identity or card number
+       *
+       *     `42236` code_unknown: {field}: {value} is not a code of the {table} table
+       *
+       *     `42208` field_too_many_items: {field}: must have at most {max} items
+       *
+       *     `42209` field_duplicate_items: {field}: must not repeat a code
        */
       422: {
         headers: {
@@ -7789,7 +7877,14 @@ export interface operations {
       content: {
         'application/json': {
           /** @description Why; shown to the caller. Must not contain identity or card numbers. */
-          reason: string;
+          reason?: string;
+          /**
+           * @description Codes of the `reason` table (see the codes endpoint); shown to the caller.
+           * @example [
+           *       "document_unreadable"
+           *     ]
+           */
+          reason_codes: string[];
           /** @description The version last seen; if the application changed since, the move is refused (409). */
           version?: number;
         };
@@ -7813,6 +7908,8 @@ export interface operations {
               app_id: string;
               status: string;
               status_reason: string | null;
+              /** @description Codes of the `reason` table of the last change. */
+              reason_codes: string[];
               cert_type: string;
               card_no_masked: string;
               /** @description Send it back with a move to refuse it if anything changed. */
@@ -7831,6 +7928,7 @@ export interface operations {
                 /** @description `caller:<app_id>`, `operator:<username>` or `system`. */
                 actor: string;
                 reason: string | null;
+                reason_codes: string[];
                 details: {
                   [key: string]: unknown;
                 } | null;
@@ -8141,6 +8239,12 @@ export interface operations {
        *     `42203` field_too_long: {field}: must be at most {max} characters
        *
        *     `42251` text_carries_number: {field}: must not contain an identity or card number
+       *
+       *     `42236` code_unknown: {field}: {value} is not a code of the {table} table
+       *
+       *     `42208` field_too_many_items: {field}: must have at most {max} items
+       *
+       *     `42209` field_duplicate_items: {field}: must not repeat a code
        */
       422: {
         headers: {
@@ -8273,6 +8377,13 @@ export interface operations {
         'application/json': {
           /** @description Why; shown to the caller. Must not contain identity or card numbers. */
           reason?: string;
+          /**
+           * @description Codes of the `reason` table (see the codes endpoint); shown to the caller.
+           * @example [
+           *       "document_unreadable"
+           *     ]
+           */
+          reason_codes?: string[];
           /** @description The version last seen; if the application changed since, the move is refused (409). */
           version?: number;
         };
@@ -8296,6 +8407,8 @@ export interface operations {
               app_id: string;
               status: string;
               status_reason: string | null;
+              /** @description Codes of the `reason` table of the last change. */
+              reason_codes: string[];
               cert_type: string;
               card_no_masked: string;
               /** @description Send it back with a move to refuse it if anything changed. */
@@ -8314,6 +8427,7 @@ export interface operations {
                 /** @description `caller:<app_id>`, `operator:<username>` or `system`. */
                 actor: string;
                 reason: string | null;
+                reason_codes: string[];
                 details: {
                   [key: string]: unknown;
                 } | null;
@@ -8624,6 +8738,12 @@ export interface operations {
        *     `42203` field_too_long: {field}: must be at most {max} characters
        *
        *     `42251` text_carries_number: {field}: must not contain an identity or card number
+       *
+       *     `42236` code_unknown: {field}: {value} is not a code of the {table} table
+       *
+       *     `42208` field_too_many_items: {field}: must have at most {max} items
+       *
+       *     `42209` field_duplicate_items: {field}: must not repeat a code
        */
       422: {
         headers: {
@@ -8756,6 +8876,13 @@ export interface operations {
         'application/json': {
           /** @description Why; shown to the caller. Must not contain identity or card numbers. */
           reason?: string;
+          /**
+           * @description Codes of the `reason` table (see the codes endpoint); shown to the caller.
+           * @example [
+           *       "document_unreadable"
+           *     ]
+           */
+          reason_codes?: string[];
           /** @description The version last seen; if the application changed since, the move is refused (409). */
           version?: number;
           /** @description Carrier of the shipment. */
@@ -8783,6 +8910,8 @@ export interface operations {
               app_id: string;
               status: string;
               status_reason: string | null;
+              /** @description Codes of the `reason` table of the last change. */
+              reason_codes: string[];
               cert_type: string;
               card_no_masked: string;
               /** @description Send it back with a move to refuse it if anything changed. */
@@ -8801,6 +8930,7 @@ export interface operations {
                 /** @description `caller:<app_id>`, `operator:<username>` or `system`. */
                 actor: string;
                 reason: string | null;
+                reason_codes: string[];
                 details: {
                   [key: string]: unknown;
                 } | null;
@@ -9111,6 +9241,12 @@ export interface operations {
        *     `42203` field_too_long: {field}: must be at most {max} characters
        *
        *     `42251` text_carries_number: {field}: must not contain an identity or card number
+       *
+       *     `42236` code_unknown: {field}: {value} is not a code of the {table} table
+       *
+       *     `42208` field_too_many_items: {field}: must have at most {max} items
+       *
+       *     `42209` field_duplicate_items: {field}: must not repeat a code
        */
       422: {
         headers: {
@@ -9243,6 +9379,13 @@ export interface operations {
         'application/json': {
           /** @description Why; shown to the caller. Must not contain identity or card numbers. */
           reason?: string;
+          /**
+           * @description Codes of the `reason` table (see the codes endpoint); shown to the caller.
+           * @example [
+           *       "document_unreadable"
+           *     ]
+           */
+          reason_codes?: string[];
           /** @description The version last seen; if the application changed since, the move is refused (409). */
           version?: number;
         };
@@ -9266,6 +9409,8 @@ export interface operations {
               app_id: string;
               status: string;
               status_reason: string | null;
+              /** @description Codes of the `reason` table of the last change. */
+              reason_codes: string[];
               cert_type: string;
               card_no_masked: string;
               /** @description Send it back with a move to refuse it if anything changed. */
@@ -9284,6 +9429,7 @@ export interface operations {
                 /** @description `caller:<app_id>`, `operator:<username>` or `system`. */
                 actor: string;
                 reason: string | null;
+                reason_codes: string[];
                 details: {
                   [key: string]: unknown;
                 } | null;
@@ -9594,6 +9740,12 @@ export interface operations {
        *     `42203` field_too_long: {field}: must be at most {max} characters
        *
        *     `42251` text_carries_number: {field}: must not contain an identity or card number
+       *
+       *     `42236` code_unknown: {field}: {value} is not a code of the {table} table
+       *
+       *     `42208` field_too_many_items: {field}: must have at most {max} items
+       *
+       *     `42209` field_duplicate_items: {field}: must not repeat a code
        */
       422: {
         headers: {
@@ -13969,6 +14121,8 @@ export interface operations {
                   | null;
                 /** @description Why, when the change has a reason. */
                 reason: string | null;
+                /** @description Codes of the `reason` table (see the codes endpoint) given with the change; empty when none. */
+                reason_codes: string[];
                 /** @description First 6 and last 4 digits; the rest `*`. */
                 card_no_masked: string;
               };
@@ -22311,6 +22465,20 @@ export interface operations {
            *             "name_zh": "工资薪金",
            *             "other": false
            *           }
+           *         ],
+           *         "reason": [
+           *           {
+           *             "code": "document_unreadable",
+           *             "name": "Document image unreadable (blurred, cut off, glare)",
+           *             "name_zh": "证件影像无法辨认（模糊、缺角、反光）",
+           *             "other": false
+           *           },
+           *           {
+           *             "code": "other",
+           *             "name": "Other (see the text)",
+           *             "name_zh": "其他（见说明）",
+           *             "other": true
+           *           }
            *         ]
            *       },
            *       "msg": "success"
@@ -22362,6 +22530,16 @@ export interface operations {
                 other: boolean;
               }[];
               wealth_source: {
+                code: string;
+                /** @description English name. */
+                name: string;
+                /** @description Chinese name. */
+                name_zh: string;
+                /** @description Marks the code meaning "other", which asks for a free-text field. */
+                other: boolean;
+              }[];
+              /** @description Why an operator rejected an application, asked for more information or had a shipment returned: the `reason_codes` of the status view, the history and the events. */
+              reason: {
                 code: string;
                 /** @description English name. */
                 name: string;
@@ -22815,6 +22993,7 @@ export interface operations {
            *               "status": "SUBMITTED",
            *               "previous_status": null,
            *               "reason": null,
+           *               "reason_codes": [],
            *               "card_no_masked": "539966******4242"
            *             }
            *           },
@@ -22828,6 +23007,7 @@ export interface operations {
            *               "status": "CANCELLED",
            *               "previous_status": "SUBMITTED",
            *               "reason": "The customer withdrew the application.",
+           *               "reason_codes": [],
            *               "card_no_masked": "539966******4242"
            *             }
            *           }
@@ -22896,6 +23076,8 @@ export interface operations {
                     | null;
                   /** @description Why, when the change has a reason. */
                   reason: string | null;
+                  /** @description Codes of the `reason` table (see the codes endpoint) given with the change; empty when none. */
+                  reason_codes: string[];
                   /** @description First 6 and last 4 digits; the rest `*`. */
                   card_no_masked: string;
                 };
@@ -23309,6 +23491,7 @@ export interface operations {
          *         "status": "SUBMITTED",
          *         "previous_status": null,
          *         "reason": null,
+         *         "reason_codes": [],
          *         "card_no_masked": "539966******4242"
          *       }
          *     }
@@ -23360,6 +23543,7 @@ export interface operations {
          *         "status": "IN_REVIEW",
          *         "previous_status": "SUBMITTED",
          *         "reason": null,
+         *         "reason_codes": [],
          *         "card_no_masked": "539966******4242"
          *       }
          *     }
@@ -23411,6 +23595,7 @@ export interface operations {
          *         "status": "APPROVED",
          *         "previous_status": "IN_REVIEW",
          *         "reason": null,
+         *         "reason_codes": [],
          *         "card_no_masked": "539966******4242"
          *       }
          *     }
@@ -23462,6 +23647,7 @@ export interface operations {
          *         "status": "CARD_ISSUED",
          *         "previous_status": "APPROVED",
          *         "reason": null,
+         *         "reason_codes": [],
          *         "card_no_masked": "539966******4242"
          *       }
          *     }
@@ -23513,6 +23699,7 @@ export interface operations {
          *         "status": "SHIPPED",
          *         "previous_status": "CARD_ISSUED",
          *         "reason": null,
+         *         "reason_codes": [],
          *         "card_no_masked": "539966******4242"
          *       }
          *     }
@@ -23564,6 +23751,7 @@ export interface operations {
          *         "status": "DELIVERED",
          *         "previous_status": "SHIPPED",
          *         "reason": null,
+         *         "reason_codes": [],
          *         "card_no_masked": "539966******4242"
          *       }
          *     }
@@ -23615,6 +23803,9 @@ export interface operations {
          *         "status": "REJECTED",
          *         "previous_status": "IN_REVIEW",
          *         "reason": "The identity document is illegible.",
+         *         "reason_codes": [
+         *           "document_unreadable"
+         *         ],
          *         "card_no_masked": "539966******4242"
          *       }
          *     }
@@ -23666,6 +23857,7 @@ export interface operations {
          *         "status": "CANCELLED",
          *         "previous_status": "SUBMITTED",
          *         "reason": "The customer withdrew the application.",
+         *         "reason_codes": [],
          *         "card_no_masked": "539966******4242"
          *       }
          *     }

@@ -123,7 +123,7 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
     );
 
     for (const [action, to] of Object.entries(OPERATOR_ACTIONS)) {
-      const { reasonRequired, detailsRequired } = requirementsOf(to);
+      const { reasonRequired, detailsRequired, codesRequired } = requirementsOf(to);
       app.post(
         `/applications/:busi_water_no/${action}`,
         {
@@ -136,7 +136,7 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
             tags: ['admin'],
             security: ADMIN_SECURITY,
             params: SerialParams,
-            body: transitionBody(reasonRequired, detailsRequired),
+            body: transitionBody(reasonRequired, detailsRequired, codesRequired),
             response: {
               ...ok(OperatorApplicationView),
               ...adminBodyErrors(
@@ -146,6 +146,9 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
                 'fieldEmpty',
                 'fieldTooLong',
                 'textCarriesNumber',
+                'codeUnknown',
+                'fieldTooManyItems',
+                'fieldDuplicateItems',
               ),
             },
           },
@@ -154,6 +157,7 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
           const { busi_water_no } = request.params as { busi_water_no: string };
           const body = request.body as {
             reason?: string;
+            reason_codes?: string[];
             version?: number;
             carrier?: string;
             tracking_no?: string;
@@ -163,6 +167,7 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
             to,
             actor: operatorActor(request),
             reason: body.reason,
+            reasonCodes: body.reason_codes,
             details: { carrier: body.carrier, tracking_no: body.tracking_no },
             expectedVersion: body.version,
             source: adminSource(request),

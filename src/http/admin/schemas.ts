@@ -2,6 +2,7 @@ import { Type, type TSchema } from 'typebox';
 import { STATUSES } from '../../applications/lifecycle.ts';
 import { REVEALABLE_FIELDS } from '../../applications/masking.ts';
 import { MAX_LIMIT } from '../../applications/listApplications.ts';
+import { MAX_REASON_CODES } from '../../applications/reasonCodes.ts';
 import { LIMITS } from '../../applications/schema.ts';
 import { DETAIL_LIMIT } from '../../applications/transitionApplication.ts';
 import type { ErrorName } from '../../errors/catalogue.ts';
@@ -82,10 +83,26 @@ const Version = Type.Integer({
   description: 'The version last seen; if the application changed since, the move is refused (409).',
 });
 
-/** The body of a move: a reason where the lifecycle requires one, carrier and tracking where it does. */
-export function transitionBody(reasonRequired: boolean, detailsRequired: readonly string[]) {
+/** Codes of the `reason` table: checked against the table in force by the domain. */
+export const ReasonCodesBody = Type.Array(Type.String({ minLength: 1, maxLength: 32 }), {
+  minItems: 1,
+  maxItems: MAX_REASON_CODES,
+  description: 'Codes of the `reason` table (see the codes endpoint); shown to the caller.',
+  examples: [['document_unreadable']],
+});
+
+/**
+ * The body of a move: a reason where the lifecycle requires one, reason codes where it requires
+ * them, carrier and tracking where it does.
+ */
+export function transitionBody(
+  reasonRequired: boolean,
+  detailsRequired: readonly string[],
+  codesRequired = false,
+) {
   const properties: Record<string, TSchema> = {
     reason: reasonRequired ? Reason : Type.Optional(Reason),
+    reason_codes: codesRequired ? ReasonCodesBody : Type.Optional(ReasonCodesBody),
     version: Type.Optional(Version),
   };
   for (const name of detailsRequired) {
@@ -226,6 +243,7 @@ const summaryProperties = {
   app_id: Type.String(),
   status: Type.String(),
   status_reason: nullable(Type.String()),
+  reason_codes: Type.Array(Type.String(), { description: 'Codes of the `reason` table of the last change.' }),
   cert_type: Type.String(),
   card_no_masked: Type.String(),
   version: Type.Integer({ description: 'Send it back with a move to refuse it if anything changed.' }),
@@ -264,6 +282,7 @@ export const OperatorApplicationView = Type.Object({
       status: Type.String(),
       actor: Type.String({ description: '`caller:<app_id>`, `operator:<username>` or `system`.' }),
       reason: nullable(Type.String()),
+      reason_codes: Type.Array(Type.String()),
       details: nullable(Type.Object({}, { additionalProperties: true })),
       at: Type.Integer(),
     }),

@@ -16,7 +16,13 @@ export interface ConsoleMeta {
   /** Per state, the moves operators make: the admin API's verb, the target, what it needs. */
   moves: Record<
     string,
-    { action: string; to: string; reason_required: boolean; details_required: string[] }[]
+    {
+      action: string;
+      to: string;
+      reason_required: boolean;
+      codes_required: boolean;
+      details_required: string[];
+    }[]
   >;
   acting_role: string;
   roles: readonly string[];
@@ -39,6 +45,7 @@ export function consoleMeta(ctx: ServiceContext): ConsoleMeta {
         action: actionOf.get(rule.to)!,
         to: rule.to,
         reason_required: rule.reasonRequired,
+        codes_required: rule.codesRequired === true,
         details_required: [...(rule.detailsRequired ?? [])],
       }));
   }

@@ -19,6 +19,10 @@ const CodeTables = Type.Object({
   profession: Type.Array(CodeEntry, { description: 'Sections of GB/T 4754-2017, plus other.' }),
   purpose: Type.Array(CodeEntry),
   wealth_source: Type.Array(CodeEntry),
+  reason: Type.Array(CodeEntry, {
+    description:
+      'Why an operator rejected an application, asked for more information or had a shipment returned: the `reason_codes` of the status view, the history and the events.',
+  }),
 });
 
 /** The code tables in force: the defaults, or those of CODES_FILE. */
@@ -33,7 +37,7 @@ export function codeRoutes(ctx: ServiceContext) {
           operationId: 'listCodes',
           summary: 'The code tables in force',
           description:
-            'Every code table the submit checks against (`country`, `position`, `profession`, `purpose`, `wealth_source`): the documented defaults, or those the operator configured. An entry with `other: true` asks for the matching free-text field.',
+            'Every code table the submit checks against (`country`, `position`, `profession`, `purpose`, `wealth_source`) and the `reason` table of the outcomes: the documented defaults, or those the operator configured. An entry with `other: true` asks for the matching free-text field.',
           tags: ['codes'],
           body: Type.Object({ app_id: AppId, timestamp: Timestamp }, { additionalProperties: false }),
           response: {

@@ -43,6 +43,10 @@ export const EventView = Type.Object({
       description: 'The state before the change; null for the submission.',
     }),
     reason: Type.Union([Type.String(), Type.Null()], { description: 'Why, when the change has a reason.' }),
+    reason_codes: Type.Array(Type.String(), {
+      description:
+        'Codes of the `reason` table (see the codes endpoint) given with the change; empty when none.',
+    }),
     card_no_masked: Type.String({ description: 'First 6 and last 4 digits; the rest `*`.' }),
   }),
 });

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { cancelApplication, simulateTransition } from '../../applications/callerTransitions.ts';
 import { INITIAL_STATUS, STATUSES, type Status } from '../../applications/lifecycle.ts';
 import { listApplications, MAX_LIMIT } from '../../applications/listApplications.ts';
+import { MAX_REASON_CODES } from '../../applications/reasonCodes.ts';
 import { LIMITS } from '../../applications/schema.ts';
 import { DETAIL_LIMIT } from '../../applications/transitionApplication.ts';
 import type { ServiceContext } from '../../context.ts';
@@ -62,6 +63,13 @@ const SimulateRequest = Type.Object(
       { description: 'The state to move to; only moves the lifecycle allows from the current state.' },
     ),
     reason: Type.Optional(Reason),
+    reason_codes: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 32 }), {
+        minItems: 1,
+        maxItems: MAX_REASON_CODES,
+        description: 'Codes of the `reason` table; needed where an operator would need them (REJECTED).',
+      }),
+    ),
     carrier: Type.Optional(Type.String({ minLength: 1, maxLength: DETAIL_LIMIT })),
     tracking_no: Type.Optional(Type.String({ minLength: 1, maxLength: DETAIL_LIMIT })),
   },
@@ -153,13 +161,19 @@ export function registerLifecycleRoutes(app: FastifyInstance, ctx: ServiceContex
         operationId: 'simulateTransition',
         summary: 'Sandbox: move an application along the lifecycle',
         description:
-          'Exists only when the service runs with SANDBOX=true. Any move the lifecycle allows from the current state; REJECTED needs a reason; SHIPPED takes optional carrier and tracking_no.',
+          'Exists only when the service runs with SANDBOX=true. Any move the lifecycle allows from the current state; REJECTED needs `reason_codes`; SHIPPED takes optional carrier and tracking_no.',
         tags: ['sandbox'],
         headers: AUTH_HEADER,
         body: SimulateRequest,
         response: {
           200: SuccessEnvelope(StatusView),
-          ...errorResponses([...MOVE_ERRORS, 'fieldNotAllowed']),
+          ...errorResponses([
+            ...MOVE_ERRORS,
+            'fieldNotAllowed',
+            'codeUnknown',
+            'fieldTooManyItems',
+            'fieldDuplicateItems',
+          ]),
         },
       },
     },
@@ -168,6 +182,7 @@ export function registerLifecycleRoutes(app: FastifyInstance, ctx: ServiceContex
         busi_water_no: string;
         status: Status;
         reason?: string;
+        reason_codes?: string[];
         carrier?: string;
         tracking_no?: string;
       };

@@ -10,6 +10,13 @@ export const SerialNumber = Type.String({
   examples: ['01M7Q5CQG03QZV91NCTJX2D43J5KC6E8'],
 });
 
+/** Codes of the `reason` table (see the codes endpoint), for a partner's own screens and statistics. */
+export const ReasonCodes = (description: string) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: 32 }), {
+    description,
+    examples: [['document_unreadable']],
+  });
+
 export const StatusView = Type.Object({
   busi_water_no: SerialNumber,
   status: Type.Enum([...STATUSES], {
@@ -19,6 +26,7 @@ export const StatusView = Type.Object({
   status_reason: Type.Union([Type.String(), Type.Null()], {
     description: 'Reason of the last change, if any.',
   }),
+  reason_codes: ReasonCodes('Codes of the `reason` table given with the last change; empty when none.'),
   card_no_masked: Type.String({
     description: 'First 6 and last 4 digits; the rest `*`.',
     examples: ['539966******1234'],
@@ -30,6 +38,7 @@ export const StatusView = Type.Object({
       status: Type.String(),
       at: Type.Integer({ description: 'Unix seconds.' }),
       reason: Type.Union([Type.String(), Type.Null()]),
+      reason_codes: ReasonCodes('Codes of the `reason` table given with this change.'),
       details: Type.Optional(
         Type.Object(
           { carrier: Type.String(), tracking_no: Type.String() },

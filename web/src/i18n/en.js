@@ -79,6 +79,8 @@ export default {
   'application.moved': 'Moved to {status}',
   'application.reason': 'Reason',
   'application.reasonHint': 'Shown to the partner. No identity or card numbers.',
+  'application.reasonCodes': 'Reason codes',
+  'application.reasonCodesHint': 'Pick one or more; the partner sees them as codes.',
   'application.carrier': 'Carrier',
   'application.tracking_no': 'Tracking number',
   'application.fields': 'Application',

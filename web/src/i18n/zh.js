@@ -79,6 +79,8 @@ export default {
   'application.moved': '已变更为「{status}」',
   'application.reason': '原因',
   'application.reasonHint': '会告知合作方。请勿填写证件号或卡号。',
+  'application.reasonCodes': '原因代码',
+  'application.reasonCodesHint': '可多选；合作方将以代码形式看到。',
   'application.carrier': '承运商',
   'application.tracking_no': '运单号',
   'application.fields': '申请信息',

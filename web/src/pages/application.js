@@ -7,6 +7,7 @@ import { eventList } from './applicationEvents.js';
 import { fieldGroups, fieldLabel, imageGallery } from './applicationFields.js';
 import { askPurpose } from './revealPurpose.js';
 import { claimPanel } from './reviewClaim.js';
+import { moveBody, reasonCodeList, reasonCodesField } from './applicationOutcome.js';
 
 /**
  * One application: its fields (masked, revealable by reviewers), images, risk flags, history,
@@ -16,9 +17,9 @@ import { claimPanel } from './reviewClaim.js';
 
 /**
  * @typedef {{ code: string, fields: string[], params: Record<string, number> }} RiskFlag
- * @typedef {{ from_status: string | null, status: string, actor: string, reason: string | null, details: Record<string, unknown> | null, at: number }} Transition
+ * @typedef {{ from_status: string | null, status: string, actor: string, reason: string | null, reason_codes?: string[], details: Record<string, unknown> | null, at: number }} Transition
  * @typedef {{
- *   busi_water_no: string, app_id: string, status: string, status_reason: string | null, cert_type: string,
+ *   busi_water_no: string, app_id: string, status: string, status_reason: string | null, reason_codes?: string[], cert_type: string,
  *   card_no_masked: string, version: number, created_at: number, updated_at: number,
  *   application: Record<string, unknown>, history: Transition[], risk_flags: RiskFlag[],
  * }} View
@@ -130,14 +131,14 @@ export function renderApplication(main, ctx, [serial = '']) {
     keepingFocus(draw);
   }
 
-  /** @param {{ action: string, to: string, reason_required: boolean, details_required: string[] }} move */
+  /** @param {{ action: string, to: string, reason_required: boolean, codes_required: boolean, details_required: string[] }} move */
   async function act(move) {
     if (view === null) return;
     const version = view.version;
     const send = async (/** @type {Record<string, string>} */ extra) => {
       view = await api('POST', `/applications/${encodeURIComponent(serial)}/${move.action}`, {
         version,
-        ...extra,
+        ...moveBody(extra),
       });
       ctx.toast(t('application.moved', { status: statusLabel(move.to) }), 'success');
       draw();
@@ -148,13 +149,14 @@ export function renderApplication(main, ctx, [serial = '']) {
       void loadEvents();
     };
     const fields = [
-      ...(move.reason_required
+      ...(move.codes_required ? [reasonCodesField(ctx)] : []),
+      ...(move.reason_required || move.codes_required
         ? [
             {
               name: 'reason',
               label: t('application.reason'),
               type: /** @type {const} */ ('textarea'),
-              required: true,
+              required: move.reason_required,
               maxlength: 256,
               hint: t('application.reasonHint'),
             },
@@ -249,6 +251,7 @@ export function renderApplication(main, ctx, [serial = '']) {
               v.status_reason,
             ),
         v.status === 'IN_REVIEW' ? claim.element : null,
+        reasonCodeList(ctx, v.reason_codes),
         actions() ??
           (canAct
             ? h('p', { class: 'muted small' }, t('application.final'))
@@ -286,7 +289,7 @@ export function renderApplication(main, ctx, [serial = '']) {
             'section',
             { class: 'card', 'aria-labelledby': 'history-title' },
             h('h2', { id: 'history-title' }, t('application.history')),
-            timeline(v.history),
+            timeline(ctx, v.history),
           ),
           h(
             'section',
@@ -328,8 +331,8 @@ function riskList(flags) {
   );
 }
 
-/** @param {Transition[]} history */
-function timeline(history) {
+/** @param {import('../context.js').PageContext} ctx @param {Transition[]} history */
+function timeline(ctx, history) {
   return h(
     'ol',
     { class: 'timeline' },
@@ -344,6 +347,7 @@ function timeline(history) {
           h('span', { class: 'muted small' }, formatTime(entry.at)),
         ),
         h('div', { class: 'small' }, actorLabel(entry.actor)),
+        reasonCodeList(ctx, entry.reason_codes),
         entry.reason === null ? null : h('blockquote', { class: 'reason' }, entry.reason),
         entry.details === null
           ? null
