@@ -164,6 +164,7 @@ for (const storeName of storeNames()) {
               reason: 'checked by hand',
               reason_codes: ['other'],
               card_no_masked: undefined,
+              external_id: null,
             },
           );
         });

@@ -108,6 +108,7 @@ for (const storeName of storeNames()) {
         assert.deepEqual(Object.keys(r.parsed.data).sort(), [
           'busi_water_no',
           'card_no_masked',
+          'external_id',
           'previous_status',
           'reason',
           'reason_codes',

@@ -57,6 +57,8 @@ function submissionParameters({ application: a, transition: t, event: e }: Submi
     a.version,
     a.created_at,
     a.updated_at,
+    a.external_id ?? null,
+    a.active_external_id ?? null,
     t.busi_water_no,
     t.from_status,
     t.to_status,
@@ -80,8 +82,9 @@ const INSERT_SUBMISSION = statement(
   'insert_submission',
   `WITH application AS (
      INSERT INTO applications (busi_water_no, app_id, status, status_reason, cert_type, cert_hash,
-       active_cert_hash, card_no_hash, card_no_masked, payload_enc, key_id, version, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)),
+       active_cert_hash, card_no_hash, card_no_masked, payload_enc, key_id, version, created_at, updated_at,
+       external_id, active_external_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)),
    transition AS (
      INSERT INTO application_transitions (busi_water_no, from_status, to_status, actor, reason, details, at)
      VALUES (?, ?, ?, ?, ?, ?, ?))
@@ -118,6 +121,38 @@ export async function findActiveByCertHash(db: Kysely<Database>, certHash: strin
     .executeTakeFirst();
 }
 
+/** The active application (not in a final state) of an app with a partner reference, if any. */
+export async function findActiveByExternalId(db: Kysely<Database>, appId: string, externalId: string) {
+  return db
+    .selectFrom('applications')
+    .select(['busi_water_no', 'app_id'])
+    .where('app_id', '=', appId)
+    .where('active_external_id', '=', externalId)
+    .executeTakeFirst();
+}
+
+/**
+ * The serial an app's reference names: its active application, else the latest one that carried it
+ * (a final application keeps its reference). Another app's reference finds nothing.
+ */
+export async function findSerialByExternalId(
+  db: Kysely<Database>,
+  appId: string,
+  externalId: string,
+): Promise<string | undefined> {
+  const active = await findActiveByExternalId(db, appId, externalId);
+  if (active !== undefined) return active.busi_water_no;
+  const latest = await db
+    .selectFrom('applications')
+    .select('busi_water_no')
+    .where('app_id', '=', appId)
+    .where('external_id', '=', externalId)
+    .orderBy('created_at', 'desc')
+    .orderBy('busi_water_no', 'desc')
+    .executeTakeFirst();
+  return latest?.busi_water_no;
+}
+
 export async function isCardNumberTaken(db: Kysely<Database>, cardNoHash: string): Promise<boolean> {
   const row = await db
     .selectFrom('applications')
@@ -133,6 +168,7 @@ export async function findApplicationOfApp(db: Kysely<Database>, appId: string, 
     .selectFrom('applications')
     .select([
       'busi_water_no',
+      'external_id',
       'status',
       'status_reason',
       'reason_codes',
@@ -194,6 +230,7 @@ export interface ApplicationFilter {
   appId?: string | undefined;
   status?: string | undefined;
   busiWaterNo?: string | undefined;
+  externalId?: string | undefined;
   /** Milliseconds, inclusive. */
   createdFrom?: number | undefined;
   /** Milliseconds, exclusive. */
@@ -206,6 +243,7 @@ export interface ApplicationFilter {
 
 const SUMMARY_COLUMNS = [
   'busi_water_no',
+  'external_id',
   'app_id',
   'status',
   'status_reason',
@@ -232,6 +270,7 @@ export async function listApplicationRows(
   if (filter.appId !== undefined) query = query.where('app_id', '=', filter.appId);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.busiWaterNo !== undefined) query = query.where('busi_water_no', '=', filter.busiWaterNo);
+  if (filter.externalId !== undefined) query = query.where('external_id', '=', filter.externalId);
   if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
   if (filter.createdBefore !== undefined) query = query.where('created_at', '<', filter.createdBefore);
   const after = filter.after;

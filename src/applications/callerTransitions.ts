@@ -1,5 +1,6 @@
 import type { Caller } from '../callers/credentials.ts';
 import type { ServiceContext } from '../context.ts';
+import { resolveSerial, type ApplicationReference } from './applicationReference.ts';
 import type { Status } from './lifecycle.ts';
 import { queryApplication, type StatusView } from './queryApplication.ts';
 import { transitionApplication } from './transitionApplication.ts';
@@ -12,17 +13,18 @@ export const CALLER_SOURCE = 'caller-api';
 export async function cancelApplication(
   ctx: ServiceContext,
   caller: Caller,
-  request: { busi_water_no: string; reason?: string | undefined },
+  request: ApplicationReference & { reason?: string | undefined },
 ): Promise<StatusView> {
+  const serial = await resolveSerial(ctx, caller, request);
   await transitionApplication(ctx, {
-    busiWaterNo: request.busi_water_no,
+    busiWaterNo: serial,
     to: 'CANCELLED',
     actor: { kind: 'caller', id: caller.appId },
     reason: request.reason,
     appId: caller.appId,
     source: CALLER_SOURCE,
   });
-  return queryApplication(ctx, caller, request.busi_water_no);
+  return queryApplication(ctx, caller, serial);
 }
 
 /**

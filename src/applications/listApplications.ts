@@ -18,6 +18,7 @@ export interface ApplicationQuery {
   status?: string | undefined;
   app_id?: string | undefined;
   busi_water_no?: string | undefined;
+  external_id?: string | undefined;
   created_from?: number | undefined;
   created_to?: number | undefined;
   cursor?: string | undefined;
@@ -66,6 +67,7 @@ function filterOf(query: ApplicationQuery): ApplicationFilter {
     appId: query.app_id,
     status: query.status,
     busiWaterNo: query.busi_water_no,
+    externalId: query.external_id,
     createdFrom: query.created_from === undefined ? undefined : query.created_from * 1000,
     createdBefore: query.created_to === undefined ? undefined : (query.created_to + 1) * 1000,
     after: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
@@ -105,6 +107,7 @@ export async function listApplications(
 /** What operators see in a search: the application's state, never its contents. */
 export interface ApplicationSummary {
   busi_water_no: string;
+  external_id: string | null;
   app_id: string;
   status: string;
   status_reason: string | null;
@@ -119,6 +122,7 @@ export interface ApplicationSummary {
 export function summaryOf(row: ApplicationSummaryRow): ApplicationSummary {
   return {
     busi_water_no: row.busi_water_no,
+    external_id: row.external_id ?? null,
     app_id: row.app_id,
     status: row.status,
     status_reason: row.status_reason,

@@ -11,6 +11,8 @@ import { isSerialNumber } from './serialNumber.ts';
  */
 export interface StatusView {
   busi_water_no: string;
+  /** The partner's own reference, or null. */
+  external_id: string | null;
   status: string;
   status_reason: string | null;
   /** Codes of the `reason` table given with the last change. */
@@ -43,6 +45,7 @@ export function shipmentOf(details: string | null): { carrier: string; tracking_
 export function statusView(
   row: {
     busi_water_no: string;
+    external_id?: string | null | undefined;
     status: string;
     status_reason: string | null;
     reason_codes?: string | null | undefined;
@@ -54,6 +57,7 @@ export function statusView(
 ): StatusView {
   return {
     busi_water_no: row.busi_water_no,
+    external_id: row.external_id ?? null,
     status: row.status,
     status_reason: row.status_reason,
     reason_codes: reasonCodesOf(row.reason_codes),

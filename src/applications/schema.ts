@@ -12,6 +12,7 @@ import { SENSITIVE_FIELDS } from '../redaction.ts';
 /** Documented length limits, in characters. Shared with the README and the OpenAPI document. */
 export const LIMITS = {
   appId: 64,
+  externalId: 64,
   name: 64,
   address: 256,
   url: 2048,
@@ -71,6 +72,21 @@ const codeList = (table: string, description: string, example: string) =>
     description: `${description} Codes of the \`${table}\` table (see the codes endpoint); no code twice.`,
     examples: [[example]],
   });
+
+/**
+ * The partner's own reference for an application: 1-64 printable ASCII characters, no space at
+ * either end. The one field beyond the specification's section 2.1.
+ */
+export const EXTERNAL_ID_PATTERN = '^[!-~]([ -~]*[!-~])?$';
+
+export const ExternalId = Type.String({
+  minLength: 1,
+  maxLength: LIMITS.externalId,
+  pattern: EXTERNAL_ID_PATTERN,
+  description:
+    "The partner's own reference (an order number): 1-64 printable ASCII characters. Unique per app among active applications; query, cancel and amend accept it in place of `busi_water_no`. Stored in the clear: it must not be identity data.",
+  examples: ['ORD-2026-000123'],
+});
 
 /** Fields both the submit and the validate-only call accept; `app_id` and `timestamp` included. */
 export const ApplicationRequest = Type.Object(
@@ -204,6 +220,7 @@ export const ApplicationRequest = Type.Object(
         { maxItems: LIMITS.otherFieldItems, description: 'Custom extension fields.' },
       ),
     ),
+    external_id: Type.Optional(ExternalId),
   },
   { additionalProperties: false },
 );

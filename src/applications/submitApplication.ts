@@ -9,6 +9,7 @@ import { isUniqueViolation, violatedConstraint } from '../store/errors.ts';
 import type { Database } from '../store/tables.ts';
 import {
   findActiveByCertHash,
+  findActiveByExternalId,
   insertSubmission,
   insertSubmissionAlone,
   isCardNumberTaken,
@@ -92,6 +93,11 @@ export async function submitApplication(
       if (constraint === 'applications_active_cert_hash_key') {
         throw await duplicateError(ctx, caller, documentHash);
       }
+      if (constraint === 'applications_active_external_id_key' && application.external_id !== undefined) {
+        throw externalIdTaken(
+          await findActiveByExternalId(ctx.store.db, caller.appId, application.external_id),
+        );
+      }
       if (constraint === 'applications_card_no_hash_key' && requested !== undefined) {
         throw new ServiceError('cardNoTaken');
       }
@@ -121,6 +127,14 @@ function duplicateOf(
   );
 }
 
+/** The partner reference is in use by another active application of the app: name it. */
+export function externalIdTaken(existing: { busi_water_no: string } | undefined): ServiceError {
+  return new ServiceError(
+    'externalIdTaken',
+    existing === undefined ? {} : { data: { busi_water_no: existing.busi_water_no } },
+  );
+}
+
 /**
  * The conflicts the unique indexes guard against, checked first where the store cannot name the
  * index a write broke (SQLite). Inside the transaction, and SQLite has one writer: no race.
@@ -133,6 +147,11 @@ async function checkConflicts(
 ): Promise<void> {
   const existing = await findActiveByCertHash(trx, rows.application.cert_hash);
   if (existing !== undefined) throw duplicateOf(caller, existing);
+  const externalId = rows.application.active_external_id;
+  if (externalId !== undefined && externalId !== null) {
+    const sameReference = await findActiveByExternalId(trx, caller.appId, externalId);
+    if (sameReference !== undefined) throw externalIdTaken(sameReference);
+  }
   if (await isCardNumberTaken(trx, rows.application.card_no_hash)) {
     if (cardRequested) throw new ServiceError('cardNoTaken');
     throw new DrawnCardNumberTaken();
@@ -166,6 +185,8 @@ function submissionRows(
       version: 1,
       created_at: now,
       updated_at: now,
+      external_id: application.external_id ?? null,
+      active_external_id: application.external_id ?? null,
     },
     transition: {
       busi_water_no: busiWaterNo,
@@ -186,6 +207,7 @@ function submissionRows(
         reason: null,
         reason_codes: [],
         card_no_masked: masked,
+        external_id: application.external_id ?? null,
       },
       at: now,
     }),

@@ -99,7 +99,7 @@ async function move(
   const { actor, to, busiWaterNo } = request;
   let query = trx
     .selectFrom('applications')
-    .select(['busi_water_no', 'app_id', 'status', 'version', 'card_no_masked'])
+    .select(['busi_water_no', 'app_id', 'status', 'version', 'card_no_masked', 'external_id'])
     .where('busi_water_no', '=', busiWaterNo);
   if (request.appId !== undefined) query = query.where('app_id', '=', request.appId);
   const row = await query.executeTakeFirst();
@@ -146,8 +146,8 @@ async function move(
       reason_codes: storedReasonCodes(codes),
       version: sql<number>`version + 1`,
       updated_at: now,
-      // A final application no longer blocks a new one for the same document.
-      ...(final ? { active_cert_hash: null } : {}),
+      // A final application no longer blocks a new one for the same document or reference.
+      ...(final ? { active_cert_hash: null, active_external_id: null } : {}),
     })
     .where('busi_water_no', '=', busiWaterNo)
     .where('version', '=', row.version)
@@ -179,6 +179,7 @@ async function move(
       reason,
       reason_codes: [...codes],
       card_no_masked: row.card_no_masked,
+      external_id: row.external_id ?? null,
     },
     at: now,
   });

@@ -249,6 +249,12 @@ export const ERRORS = {
     'busi_water_no: you hold no claim on this application; claim it first',
     'busi_water_no: 您未认领该申请，请先认领',
   ),
+  externalIdTaken: entry(
+    40921,
+    'external_id_taken',
+    'external_id: is already the reference of an active application of this app',
+    'external_id: 已被本应用的另一笔有效申请使用',
+  ),
   operatorExists: entry(
     40907,
     'operator_exists',

@@ -16,6 +16,8 @@ export interface ApplicationEventPayload {
   /** Codes of the `reason` table given with the change; empty when none. */
   reason_codes: string[];
   card_no_masked: string;
+  /** The partner's reference of the application, or null. */
+  external_id: string | null;
 }
 
 export function newEventId(): string {
@@ -107,6 +109,7 @@ export function eventView(
       // Events written before reason codes existed have none.
       reason_codes: payload.reason_codes ?? [],
       card_no_masked: payload.card_no_masked,
+      external_id: payload.external_id ?? null,
     },
   };
 }

@@ -38,17 +38,24 @@ export const TAGS = [
 const APP_ID = 'app_cfebff6333dfa2a4';
 const TIMESTAMP = 1795000000;
 const SERIAL = '01M7Q5CQG03QZV91NCTJX2D43J5KC6E8';
+const EXTERNAL_ID = 'ORD-2026-000123';
 const CARD_MASKED = '539966******4242';
 const ok = <T>(data: T) => ({ code: 0, data, msg: 'success' });
 
 /** A complete, valid application (the applicant of the README walk-through). */
-export const SUBMIT_EXAMPLE = { app_id: APP_ID, timestamp: TIMESTAMP, ...EXAMPLE_APPLICANT };
+export const SUBMIT_EXAMPLE = {
+  app_id: APP_ID,
+  timestamp: TIMESTAMP,
+  ...EXAMPLE_APPLICANT,
+  external_id: EXTERNAL_ID,
+};
 
 const SUBMITTED_AT = TIMESTAMP;
 const CANCELLED_AT = TIMESTAMP + 600;
 
 const submittedView = {
   busi_water_no: SERIAL,
+  external_id: EXTERNAL_ID,
   status: 'SUBMITTED',
   status_reason: null,
   reason_codes: [],
@@ -103,6 +110,7 @@ export function eventExample(status: Status) {
       reason: REASONS[status] ?? null,
       reason_codes: status === 'REJECTED' ? ['document_unreadable'] : [],
       card_no_masked: CARD_MASKED,
+      external_id: EXTERNAL_ID,
     },
   };
 }

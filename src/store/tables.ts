@@ -75,6 +75,10 @@ export interface ApplicationsTable {
   key_id: string;
   /** When retention erased its identity data (payload_enc then holds a tombstone); null before. */
   erased_at?: number | null;
+  /** The partner's own reference (`external_id`), in the clear; null when the submit had none. */
+  external_id?: string | null;
+  /** external_id while the application is not final, else null: unique per app (a unique index). */
+  active_external_id?: string | null;
   /** Optimistic concurrency: incremented by every change. */
   version: number;
   created_at: number;

@@ -58,6 +58,7 @@ export async function moveTo(
         reason,
         reason_codes: [],
         card_no_masked: row.card_no_masked,
+        external_id: null,
       },
       at: now,
     });

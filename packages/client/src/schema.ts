@@ -73,7 +73,7 @@ export interface paths {
     put?: never;
     /**
      * Read the status of an application
-     * @description The caller's view of one of its own applications: its state, the reason of the last change, the masked card number and the history of its states. Another app's serial number is answered as not found.
+     * @description The caller's view of one of its own applications, named by `busi_water_no` or by the caller's `external_id`: its state, the reason (text and codes) of the last change, the masked card number and the history of its states. Another app's serial number or reference is answered as not found.
      */
     post: operations['queryApplication'];
     delete?: never;
@@ -93,7 +93,7 @@ export interface paths {
     put?: never;
     /**
      * List the caller's applications
-     * @description Ordered by creation time. Filters by status and creation time (Unix seconds, both ends inclusive). The cursor is opaque; a listing page by page neither skips nor repeats an application while new ones arrive.
+     * @description Ordered by creation time. Filters by status, `external_id` and creation time (Unix seconds, both ends inclusive). The cursor is opaque; a listing page by page neither skips nor repeats an application while new ones arrive.
      */
     post: operations['listApplications'];
     delete?: never;
@@ -185,7 +185,7 @@ export interface paths {
     };
     /**
      * Search applications
-     * @description Filters by status, app, serial number and creation time (Unix seconds, inclusive); ordered by creation (oldest first, or newest first with `order=desc`), with an opaque cursor that neither skips nor repeats while applications arrive.
+     * @description Filters by status, app, serial number, partner reference and creation time (Unix seconds, inclusive); ordered by creation (oldest first, or newest first with `order=desc`), with an opaque cursor that neither skips nor repeats while applications arrive.
      */
     get: operations['adminSearchApplications'];
     put?: never;
@@ -1164,6 +1164,8 @@ export interface components {
         reason_codes: string[];
         /** @description First 6 and last 4 digits; the rest `*`. */
         card_no_masked: string;
+        /** @description The partner's own reference of the application, or null. */
+        external_id: string | null;
       };
     };
   };
@@ -1655,7 +1657,8 @@ export interface operations {
          *       "consignee_mob_no": "13800138000",
          *       "consignee_mob_no_of": "+86",
          *       "consignee_address": "广东省-深圳市-南山区-科技园路1号",
-         *       "pay_voucher": "https://img.example.com/a/voucher.jpg"
+         *       "pay_voucher": "https://img.example.com/a/voucher.jpg",
+         *       "external_id": "ORD-2026-000123"
          *     }
          */
         'application/json': {
@@ -1837,6 +1840,11 @@ export interface operations {
             value: string;
             field: string;
           }[];
+          /**
+           * @description The partner's own reference (an order number): 1-64 printable ASCII characters. Unique per app among active applications; query, cancel and amend accept it in place of `busi_water_no`. Stored in the clear: it must not be identity data.
+           * @example ORD-2026-000123
+           */
+          external_id?: string;
         };
       };
     };
@@ -2014,6 +2022,8 @@ export interface operations {
        * @description `40901` duplicate_application: cert_id: an active application for this document already exists
        *
        *     `40902` card_no_taken: card_no: this card number is already taken
+       *
+       *     `40921` external_id_taken: external_id: is already the reference of an active application of this app
        *
        *     `40903` idempotency_key_reused: Idempotency-Key: was used before with a different body
        *
@@ -2434,7 +2444,8 @@ export interface operations {
          *       "consignee_mob_no": "13800138000",
          *       "consignee_mob_no_of": "+86",
          *       "consignee_address": "广东省-深圳市-南山区-科技园路1号",
-         *       "pay_voucher": "https://img.example.com/a/voucher.jpg"
+         *       "pay_voucher": "https://img.example.com/a/voucher.jpg",
+         *       "external_id": "ORD-2026-000123"
          *     }
          */
         'application/json': {
@@ -2616,6 +2627,11 @@ export interface operations {
             value: string;
             field: string;
           }[];
+          /**
+           * @description The partner's own reference (an order number): 1-64 printable ASCII characters. Unique per app among active applications; query, cancel and amend accept it in place of `busi_water_no`. Stored in the clear: it must not be identity data.
+           * @example ORD-2026-000123
+           */
+          external_id?: string;
         };
       };
     };
@@ -3122,6 +3138,7 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
+    /** @description Names the application by `busi_water_no` or by `external_id` (one of them is required). */
     requestBody: {
       content: {
         /**
@@ -3140,7 +3157,12 @@ export interface operations {
            * @description Application serial number returned by the submit (32 characters of `[0-9A-Z]`).
            * @example 01M7Q5CQG03QZV91NCTJX2D43J5KC6E8
            */
-          busi_water_no: string;
+          busi_water_no?: string;
+          /**
+           * @description The partner's own reference (an order number): 1-64 printable ASCII characters. Unique per app among active applications; query, cancel and amend accept it in place of `busi_water_no`. Stored in the clear: it must not be identity data.
+           * @example ORD-2026-000123
+           */
+          external_id?: string;
         };
       };
     };
@@ -3156,6 +3178,7 @@ export interface operations {
            *       "code": 0,
            *       "data": {
            *         "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+           *         "external_id": "ORD-2026-000123",
            *         "status": "SUBMITTED",
            *         "status_reason": null,
            *         "reason_codes": [],
@@ -3186,6 +3209,8 @@ export interface operations {
                * @example 01M7Q5CQG03QZV91NCTJX2D43J5KC6E8
                */
               busi_water_no: string;
+              /** @description The partner's own reference given at the submit, or null. */
+              external_id: string | null;
               /**
                * @description Current state of the lifecycle.
                * @example SUBMITTED
@@ -3491,6 +3516,8 @@ export interface operations {
        *     `42204` field_empty: {field}: must not be empty
        *
        *     `42203` field_too_long: {field}: must be at most {max} characters
+       *
+       *     `42205` field_format: {field}: {rule}
        */
       422: {
         headers: {
@@ -3685,6 +3712,11 @@ export interface operations {
             | 'DELIVERED'
             | 'REJECTED'
             | 'CANCELLED';
+          /**
+           * @description The partner's own reference (an order number): 1-64 printable ASCII characters. Unique per app among active applications; query, cancel and amend accept it in place of `busi_water_no`. Stored in the clear: it must not be identity data.
+           * @example ORD-2026-000123
+           */
+          external_id?: string;
           /** @description Created at or after this time (Unix seconds). */
           created_from?: number;
           /** @description Created at or before this time (Unix seconds). */
@@ -3710,6 +3742,7 @@ export interface operations {
            *         "items": [
            *           {
            *             "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+           *             "external_id": "ORD-2026-000123",
            *             "status": "SUBMITTED",
            *             "status_reason": null,
            *             "reason_codes": [],
@@ -3744,6 +3777,8 @@ export interface operations {
                  * @example 01M7Q5CQG03QZV91NCTJX2D43J5KC6E8
                  */
                 busi_water_no: string;
+                /** @description The partner's own reference given at the submit, or null. */
+                external_id: string | null;
                 /**
                  * @description Current state of the lifecycle.
                  * @example SUBMITTED
@@ -4189,6 +4224,7 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
+    /** @description Names the application by `busi_water_no` or by `external_id` (one of them is required). */
     requestBody: {
       content: {
         /**
@@ -4208,7 +4244,12 @@ export interface operations {
            * @description Application serial number returned by the submit (32 characters of `[0-9A-Z]`).
            * @example 01M7Q5CQG03QZV91NCTJX2D43J5KC6E8
            */
-          busi_water_no: string;
+          busi_water_no?: string;
+          /**
+           * @description The partner's own reference (an order number): 1-64 printable ASCII characters. Unique per app among active applications; query, cancel and amend accept it in place of `busi_water_no`. Stored in the clear: it must not be identity data.
+           * @example ORD-2026-000123
+           */
+          external_id?: string;
           /** @description Why; must not contain identity or card numbers. */
           reason?: string;
         };
@@ -4226,6 +4267,7 @@ export interface operations {
            *       "code": 0,
            *       "data": {
            *         "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+           *         "external_id": "ORD-2026-000123",
            *         "status": "CANCELLED",
            *         "status_reason": "The customer withdrew the application.",
            *         "reason_codes": [],
@@ -4262,6 +4304,8 @@ export interface operations {
                * @example 01M7Q5CQG03QZV91NCTJX2D43J5KC6E8
                */
               busi_water_no: string;
+              /** @description The partner's own reference given at the submit, or null. */
+              external_id: string | null;
               /**
                * @description Current state of the lifecycle.
                * @example SUBMITTED
@@ -4612,6 +4656,8 @@ export interface operations {
        *     `42204` field_empty: {field}: must not be empty
        *
        *     `42203` field_too_long: {field}: must be at most {max} characters
+       *
+       *     `42205` field_format: {field}: {rule}
        *
        *     `42251` text_carries_number: {field}: must not contain an identity or card number
        */
@@ -5804,6 +5850,8 @@ export interface operations {
           | 'CANCELLED';
         app_id?: string;
         busi_water_no?: string;
+        /** @description The partner's reference. */
+        external_id?: string;
         /** @description Created at or after, Unix seconds. */
         created_from?: string;
         /** @description Created at or before, Unix seconds. */
@@ -5836,6 +5884,8 @@ export interface operations {
             data: {
               items: {
                 busi_water_no: string;
+                /** @description The partner's own reference, or null. */
+                external_id: string | null;
                 app_id: string;
                 status: string;
                 status_reason: string | null;
@@ -6100,6 +6150,8 @@ export interface operations {
             code: 0;
             data: {
               busi_water_no: string;
+              /** @description The partner's own reference, or null. */
+              external_id: string | null;
               app_id: string;
               status: string;
               status_reason: string | null;
@@ -6907,6 +6959,8 @@ export interface operations {
             code: 0;
             data: {
               busi_water_no: string;
+              /** @description The partner's own reference, or null. */
+              external_id: string | null;
               app_id: string;
               status: string;
               status_reason: string | null;
@@ -7406,6 +7460,8 @@ export interface operations {
             code: 0;
             data: {
               busi_water_no: string;
+              /** @description The partner's own reference, or null. */
+              external_id: string | null;
               app_id: string;
               status: string;
               status_reason: string | null;
@@ -7905,6 +7961,8 @@ export interface operations {
             code: 0;
             data: {
               busi_water_no: string;
+              /** @description The partner's own reference, or null. */
+              external_id: string | null;
               app_id: string;
               status: string;
               status_reason: string | null;
@@ -8404,6 +8462,8 @@ export interface operations {
             code: 0;
             data: {
               busi_water_no: string;
+              /** @description The partner's own reference, or null. */
+              external_id: string | null;
               app_id: string;
               status: string;
               status_reason: string | null;
@@ -8907,6 +8967,8 @@ export interface operations {
             code: 0;
             data: {
               busi_water_no: string;
+              /** @description The partner's own reference, or null. */
+              external_id: string | null;
               app_id: string;
               status: string;
               status_reason: string | null;
@@ -9406,6 +9468,8 @@ export interface operations {
             code: 0;
             data: {
               busi_water_no: string;
+              /** @description The partner's own reference, or null. */
+              external_id: string | null;
               app_id: string;
               status: string;
               status_reason: string | null;
@@ -14125,6 +14189,8 @@ export interface operations {
                 reason_codes: string[];
                 /** @description First 6 and last 4 digits; the rest `*`. */
                 card_no_masked: string;
+                /** @description The partner's own reference of the application, or null. */
+                external_id: string | null;
               };
               /** @description Its webhook deliveries with every attempt; null for a viewer. */
               deliveries:
@@ -22994,7 +23060,8 @@ export interface operations {
            *               "previous_status": null,
            *               "reason": null,
            *               "reason_codes": [],
-           *               "card_no_masked": "539966******4242"
+           *               "card_no_masked": "539966******4242",
+           *               "external_id": "ORD-2026-000123"
            *             }
            *           },
            *           {
@@ -23008,7 +23075,8 @@ export interface operations {
            *               "previous_status": "SUBMITTED",
            *               "reason": "The customer withdrew the application.",
            *               "reason_codes": [],
-           *               "card_no_masked": "539966******4242"
+           *               "card_no_masked": "539966******4242",
+           *               "external_id": "ORD-2026-000123"
            *             }
            *           }
            *         ],
@@ -23080,6 +23148,8 @@ export interface operations {
                   reason_codes: string[];
                   /** @description First 6 and last 4 digits; the rest `*`. */
                   card_no_masked: string;
+                  /** @description The partner's own reference of the application, or null. */
+                  external_id: string | null;
                 };
               }[];
               /** @description Pass it as `cursor` for the next page; null on the last page. */
@@ -23492,7 +23562,8 @@ export interface operations {
          *         "previous_status": null,
          *         "reason": null,
          *         "reason_codes": [],
-         *         "card_no_masked": "539966******4242"
+         *         "card_no_masked": "539966******4242",
+         *         "external_id": "ORD-2026-000123"
          *       }
          *     }
          */
@@ -23544,7 +23615,8 @@ export interface operations {
          *         "previous_status": "SUBMITTED",
          *         "reason": null,
          *         "reason_codes": [],
-         *         "card_no_masked": "539966******4242"
+         *         "card_no_masked": "539966******4242",
+         *         "external_id": "ORD-2026-000123"
          *       }
          *     }
          */
@@ -23596,7 +23668,8 @@ export interface operations {
          *         "previous_status": "IN_REVIEW",
          *         "reason": null,
          *         "reason_codes": [],
-         *         "card_no_masked": "539966******4242"
+         *         "card_no_masked": "539966******4242",
+         *         "external_id": "ORD-2026-000123"
          *       }
          *     }
          */
@@ -23648,7 +23721,8 @@ export interface operations {
          *         "previous_status": "APPROVED",
          *         "reason": null,
          *         "reason_codes": [],
-         *         "card_no_masked": "539966******4242"
+         *         "card_no_masked": "539966******4242",
+         *         "external_id": "ORD-2026-000123"
          *       }
          *     }
          */
@@ -23700,7 +23774,8 @@ export interface operations {
          *         "previous_status": "CARD_ISSUED",
          *         "reason": null,
          *         "reason_codes": [],
-         *         "card_no_masked": "539966******4242"
+         *         "card_no_masked": "539966******4242",
+         *         "external_id": "ORD-2026-000123"
          *       }
          *     }
          */
@@ -23752,7 +23827,8 @@ export interface operations {
          *         "previous_status": "SHIPPED",
          *         "reason": null,
          *         "reason_codes": [],
-         *         "card_no_masked": "539966******4242"
+         *         "card_no_masked": "539966******4242",
+         *         "external_id": "ORD-2026-000123"
          *       }
          *     }
          */
@@ -23806,7 +23882,8 @@ export interface operations {
          *         "reason_codes": [
          *           "document_unreadable"
          *         ],
-         *         "card_no_masked": "539966******4242"
+         *         "card_no_masked": "539966******4242",
+         *         "external_id": "ORD-2026-000123"
          *       }
          *     }
          */
@@ -23858,7 +23935,8 @@ export interface operations {
          *         "previous_status": "SUBMITTED",
          *         "reason": "The customer withdrew the application.",
          *         "reason_codes": [],
-         *         "card_no_masked": "539966******4242"
+         *         "card_no_masked": "539966******4242",
+         *         "external_id": "ORD-2026-000123"
          *       }
          *     }
          */

@@ -37,7 +37,7 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
           operationId: 'adminSearchApplications',
           summary: 'Search applications',
           description:
-            'Filters by status, app, serial number and creation time (Unix seconds, inclusive); ordered by creation (oldest first, or newest first with `order=desc`), with an opaque cursor that neither skips nor repeats while applications arrive.',
+            'Filters by status, app, serial number, partner reference and creation time (Unix seconds, inclusive); ordered by creation (oldest first, or newest first with `order=desc`), with an opaque cursor that neither skips nor repeats while applications arrive.',
           tags: ['admin'],
           security: ADMIN_SECURITY,
           querystring: SearchQuery,
@@ -50,6 +50,7 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
           status: query['status'],
           app_id: query['app_id'],
           busi_water_no: query['busi_water_no'],
+          external_id: query['external_id'],
           created_from: numberOf(query['created_from']),
           created_to: numberOf(query['created_to']),
           cursor: query['cursor'],

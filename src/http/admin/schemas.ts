@@ -138,6 +138,9 @@ export const SearchQuery = Type.Object(
     status: Type.Optional(Type.Enum([...STATUSES])),
     app_id: Type.Optional(Type.String({ minLength: 1, maxLength: LIMITS.appId })),
     busi_water_no: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+    external_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: "The partner's reference." }),
+    ),
     created_from: Type.Optional(digits('Created at or after, Unix seconds.')),
     created_to: Type.Optional(digits('Created at or before, Unix seconds.')),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'From next_cursor.' })),
@@ -240,6 +243,7 @@ export const MeResponse = Type.Object({
 
 const summaryProperties = {
   busi_water_no: Type.String(),
+  external_id: nullable(Type.String(), "The partner's own reference, or null."),
   app_id: Type.String(),
   status: Type.String(),
   status_reason: nullable(Type.String()),

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { queryApplication } from '../../applications/queryApplication.ts';
-import { ApplicationRequest } from '../../applications/schema.ts';
+import { resolveSerial, type ApplicationReference } from '../../applications/applicationReference.ts';
+import { ApplicationRequest, ExternalId } from '../../applications/schema.ts';
 import { submitApplication, validationContext } from '../../applications/submitApplication.ts';
 import { validateApplication } from '../../applications/validateApplication.ts';
 import type { ServiceContext } from '../../context.ts';
@@ -71,8 +72,16 @@ const SUBMIT_ERRORS: ErrorName[] = [
 ];
 
 const QueryRequest = Type.Object(
-  { app_id: AppId, timestamp: Timestamp, busi_water_no: SerialNumber },
-  { additionalProperties: false },
+  {
+    app_id: AppId,
+    timestamp: Timestamp,
+    busi_water_no: Type.Optional(SerialNumber),
+    external_id: Type.Optional(ExternalId),
+  },
+  {
+    additionalProperties: false,
+    description: 'Names the application by `busi_water_no` or by `external_id` (one of them is required).',
+  },
 );
 
 const AUTH_HEADER = Type.Object({
@@ -98,7 +107,7 @@ export function applicationRoutes(ctx: ServiceContext) {
           body: ApplicationRequest,
           response: {
             200: SuccessEnvelope(Type.Object({ busi_water_no: SerialNumber })),
-            ...errorResponses([...SUBMIT_ERRORS, 'duplicateApplication', 'cardNoTaken']),
+            ...errorResponses([...SUBMIT_ERRORS, 'duplicateApplication', 'cardNoTaken', 'externalIdTaken']),
           },
         },
       },
@@ -144,19 +153,26 @@ export function applicationRoutes(ctx: ServiceContext) {
           operationId: 'queryApplication',
           summary: 'Read the status of an application',
           description:
-            "The caller's view of one of its own applications: its state, the reason of the last change, the masked card number and the history of its states. Another app's serial number is answered as not found.",
+            "The caller's view of one of its own applications, named by `busi_water_no` or by the caller's `external_id`: its state, the reason (text and codes) of the last change, the masked card number and the history of its states. Another app's serial number or reference is answered as not found.",
           tags: ['applications'],
           headers: AUTH_HEADER,
           body: QueryRequest,
           response: {
             200: SuccessEnvelope(StatusView),
-            ...errorResponses([...CALLER_ERRORS, 'fieldEmpty', 'fieldTooLong', 'applicationNotFound']),
+            ...errorResponses([
+              ...CALLER_ERRORS,
+              'fieldEmpty',
+              'fieldTooLong',
+              'fieldFormat',
+              'applicationNotFound',
+            ]),
           },
         },
       },
       async (request) => {
-        const { busi_water_no } = request.body as { busi_water_no: string };
-        return success(request, await queryApplication(ctx, callerOf(request), busi_water_no));
+        const caller = callerOf(request);
+        const serial = await resolveSerial(ctx, caller, request.body as ApplicationReference);
+        return success(request, await queryApplication(ctx, caller, serial));
       },
     );
 

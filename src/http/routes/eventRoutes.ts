@@ -48,6 +48,9 @@ export const EventView = Type.Object({
         'Codes of the `reason` table (see the codes endpoint) given with the change; empty when none.',
     }),
     card_no_masked: Type.String({ description: 'First 6 and last 4 digits; the rest `*`.' }),
+    external_id: Type.Union([Type.String(), Type.Null()], {
+      description: "The partner's own reference of the application, or null.",
+    }),
   }),
 });
 

@@ -4,7 +4,7 @@ import { cancelApplication, simulateTransition } from '../../applications/caller
 import { INITIAL_STATUS, STATUSES, type Status } from '../../applications/lifecycle.ts';
 import { listApplications, MAX_LIMIT } from '../../applications/listApplications.ts';
 import { MAX_REASON_CODES } from '../../applications/reasonCodes.ts';
-import { LIMITS } from '../../applications/schema.ts';
+import { ExternalId, LIMITS } from '../../applications/schema.ts';
 import { DETAIL_LIMIT } from '../../applications/transitionApplication.ts';
 import type { ServiceContext } from '../../context.ts';
 import { callerOf } from '../callerAuth.ts';
@@ -27,6 +27,7 @@ const ListRequest = Type.Object(
     app_id: AppId,
     timestamp: Timestamp,
     status: Type.Optional(Type.Enum([...STATUSES], { description: 'Only applications in this state.' })),
+    external_id: Type.Optional(ExternalId),
     created_from: Type.Optional(UnixSeconds('Created at or after this time (Unix seconds).')),
     created_to: Type.Optional(UnixSeconds('Created at or before this time (Unix seconds).')),
     cursor: Type.Optional(
@@ -49,8 +50,17 @@ const ListResponse = Type.Object({
 });
 
 const CancelRequest = Type.Object(
-  { app_id: AppId, timestamp: Timestamp, busi_water_no: SerialNumber, reason: Type.Optional(Reason) },
-  { additionalProperties: false },
+  {
+    app_id: AppId,
+    timestamp: Timestamp,
+    busi_water_no: Type.Optional(SerialNumber),
+    external_id: Type.Optional(ExternalId),
+    reason: Type.Optional(Reason),
+  },
+  {
+    additionalProperties: false,
+    description: 'Names the application by `busi_water_no` or by `external_id` (one of them is required).',
+  },
 );
 
 const SimulateRequest = Type.Object(
@@ -84,6 +94,7 @@ const MOVE_ERRORS = [
   ...CALLER_ERRORS,
   'fieldEmpty',
   'fieldTooLong',
+  'fieldFormat',
   'textCarriesNumber',
   'applicationNotFound',
   'transitionNotAllowed',
@@ -103,7 +114,7 @@ export function registerLifecycleRoutes(app: FastifyInstance, ctx: ServiceContex
         operationId: 'listApplications',
         summary: "List the caller's applications",
         description:
-          'Ordered by creation time. Filters by status and creation time (Unix seconds, both ends inclusive). The cursor is opaque; a listing page by page neither skips nor repeats an application while new ones arrive.',
+          'Ordered by creation time. Filters by status, `external_id` and creation time (Unix seconds, both ends inclusive). The cursor is opaque; a listing page by page neither skips nor repeats an application while new ones arrive.',
         tags: ['applications'],
         headers: AUTH_HEADER,
         body: ListRequest,
@@ -122,6 +133,7 @@ export function registerLifecycleRoutes(app: FastifyInstance, ctx: ServiceContex
     async (request) => {
       const body = request.body as {
         status?: string;
+        external_id?: string;
         created_from?: number;
         created_to?: number;
         cursor?: string;
@@ -147,7 +159,7 @@ export function registerLifecycleRoutes(app: FastifyInstance, ctx: ServiceContex
       },
     },
     async (request) => {
-      const body = request.body as { busi_water_no: string; reason?: string };
+      const body = request.body as { busi_water_no?: string; external_id?: string; reason?: string };
       return success(request, await cancelApplication(ctx, callerOf(request), body));
     },
   );

@@ -19,6 +19,9 @@ export const ReasonCodes = (description: string) =>
 
 export const StatusView = Type.Object({
   busi_water_no: SerialNumber,
+  external_id: Type.Union([Type.String(), Type.Null()], {
+    description: "The partner's own reference given at the submit, or null.",
+  }),
   status: Type.Enum([...STATUSES], {
     description: 'Current state of the lifecycle.',
     examples: ['SUBMITTED'],
