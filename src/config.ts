@@ -44,6 +44,8 @@ export interface Config {
   minAge: number;
   /** IANA time zone whose date is "today" for age and document dates: the issuer's, not UTC. */
   businessTimeZone: string;
+  /** Days a caller has to amend an application an operator asked more of; then it becomes EXPIRED. */
+  supplementDays: number;
   /** Largest accepted request body; a submission is a few kilobytes. */
   bodyLimitBytes: number;
   /** Whole-request time-out and header time-out: a slow client cannot hold a connection. */
@@ -204,6 +206,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     minAge: integer(env, 'MIN_AGE'),
     businessTimeZone: timeZone(env, 'BUSINESS_TIMEZONE'),
+    supplementDays: integer(env, 'SUPPLEMENT_DAYS'),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES'),
     requestTimeoutMs,
     headersTimeoutMs,

@@ -176,6 +176,13 @@ export const ENVIRONMENT = Type.Object({
     default: 'Asia/Shanghai',
     description: 'IANA time zone whose date is "today" for age and document dates (not UTC)',
   }),
+  // The lifecycle.
+  SUPPLEMENT_DAYS: integer(
+    14,
+    1,
+    365,
+    'days a caller has to amend after a request for information; then the application is `EXPIRED`',
+  ),
   CODES_FILE: unset(
     Type.String({ description: 'JSON file replacing default code tables' }),
     'unset (defaults)',

@@ -6,6 +6,7 @@ import { startDispatcher } from './webhooks/dispatcher.ts';
 import { startKeyJobs } from './keys/keyJobs.ts';
 import { startMetricsServer } from './metrics/metricsServer.ts';
 import { startRetentionJob } from './retention/retentionJob.ts';
+import { startSupplementExpiryJob } from './applications/supplementExpiry.ts';
 import { onShutdownSignals } from './shutdown.ts';
 
 /**
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
   }
   if (!shutdown.stopping) {
     background.push(startKeyJobs(ctx, logger));
+    background.push(startSupplementExpiryJob(ctx, logger));
     const retention = startRetentionJob(ctx, logger);
     if (retention !== undefined) background.push(retention);
   }

@@ -356,6 +356,15 @@ for (const storeName of storeNames()) {
         },
         {
           method: 'POST',
+          route: '/applications/{busi_water_no}/supplement',
+          minRole: 'reviewer',
+          fixture: async () => ({
+            path: `/applications/${await inState('IN_REVIEW')}/supplement`,
+            body: { reason_codes: ['document_unreadable'], requested_fields: ['id_card_img'] },
+          }),
+        },
+        {
+          method: 'POST',
           route: '/applications/{busi_water_no}/issue',
           minRole: 'reviewer',
           fixture: async () => ({ path: `/applications/${await inState('APPROVED')}/issue`, body: {} }),

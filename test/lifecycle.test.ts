@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Actor } from '../src/audit/actor.ts';
+import { actorName, type Actor } from '../src/audit/actor.ts';
 import {
   eventTypeFor,
   findTransition,
@@ -30,11 +30,14 @@ import { storeNames } from './helpers/stores.ts';
  * state frees the document; and of two concurrent moves exactly one wins.
  */
 
-/** Who may make a move, per the table: the caller for a cancel, a reviewer otherwise. */
-function actorFor(to: Status, appId: string): Actor {
-  return to === 'CANCELLED'
-    ? { kind: 'caller', id: appId }
-    : { kind: 'operator', id: 'rita', role: 'reviewer' };
+/** Who may make a move, per the table: a reviewer where one may, else the caller, else the system. */
+function actorFor(to: Status, appId: string, from?: Status): Actor {
+  const by = (from === undefined ? undefined : findTransition(from, to)?.by) ?? [
+    to === 'CANCELLED' ? 'caller' : 'operator',
+  ];
+  if (by.includes('operator')) return { kind: 'operator', id: 'rita', role: 'reviewer' };
+  if (by.includes('caller')) return { kind: 'caller', id: appId };
+  return { kind: 'system' };
 }
 
 async function rejection(work: Promise<unknown>): Promise<ServiceError | ValidationError> {
@@ -103,9 +106,10 @@ for (const storeName of storeNames()) {
           const attempt = transitionApplication(service.ctx, {
             busiWaterNo: serial,
             to,
-            actor: actorFor(to, caller.appId),
+            actor: actorFor(to, caller.appId, from),
             reason: 'checked by hand',
             reasonCodes: ['other'],
+            requestedFields: ['id_card_img'],
             details: { carrier: 'SF Express', tracking_no: 'SF1234567890' },
             source: 'test',
           });
@@ -140,12 +144,16 @@ for (const storeName of storeNames()) {
             .executeTakeFirstOrThrow();
           assert.equal(last.from_status, from);
           assert.equal(last.to_status, to);
-          assert.equal(last.actor, to === 'CANCELLED' ? `caller:${caller.appId}` : 'operator:rita');
+          assert.equal(last.actor, actorName(actorFor(to, caller.appId, from)));
           assert.equal(last.reason, 'checked by hand');
           assert.equal(last.reason_codes, '["other"]');
           assert.deepEqual(
             last.details === null ? null : JSON.parse(last.details),
-            to === 'SHIPPED' ? { carrier: 'SF Express', tracking_no: 'SF1234567890' } : null,
+            to === 'SHIPPED'
+              ? { carrier: 'SF Express', tracking_no: 'SF1234567890' }
+              : to === 'SUPPLEMENT_REQUIRED'
+                ? { requested_fields: ['id_card_img'] }
+                : null,
           );
           const event = await service.ctx.store.db
             .selectFrom('events')
@@ -165,6 +173,7 @@ for (const storeName of storeNames()) {
               reason_codes: ['other'],
               card_no_masked: undefined,
               external_id: null,
+              ...(to === 'SUPPLEMENT_REQUIRED' ? { requested_fields: ['id_card_img'] } : {}),
             },
           );
         });

@@ -68,6 +68,7 @@ for (const storeName of storeNames()) {
         'external_id',
         'history',
         'reason_codes',
+        'requested_fields',
         'status',
         'status_reason',
         'updated_at',

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { EVENT_TYPES } from '../src/applications/lifecycle.ts';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../src/config.ts';
 import { ERRORS, type ErrorName } from '../src/errors/catalogue.ts';
@@ -428,8 +429,7 @@ for (const storeName of storeNames()) {
               field: 'events',
               error: 'fieldNotAllowed',
               params: {
-                allowed:
-                  'application.submitted, application.in_review, application.approved, application.card_issued, application.shipped, application.delivered, application.rejected, application.cancelled',
+                allowed: EVENT_TYPES.join(', '),
               },
             },
           ],

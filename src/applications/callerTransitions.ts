@@ -41,6 +41,7 @@ export async function simulateTransition(
     status: Status;
     reason?: string | undefined;
     reason_codes?: string[] | undefined;
+    requested_fields?: string[] | undefined;
     carrier?: string | undefined;
     tracking_no?: string | undefined;
   },
@@ -51,6 +52,7 @@ export async function simulateTransition(
     actor: { kind: 'caller', id: caller.appId },
     reason: request.reason,
     reasonCodes: request.reason_codes,
+    requestedFields: request.requested_fields,
     details: {
       carrier: request.carrier ?? 'SANDBOX',
       tracking_no: request.tracking_no ?? `SIM${request.busi_water_no.slice(-12)}`,

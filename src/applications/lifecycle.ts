@@ -11,6 +11,8 @@ export const STATUSES = [
   'DELIVERED',
   'REJECTED',
   'CANCELLED',
+  'SUPPLEMENT_REQUIRED',
+  'EXPIRED',
 ] as const;
 
 export type Status = (typeof STATUSES)[number];
@@ -27,6 +29,8 @@ export interface TransitionRule {
   readonly reasonRequired: boolean;
   /** At least one code of the `reason` table, so that a partner can map the outcome to its screens. */
   readonly codesRequired?: boolean;
+  /** The fields the caller is to send again (names of the submit's fields): a request for information. */
+  readonly fieldsRequired?: boolean;
   /** Details the move must carry (stored with the transition, shown in its history). */
   readonly detailsRequired?: readonly TransitionDetail[];
 }
@@ -40,7 +44,21 @@ export const TRANSITIONS: Readonly<Record<Status, readonly TransitionRule[]>> = 
   IN_REVIEW: [
     { to: 'APPROVED', by: ['operator'], reasonRequired: false },
     { to: 'REJECTED', by: ['operator'], reasonRequired: false, codesRequired: true },
+    {
+      to: 'SUPPLEMENT_REQUIRED',
+      by: ['operator'],
+      reasonRequired: false,
+      codesRequired: true,
+      fieldsRequired: true,
+    },
     { to: 'CANCELLED', by: ['caller'], reasonRequired: false },
+  ],
+  // Back to IN_REVIEW only through the caller's amend (amendApplication), which checks it all again.
+  SUPPLEMENT_REQUIRED: [
+    { to: 'IN_REVIEW', by: ['caller'], reasonRequired: false },
+    { to: 'REJECTED', by: ['operator'], reasonRequired: false, codesRequired: true },
+    { to: 'CANCELLED', by: ['caller'], reasonRequired: false },
+    { to: 'EXPIRED', by: ['system'], reasonRequired: false },
   ],
   APPROVED: [{ to: 'CARD_ISSUED', by: ['operator', 'system'], reasonRequired: false }],
   CARD_ISSUED: [
@@ -55,6 +73,7 @@ export const TRANSITIONS: Readonly<Record<Status, readonly TransitionRule[]>> = 
   DELIVERED: [],
   REJECTED: [],
   CANCELLED: [],
+  EXPIRED: [],
 };
 
 export const INITIAL_STATUS: Status = 'SUBMITTED';
@@ -64,6 +83,7 @@ export const OPERATOR_ACTIONS = {
   review: 'IN_REVIEW',
   approve: 'APPROVED',
   reject: 'REJECTED',
+  supplement: 'SUPPLEMENT_REQUIRED',
   issue: 'CARD_ISSUED',
   ship: 'SHIPPED',
   deliver: 'DELIVERED',
@@ -87,6 +107,7 @@ export function findTransition(from: Status, to: Status): TransitionRule | undef
 export function requirementsOf(to: Status): {
   reasonRequired: boolean;
   codesRequired: boolean;
+  fieldsRequired: boolean;
   detailsRequired: readonly TransitionDetail[];
 } {
   const rules = Object.values(TRANSITIONS)
@@ -95,6 +116,7 @@ export function requirementsOf(to: Status): {
   return {
     reasonRequired: rules.some((rule) => rule.reasonRequired),
     codesRequired: rules.some((rule) => rule.codesRequired === true),
+    fieldsRequired: rules.some((rule) => rule.fieldsRequired === true),
     detailsRequired: [...new Set(rules.flatMap((rule) => rule.detailsRequired ?? []))],
   };
 }
@@ -104,5 +126,8 @@ export function eventTypeFor(status: Status): string {
   return `application.${status.toLowerCase()}`;
 }
 
-/** Every event type, one per state an application can move into. */
-export const EVENT_TYPES: readonly string[] = STATUSES.map(eventTypeFor);
+/** The event of a caller's amendment (SUPPLEMENT_REQUIRED back to IN_REVIEW). */
+export const AMENDED_EVENT = 'application.amended';
+
+/** Every event type: one per state an application can move into, and the amendment. */
+export const EVENT_TYPES: readonly string[] = [...STATUSES.map(eventTypeFor), AMENDED_EVENT];

@@ -11,6 +11,7 @@ import {
 import { isStatus, STATUSES } from './lifecycle.ts';
 import { decodeCursor, encodeCursor } from './listCursor.ts';
 import { reasonCodesOf } from './reasonCodes.ts';
+import { fieldListOf } from './requestedFields.ts';
 import { seconds, statusView, type StatusView } from './queryApplication.ts';
 
 /** Listing filters, as on the wire: times in Unix seconds, both ends inclusive. */
@@ -112,6 +113,7 @@ export interface ApplicationSummary {
   status: string;
   status_reason: string | null;
   reason_codes: string[];
+  requested_fields: string[];
   cert_type: string;
   card_no_masked: string;
   version: number;
@@ -127,6 +129,7 @@ export function summaryOf(row: ApplicationSummaryRow): ApplicationSummary {
     status: row.status,
     status_reason: row.status_reason,
     reason_codes: reasonCodesOf(row.reason_codes),
+    requested_fields: fieldListOf(row.requested_fields),
     cert_type: row.cert_type,
     card_no_masked: row.card_no_masked,
     version: row.version,

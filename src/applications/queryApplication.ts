@@ -3,6 +3,7 @@ import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import { findApplicationOfApp, listTransitions, type TransitionRow } from './applicationRepository.ts';
 import { reasonCodesOf } from './reasonCodes.ts';
+import { fieldListOf } from './requestedFields.ts';
 import { isSerialNumber } from './serialNumber.ts';
 
 /**
@@ -17,6 +18,8 @@ export interface StatusView {
   status_reason: string | null;
   /** Codes of the `reason` table given with the last change. */
   reason_codes: string[];
+  /** While SUPPLEMENT_REQUIRED: the fields to send again with the amend; else empty. */
+  requested_fields: string[];
   card_no_masked: string;
   created_at: number;
   updated_at: number;
@@ -28,6 +31,11 @@ export interface HistoryEntry {
   at: number;
   reason: string | null;
   reason_codes: string[];
+  /** SUPPLEMENT_REQUIRED: the fields asked for. */
+  requested_fields?: string[];
+  /** An amendment: the fields sent again, and those of them whose value changed. */
+  amended_fields?: string[];
+  changed_fields?: string[];
   /** Only for a move that records details: carrier and tracking number of a shipment. */
   details?: { carrier: string; tracking_no: string };
 }
@@ -42,6 +50,21 @@ export function shipmentOf(details: string | null): { carrier: string; tracking_
   return { carrier: parsed.carrier, tracking_no: parsed.tracking_no };
 }
 
+/** The field lists a caller may see in a history entry: what was asked for, sent and changed. */
+function fieldListsOf(details: string | null): Partial<Record<FieldListName, string[]>> {
+  if (details === null) return {};
+  const parsed = JSON.parse(details) as Record<string, unknown>;
+  const lists: Partial<Record<FieldListName, string[]>> = {};
+  for (const name of FIELD_LISTS) {
+    const value = parsed[name];
+    if (Array.isArray(value)) lists[name] = value.filter((v): v is string => typeof v === 'string');
+  }
+  return lists;
+}
+
+const FIELD_LISTS = ['requested_fields', 'amended_fields', 'changed_fields'] as const;
+type FieldListName = (typeof FIELD_LISTS)[number];
+
 export function statusView(
   row: {
     busi_water_no: string;
@@ -49,6 +72,7 @@ export function statusView(
     status: string;
     status_reason: string | null;
     reason_codes?: string | null | undefined;
+    requested_fields?: string | null | undefined;
     card_no_masked: string;
     created_at: number;
     updated_at: number;
@@ -61,6 +85,7 @@ export function statusView(
     status: row.status,
     status_reason: row.status_reason,
     reason_codes: reasonCodesOf(row.reason_codes),
+    requested_fields: fieldListOf(row.requested_fields),
     card_no_masked: row.card_no_masked,
     created_at: seconds(row.created_at),
     updated_at: seconds(row.updated_at),
@@ -73,6 +98,7 @@ export function statusView(
       };
       const shipment = shipmentOf(h.details);
       if (shipment !== undefined) entry.details = shipment;
+      Object.assign(entry, fieldListsOf(h.details));
       return entry;
     }),
   };

@@ -11,6 +11,7 @@ import { actorName, type Actor } from '../audit/actor.ts';
 import { insertTransition } from './applicationRepository.ts';
 import { freeTextProblems } from './freeText.ts';
 import { reasonCodeProblems, storedReasonCodes } from './reasonCodes.ts';
+import { requestedFieldProblems } from './requestedFields.ts';
 import { eventTypeFor, findTransition, isFinal, type Status, type TransitionDetail } from './lifecycle.ts';
 import { isSerialNumber } from './serialNumber.ts';
 
@@ -28,6 +29,8 @@ export interface TransitionRequest {
   reason?: string | null | undefined;
   /** Codes of the `reason` table; a rejection needs at least one. */
   reasonCodes?: readonly string[] | null | undefined;
+  /** SUPPLEMENT_REQUIRED: the fields the caller is to send again (names of the submit's fields). */
+  requestedFields?: readonly string[] | null | undefined;
   /** Carrier and tracking number for SHIPPED; ignored for other moves. */
   details?: Partial<Record<TransitionDetail, string | undefined>> | null | undefined;
   /** Caller scope: only this app's application is found; another's answers like an unknown one. */
@@ -72,6 +75,7 @@ export async function transitionApplication(
   const shapeProblems = [
     ...freeTextProblems('reason', reason),
     ...reasonCodeProblems(ctx.codes, codes),
+    ...requestedFieldProblems(request.requestedFields ?? []),
     ...freeTextProblems('carrier', request.details?.carrier, DETAIL_LIMIT),
     ...trackingProblems(request.details?.tracking_no),
   ];
@@ -127,6 +131,10 @@ async function move(
   }
   if (rule.codesRequired === true && codes.length === 0)
     missing.push(problem('reason_codes', 'fieldRequired'));
+  const requested = rule.fieldsRequired === true ? [...(request.requestedFields ?? [])] : [];
+  if (rule.fieldsRequired === true && requested.length === 0) {
+    missing.push(problem('requested_fields', 'fieldRequired'));
+  }
   const details: Record<string, unknown> = {};
   for (const name of rule.detailsRequired ?? []) {
     const value = request.details?.[name];
@@ -134,6 +142,7 @@ async function move(
     else details[name] = value;
   }
   if (missing.length > 0) throw new ValidationError(missing);
+  if (requested.length > 0) details['requested_fields'] = requested;
   if (request.simulated === true) details['simulated'] = true;
 
   const now = ctx.now();
@@ -144,6 +153,9 @@ async function move(
       status: to,
       status_reason: reason,
       reason_codes: storedReasonCodes(codes),
+      // Asked for while SUPPLEMENT_REQUIRED only; any move out of it ends the request.
+      requested_fields: requested.length === 0 ? null : JSON.stringify(requested),
+      supplement_due_at: requested.length === 0 ? null : now + ctx.config.supplementDays * 86_400_000,
       version: sql<number>`version + 1`,
       updated_at: now,
       // A final application no longer blocks a new one for the same document or reference.
@@ -180,6 +192,7 @@ async function move(
       reason_codes: [...codes],
       card_no_masked: row.card_no_masked,
       external_id: row.external_id ?? null,
+      ...(requested.length === 0 ? {} : { requested_fields: requested }),
     },
     at: now,
   });

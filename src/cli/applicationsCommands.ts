@@ -29,6 +29,7 @@ function showText(view: OperatorApplicationView): string {
     `app_id         ${view.app_id}`,
     `status         ${view.status}${view.status_reason === null ? '' : ` (${view.status_reason})`}`,
     ...(view.reason_codes.length === 0 ? [] : [`reason_codes   ${view.reason_codes.join(', ')}`]),
+    ...(view.requested_fields.length === 0 ? [] : [`requested      ${view.requested_fields.join(', ')}`]),
     `version        ${view.version}`,
     `card_no        ${view.card_no_masked}`,
     `created_at     ${time(view.created_at)}`,
@@ -157,7 +158,7 @@ export function applicationsCommands(program: Command): void {
     );
 
   for (const [action, to] of Object.entries(OPERATOR_ACTIONS)) {
-    const { reasonRequired, detailsRequired, codesRequired } = requirementsOf(to);
+    const { reasonRequired, detailsRequired, codesRequired, fieldsRequired } = requirementsOf(to);
     const command = applications
       .command(action)
       .description(`move an application to ${to}`)
@@ -169,6 +170,12 @@ export function applicationsCommands(program: Command): void {
       'codes of the reason table (`cardapply codes` lists them); repeat or separate with commas';
     if (codesRequired) command.requiredOption('--reason-code <code...>', codesHelp);
     else command.option('--reason-code <code...>', codesHelp);
+    if (fieldsRequired) {
+      command.requiredOption(
+        '--field <name...>',
+        'fields of the submit the caller is to send again; repeat or separate with commas',
+      );
+    }
     if (detailsRequired.includes('carrier'))
       command.requiredOption('--carrier <name>', 'carrier of the shipment');
     if (detailsRequired.includes('tracking_no'))
@@ -187,6 +194,7 @@ export function applicationsCommands(program: Command): void {
             operator: string;
             reason?: string;
             reasonCode?: string[];
+            field?: string[];
             carrier?: string;
             trackingNo?: string;
             expectVersion?: number;
@@ -200,6 +208,7 @@ export function applicationsCommands(program: Command): void {
               actor,
               reason: options.reason,
               reasonCodes: options.reasonCode?.flatMap((code) => code.split(',')).filter((c) => c !== ''),
+              requestedFields: options.field?.flatMap((name) => name.split(',')).filter((n) => n !== ''),
               details: { carrier: options.carrier, tracking_no: options.trackingNo },
               expectedVersion: options.expectVersion,
               source: cliSource(),

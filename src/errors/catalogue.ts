@@ -526,6 +526,12 @@ export const ERRORS = {
     '{field}: an extension is accepted only on office_tel_no',
     '{field}: 仅 office_tel_no 可带分机号',
   ),
+  fieldNotRequested: entry(
+    42260,
+    'field_not_requested',
+    '{field}: was not asked for; the amend takes only {requested}',
+    '{field}: 未被要求补充；补充只接受 {requested}',
+  ),
   passwordTooShort: entry(
     42250,
     'password_too_short',

@@ -18,6 +18,11 @@ export interface ApplicationEventPayload {
   card_no_masked: string;
   /** The partner's reference of the application, or null. */
   external_id: string | null;
+  /** application.supplement_required: the fields the caller is to send again. */
+  requested_fields?: string[];
+  /** application.amended: the fields the caller sent again, and those whose value changed. */
+  amended_fields?: string[];
+  changed_fields?: string[];
 }
 
 export function newEventId(): string {
@@ -110,6 +115,9 @@ export function eventView(
       reason_codes: payload.reason_codes ?? [],
       card_no_masked: payload.card_no_masked,
       external_id: payload.external_id ?? null,
+      ...(payload.requested_fields === undefined ? {} : { requested_fields: payload.requested_fields }),
+      ...(payload.amended_fields === undefined ? {} : { amended_fields: payload.amended_fields }),
+      ...(payload.changed_fields === undefined ? {} : { changed_fields: payload.changed_fields }),
     },
   };
 }

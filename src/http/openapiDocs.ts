@@ -1,5 +1,5 @@
 import type { FastifySchema } from 'fastify';
-import { STATUSES, eventTypeFor, type Status } from '../applications/lifecycle.ts';
+import { AMENDED_EVENT, STATUSES, eventTypeFor, type Status } from '../applications/lifecycle.ts';
 import { defaultCodeTables, TABLE_NAMES, type TableName } from '../codes/tables.ts';
 import { signature } from '../webhooks/signing.ts';
 import { EventView } from './routes/eventRoutes.ts';
@@ -59,6 +59,7 @@ const submittedView = {
   status: 'SUBMITTED',
   status_reason: null,
   reason_codes: [],
+  requested_fields: [],
   card_no_masked: CARD_MASKED,
   created_at: SUBMITTED_AT,
   updated_at: SUBMITTED_AT,
@@ -88,6 +89,8 @@ const PATH_TO: Record<Status, { previous: Status | null; sequence: number }> = {
   DELIVERED: { previous: 'SHIPPED', sequence: 6 },
   REJECTED: { previous: 'IN_REVIEW', sequence: 3 },
   CANCELLED: { previous: 'SUBMITTED', sequence: 2 },
+  SUPPLEMENT_REQUIRED: { previous: 'IN_REVIEW', sequence: 3 },
+  EXPIRED: { previous: 'SUPPLEMENT_REQUIRED', sequence: 4 },
 };
 
 const REASONS: Partial<Record<Status, string>> = {
@@ -157,6 +160,38 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
       history: [
         ...submittedView.history,
         { status: 'IN_REVIEW', at: SUBMITTED_AT + 60, reason: null, reason_codes: [] },
+      ],
+    }),
+  },
+  amendApplication: {
+    request: {
+      app_id: APP_ID,
+      timestamp: TIMESTAMP,
+      busi_water_no: SERIAL,
+      id_card_img: 'https://img.example.com/a/id-front-retaken.jpg',
+    },
+    response: ok({
+      ...submittedView,
+      status: 'IN_REVIEW',
+      updated_at: SUBMITTED_AT + 3600,
+      history: [
+        ...submittedView.history,
+        { status: 'IN_REVIEW', at: SUBMITTED_AT + 60, reason: null, reason_codes: [] },
+        {
+          status: 'SUPPLEMENT_REQUIRED',
+          at: SUBMITTED_AT + 120,
+          reason: 'The front image is blurred.',
+          reason_codes: ['document_unreadable'],
+          requested_fields: ['id_card_img'],
+        },
+        {
+          status: 'IN_REVIEW',
+          at: SUBMITTED_AT + 3600,
+          reason: null,
+          reason_codes: [],
+          amended_fields: ['id_card_img'],
+          changed_fields: ['id_card_img'],
+        },
       ],
     }),
   },
@@ -256,17 +291,36 @@ const WEBHOOK_HEADERS = [
   },
 ];
 
-const WEBHOOK_DESCRIPTION = (status: Status) =>
-  `Sent to every webhook endpoint registered for the app (\`npx cardapply webhooks add\`) when one of its applications ${status === 'SUBMITTED' ? 'is submitted' : `moves to ${status}`}. The body is the same object as an item of the events list (\`POST /mc-platformapi/v1/open/et/vs/card/events/list\`). Signed as Standard Webhooks specifies (see the headers). Delivered at least once: answer 2xx quickly (within the delivery time-out, 10 s by default); anything else, a time-out or a refused connection is retried with exponential backoff for at least a day. Deliveries of one application may arrive out of order: order them by \`data.sequence\`.`;
+const WEBHOOK_DESCRIPTION = (status: string) =>
+  `Sent to every webhook endpoint registered for the app (\`npx cardapply webhooks add\`) when one of its applications ${status === 'SUBMITTED' ? 'is submitted' : status === AMENDED_EVENT ? 'is amended by the caller after a request for information' : `moves to ${status}`}. The body is the same object as an item of the events list (\`POST /mc-platformapi/v1/open/et/vs/card/events/list\`). Signed as Standard Webhooks specifies (see the headers). Delivered at least once: answer 2xx quickly (within the delivery time-out, 10 s by default); anything else, a time-out or a refused connection is retried with exponential backoff for at least a day. Deliveries of one application may arrive out of order: order them by \`data.sequence\`.`;
+
+/** The body of an `application.amended` webhook. */
+function amendedExample() {
+  const base = eventExample('IN_REVIEW');
+  return {
+    ...base,
+    id: 'evt_4f1d2c3b4a5968778695a4b3c2d1e0a4',
+    type: AMENDED_EVENT,
+    created_at: SUBMITTED_AT + 3600,
+    data: {
+      ...base.data,
+      sequence: 4,
+      previous_status: 'SUPPLEMENT_REQUIRED',
+      amended_fields: ['id_card_img'],
+      changed_fields: ['id_card_img'],
+    },
+  };
+}
 
 /** The `webhooks` section (OpenAPI 3.1): one entry per event type, all with the same body. */
 export function webhooksSection() {
   return Object.fromEntries(
-    STATUSES.map((status) => {
-      const type = eventTypeFor(status);
+    [...STATUSES, AMENDED_EVENT].map((status) => {
+      const amended = status === AMENDED_EVENT;
+      const type = amended ? AMENDED_EVENT : eventTypeFor(status as Status);
       const operation = {
         operationId: `${type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase())}Webhook`,
-        summary: `${type}: ${status === 'SUBMITTED' ? 'an application was submitted' : `an application moved to ${status}`}`,
+        summary: `${type}: ${amended ? 'the caller amended an application (back to IN_REVIEW)' : status === 'SUBMITTED' ? 'an application was submitted' : `an application moved to ${status}`}`,
         description: WEBHOOK_DESCRIPTION(status),
         tags: ['webhooks'],
         security: [],
@@ -276,7 +330,7 @@ export function webhooksSection() {
           content: {
             'application/json': {
               schema: { $ref: '#/components/schemas/WebhookEvent' },
-              example: eventExample(status),
+              example: amended ? amendedExample() : eventExample(status as Status),
             },
           },
         },

@@ -9,6 +9,7 @@ export const PATHS = {
   list: `${APPLY}/list`,
   validate: `${APPLY}/validate`,
   cancel: `${APPLY}/cancel`,
+  amend: `${APPLY}/amend`,
   simulate: `${APPLY}/simulate`,
   codes: `${OPEN}/et/vs/card/codes`,
   events: `${OPEN}/et/vs/card/events/list`,

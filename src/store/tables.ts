@@ -79,6 +79,10 @@ export interface ApplicationsTable {
   external_id?: string | null;
   /** external_id while the application is not final, else null: unique per app (a unique index). */
   active_external_id?: string | null;
+  /** While SUPPLEMENT_REQUIRED: the fields the caller is to send again (JSON array); else null. */
+  requested_fields?: string | null;
+  /** While SUPPLEMENT_REQUIRED: when the request lapses (the application becomes EXPIRED). */
+  supplement_due_at?: number | null;
   /** Optimistic concurrency: incremented by every change. */
   version: number;
   created_at: number;

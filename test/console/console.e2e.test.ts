@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
+import { amendApplication } from '../../src/applications/amendApplication.ts';
 import { submitApplication } from '../../src/applications/submitApplication.ts';
 import { createApp } from '../../src/callers/credentials.ts';
 import { PATHS } from '../../src/http/paths.ts';
@@ -315,6 +316,55 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
         hasText: 'Name differs from the document',
       })
       .waitFor();
+  });
+
+  test('a reviewer requests information with codes, and sees the amended application come back', async () => {
+    const { serial, applicant } = await submit();
+    const page = await openPage();
+    await signIn(page, service.baseUrl, 'rita');
+    await openApplication(page, serial);
+    await page.getByRole('button', { name: 'Start review', exact: true }).click();
+    await page.locator('.app-title [data-status="IN_REVIEW"]').waitFor();
+    await page.getByRole('button', { name: 'Request information', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Request information' });
+    await assertLabelled(page, 'request information dialog');
+    await dialog.getByLabel('Fields to send again').selectOption(['id_card_img', 'id_card_back_img']);
+    await dialog.getByLabel('Reason codes').selectOption(['document_unreadable']);
+    await dialog.getByLabel('Reason', { exact: true }).fill('Both sides of the card are blurred.');
+    await dialog.getByRole('button', { name: 'Request information' }).click();
+    await page.locator('.app-title [data-status="SUPPLEMENT_REQUIRED"]').waitFor();
+    await page.locator('.app-header .field-list[data-list="requested_fields"]').waitFor();
+    assert.deepEqual(
+      {
+        ...(await service.ctx.store.db
+          .selectFrom('applications')
+          .select(['status', 'requested_fields', 'reason_codes'])
+          .where('busi_water_no', '=', serial)
+          .executeTakeFirstOrThrow()),
+      },
+      {
+        status: 'SUPPLEMENT_REQUIRED',
+        requested_fields: '["id_card_img","id_card_back_img"]',
+        reason_codes: '["document_unreadable"]',
+      },
+    );
+
+    // The partner amends over its API; the page, reloaded, shows it back in review with what changed.
+    const amended = await amendApplication(service.ctx, callerOf(appId), {
+      app_id: appId,
+      timestamp: nowSeconds(),
+      busi_water_no: serial,
+      id_card_img: 'https://img.example.com/amended/front.jpg',
+      id_card_back_img: applicant.id_card_back_img ?? 'https://img.example.com/amended/back.jpg',
+    });
+    assert.equal(amended.status, 'IN_REVIEW');
+    await page.reload();
+    await page.locator('.app-title [data-status="IN_REVIEW"]').waitFor();
+    const changed = page.locator('.timeline .field-list[data-list="changed_fields"]').last();
+    await changed.waitFor();
+    assert.ok(!(await page.content()).includes('amended/front.jpg'), 'values stay masked');
+    assert.ok((await page.locator('.timeline .field-list[data-list="amended_fields"]').count()) >= 1);
+    assert.equal(await page.getByRole('button', { name: 'Approve', exact: true }).count(), 1);
   });
 
   test('keyboard only: sign in, find an application by serial, open it, review and approve it', async () => {

@@ -160,6 +160,7 @@ for (const storeName of storeNames()) {
         [
           ['approve', 'APPROVED', false, false],
           ['reject', 'REJECTED', false, true],
+          ['supplement', 'SUPPLEMENT_REQUIRED', false, true],
         ],
       );
       for (const status of STATUSES) {

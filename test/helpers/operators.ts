@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { Caller } from '../../src/callers/credentials.ts';
 import { submitApplication } from '../../src/applications/submitApplication.ts';
 import { transitionApplication } from '../../src/applications/transitionApplication.ts';
-import { TRANSITIONS, INITIAL_STATUS, type Status } from '../../src/applications/lifecycle.ts';
+import {
+  findTransition,
+  TRANSITIONS,
+  INITIAL_STATUS,
+  type Status,
+} from '../../src/applications/lifecycle.ts';
 import { createOperator } from '../../src/operators/operators.ts';
 import type { Role } from '../../src/operators/roles.ts';
 import { uniqueApplicant } from './applicants.ts';
@@ -143,17 +148,26 @@ export function pathTo(status: Status): Status[] {
   return path;
 }
 
-/** One move as whoever may make it: the caller for CANCELLED, else a reviewer. */
+/** One move as whoever may make it: a reviewer where one may, else the caller, else the system. */
 export async function move(service: TestService, serial: string, to: Status, appId: string) {
+  const { status: from } = await service.ctx.store.db
+    .selectFrom('applications')
+    .select('status')
+    .where('busi_water_no', '=', serial)
+    .executeTakeFirstOrThrow();
+  const by = findTransition(from as Status, to)?.by ?? ['operator'];
+  const codesRequired = ['REJECTED', 'SUPPLEMENT_REQUIRED', 'RETURNED'].includes(to);
   return transitionApplication(service.ctx, {
     busiWaterNo: serial,
     to,
-    actor:
-      to === 'CANCELLED'
+    actor: by.includes('operator')
+      ? { kind: 'operator', id: 'setup', role: 'reviewer' }
+      : by.includes('caller')
         ? { kind: 'caller', id: appId }
-        : { kind: 'operator', id: 'setup', role: 'reviewer' },
+        : { kind: 'system' },
     reason: to === 'REJECTED' ? 'documents unreadable' : null,
-    reasonCodes: to === 'REJECTED' ? ['document_unreadable'] : null,
+    reasonCodes: codesRequired ? ['document_unreadable'] : null,
+    requestedFields: to === 'SUPPLEMENT_REQUIRED' ? ['id_card_img'] : null,
     details: to === 'SHIPPED' ? { carrier: 'SF Express', tracking_no: 'SF1234567890' } : null,
     source: 'test',
   });

@@ -7,12 +7,14 @@
  *
  * @typedef {{
  *   statuses: string[],
- *   moves: Record<string, { action: string, to: string, reason_required: boolean, codes_required: boolean, details_required: string[] }[]>,
+ *   moves: Record<string, { action: string, to: string, reason_required: boolean, codes_required: boolean, fields_required: boolean, details_required: string[] }[]>,
  *   acting_role: string,
  *   roles: string[],
  *   revealable_fields: string[],
  *   reveal_purposes: string[],
  *   sla_seconds: Record<string, number>,
+ *   amendable_fields: string[],
+ *   supplement_days: number,
  *   risk_flags: string[],
  *   codes: Record<string, CodeEntry[]>,
  * }} Meta

@@ -122,6 +122,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/mc-platformapi/v1/open/et/vs/card/apply/amend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send the information an operator asked for
+     * @description Only while the application is SUPPLEMENT_REQUIRED (otherwise 409), with exactly the fields of its `requested_fields` (a field not asked for is a 422, as is one asked for and missing). The whole application, as amended, is checked again as the submit checks it (also the duplicate-document rule and the card number); it is stored encrypted, recorded in the history with an `application.amended` event, and returns to IN_REVIEW.
+     */
+    post: operations['amendApplication'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/v1/login': {
     parameters: {
       query?: never;
@@ -287,6 +307,26 @@ export interface paths {
      * @description Reviewer or admin. Allowed only from the states the lifecycle allows (otherwise 409 naming both states). Recorded in the history, the events and the audit trail.
      */
     post: operations['adminApplicationReject'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/admin/v1/applications/{busi_water_no}/supplement': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Move an application to SUPPLEMENT_REQUIRED
+     * @description Reviewer or admin. Allowed only from the states the lifecycle allows (otherwise 409 naming both states). Recorded in the history, the events and the audit trail.
+     */
+    post: operations['adminApplicationSupplement'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1104,6 +1144,66 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'application.supplement_required': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * application.supplement_required: an application moved to SUPPLEMENT_REQUIRED
+     * @description Sent to every webhook endpoint registered for the app (`npx cardapply webhooks add`) when one of its applications moves to SUPPLEMENT_REQUIRED. The body is the same object as an item of the events list (`POST /mc-platformapi/v1/open/et/vs/card/events/list`). Signed as Standard Webhooks specifies (see the headers). Delivered at least once: answer 2xx quickly (within the delivery time-out, 10 s by default); anything else, a time-out or a refused connection is retried with exponential backoff for at least a day. Deliveries of one application may arrive out of order: order them by `data.sequence`.
+     */
+    post: operations['applicationSupplementRequiredWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'application.expired': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * application.expired: an application moved to EXPIRED
+     * @description Sent to every webhook endpoint registered for the app (`npx cardapply webhooks add`) when one of its applications moves to EXPIRED. The body is the same object as an item of the events list (`POST /mc-platformapi/v1/open/et/vs/card/events/list`). Signed as Standard Webhooks specifies (see the headers). Delivered at least once: answer 2xx quickly (within the delivery time-out, 10 s by default); anything else, a time-out or a refused connection is retried with exponential backoff for at least a day. Deliveries of one application may arrive out of order: order them by `data.sequence`.
+     */
+    post: operations['applicationExpiredWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'application.amended': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * application.amended: the caller amended an application (back to IN_REVIEW)
+     * @description Sent to every webhook endpoint registered for the app (`npx cardapply webhooks add`) when one of its applications is amended by the caller after a request for information. The body is the same object as an item of the events list (`POST /mc-platformapi/v1/open/et/vs/card/events/list`). Signed as Standard Webhooks specifies (see the headers). Delivered at least once: answer 2xx quickly (within the delivery time-out, 10 s by default); anything else, a time-out or a refused connection is retried with exponential backoff for at least a day. Deliveries of one application may arrive out of order: order them by `data.sequence`.
+     */
+    post: operations['applicationAmendedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -1124,7 +1224,10 @@ export interface components {
         | 'application.shipped'
         | 'application.delivered'
         | 'application.rejected'
-        | 'application.cancelled';
+        | 'application.cancelled'
+        | 'application.supplement_required'
+        | 'application.expired'
+        | 'application.amended';
       /** @description Unix seconds. */
       created_at: number;
       data: {
@@ -1144,7 +1247,9 @@ export interface components {
           | 'SHIPPED'
           | 'DELIVERED'
           | 'REJECTED'
-          | 'CANCELLED';
+          | 'CANCELLED'
+          | 'SUPPLEMENT_REQUIRED'
+          | 'EXPIRED';
         /** @description The state before the change; null for the submission. */
         previous_status:
           | (
@@ -1156,6 +1261,8 @@ export interface components {
               | 'DELIVERED'
               | 'REJECTED'
               | 'CANCELLED'
+              | 'SUPPLEMENT_REQUIRED'
+              | 'EXPIRED'
             )
           | null;
         /** @description Why, when the change has a reason. */
@@ -1166,6 +1273,12 @@ export interface components {
         card_no_masked: string;
         /** @description The partner's own reference of the application, or null. */
         external_id: string | null;
+        /** @description application.supplement_required: the fields to send again with the amend. */
+        requested_fields?: string[];
+        /** @description application.amended: the fields sent again. */
+        amended_fields?: string[];
+        /** @description application.amended: the fields whose value changed. */
+        changed_fields?: string[];
       };
     };
   };
@@ -3182,6 +3295,7 @@ export interface operations {
            *         "status": "SUBMITTED",
            *         "status_reason": null,
            *         "reason_codes": [],
+           *         "requested_fields": [],
            *         "card_no_masked": "539966******4242",
            *         "created_at": 1795000000,
            *         "updated_at": 1795000000,
@@ -3224,7 +3338,9 @@ export interface operations {
                 | 'SHIPPED'
                 | 'DELIVERED'
                 | 'REJECTED'
-                | 'CANCELLED';
+                | 'CANCELLED'
+                | 'SUPPLEMENT_REQUIRED'
+                | 'EXPIRED';
               /** @description Reason of the last change, if any. */
               status_reason: string | null;
               /**
@@ -3234,6 +3350,13 @@ export interface operations {
                *     ]
                */
               reason_codes: string[];
+              /**
+               * @description While SUPPLEMENT_REQUIRED: the fields of the submit to send again with the amend; empty otherwise.
+               * @example [
+               *       "id_card_img"
+               *     ]
+               */
+              requested_fields: string[];
               /**
                * @description First 6 and last 4 digits; the rest `*`.
                * @example 539966******1234
@@ -3255,6 +3378,12 @@ export interface operations {
                  *     ]
                  */
                 reason_codes: string[];
+                /** @description SUPPLEMENT_REQUIRED: the fields asked for. */
+                requested_fields?: string[];
+                /** @description An amendment: the fields sent again. */
+                amended_fields?: string[];
+                /** @description An amendment: the fields whose value changed. */
+                changed_fields?: string[];
                 /** @description Only for SHIPPED: the carrier and tracking number. */
                 details?: {
                   carrier: string;
@@ -3711,7 +3840,9 @@ export interface operations {
             | 'SHIPPED'
             | 'DELIVERED'
             | 'REJECTED'
-            | 'CANCELLED';
+            | 'CANCELLED'
+            | 'SUPPLEMENT_REQUIRED'
+            | 'EXPIRED';
           /**
            * @description The partner's own reference (an order number): 1-64 printable ASCII characters. Unique per app among active applications; query, cancel and amend accept it in place of `busi_water_no`. Stored in the clear: it must not be identity data.
            * @example ORD-2026-000123
@@ -3746,6 +3877,7 @@ export interface operations {
            *             "status": "SUBMITTED",
            *             "status_reason": null,
            *             "reason_codes": [],
+           *             "requested_fields": [],
            *             "card_no_masked": "539966******4242",
            *             "created_at": 1795000000,
            *             "updated_at": 1795000000,
@@ -3792,7 +3924,9 @@ export interface operations {
                   | 'SHIPPED'
                   | 'DELIVERED'
                   | 'REJECTED'
-                  | 'CANCELLED';
+                  | 'CANCELLED'
+                  | 'SUPPLEMENT_REQUIRED'
+                  | 'EXPIRED';
                 /** @description Reason of the last change, if any. */
                 status_reason: string | null;
                 /**
@@ -3802,6 +3936,13 @@ export interface operations {
                  *     ]
                  */
                 reason_codes: string[];
+                /**
+                 * @description While SUPPLEMENT_REQUIRED: the fields of the submit to send again with the amend; empty otherwise.
+                 * @example [
+                 *       "id_card_img"
+                 *     ]
+                 */
+                requested_fields: string[];
                 /**
                  * @description First 6 and last 4 digits; the rest `*`.
                  * @example 539966******1234
@@ -3823,6 +3964,12 @@ export interface operations {
                    *     ]
                    */
                   reason_codes: string[];
+                  /** @description SUPPLEMENT_REQUIRED: the fields asked for. */
+                  requested_fields?: string[];
+                  /** @description An amendment: the fields sent again. */
+                  amended_fields?: string[];
+                  /** @description An amendment: the fields whose value changed. */
+                  changed_fields?: string[];
                   /** @description Only for SHIPPED: the carrier and tracking number. */
                   details?: {
                     carrier: string;
@@ -4271,6 +4418,7 @@ export interface operations {
            *         "status": "CANCELLED",
            *         "status_reason": "The customer withdrew the application.",
            *         "reason_codes": [],
+           *         "requested_fields": [],
            *         "card_no_masked": "539966******4242",
            *         "created_at": 1795000000,
            *         "updated_at": 1795000600,
@@ -4319,7 +4467,9 @@ export interface operations {
                 | 'SHIPPED'
                 | 'DELIVERED'
                 | 'REJECTED'
-                | 'CANCELLED';
+                | 'CANCELLED'
+                | 'SUPPLEMENT_REQUIRED'
+                | 'EXPIRED';
               /** @description Reason of the last change, if any. */
               status_reason: string | null;
               /**
@@ -4329,6 +4479,13 @@ export interface operations {
                *     ]
                */
               reason_codes: string[];
+              /**
+               * @description While SUPPLEMENT_REQUIRED: the fields of the submit to send again with the amend; empty otherwise.
+               * @example [
+               *       "id_card_img"
+               *     ]
+               */
+              requested_fields: string[];
               /**
                * @description First 6 and last 4 digits; the rest `*`.
                * @example 539966******1234
@@ -4350,6 +4507,12 @@ export interface operations {
                  *     ]
                  */
                 reason_codes: string[];
+                /** @description SUPPLEMENT_REQUIRED: the fields asked for. */
+                requested_fields?: string[];
+                /** @description An amendment: the fields sent again. */
+                amended_fields?: string[];
+                /** @description An amendment: the fields whose value changed. */
+                changed_fields?: string[];
                 /** @description Only for SHIPPED: the carrier and tracking number. */
                 details?: {
                   carrier: string;
@@ -4660,6 +4823,907 @@ export interface operations {
        *     `42205` field_format: {field}: {rule}
        *
        *     `42251` text_carries_number: {field}: must not contain an identity or card number
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before the next request. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42901,
+           *       "data": {
+           *         "retry_after": 1
+           *       },
+           *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+    };
+  };
+  amendApplication: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1 to 255 printable ASCII characters, unique per request of this app, kept 24 hours: the same key with the same body (compared without `timestamp`) returns the first response again, with `Idempotent-Replayed: true`; with another body it is a 409. */
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Names the application by `busi_water_no` or `external_id`, and carries exactly the fields the status view lists in `requested_fields`, each as the submit takes it. */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "app_id": "app_cfebff6333dfa2a4",
+         *       "timestamp": 1795000000,
+         *       "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+         *       "id_card_img": "https://img.example.com/a/id-front-retaken.jpg"
+         *     }
+         */
+        'application/json': {
+          /** @description Application identifier of the caller. */
+          app_id: string;
+          /** @description Request time as a Unix timestamp in seconds. */
+          timestamp: number;
+          /**
+           * @description Application serial number returned by the submit (32 characters of `[0-9A-Z]`).
+           * @example 01M7Q5CQG03QZV91NCTJX2D43J5KC6E8
+           */
+          busi_water_no?: string;
+          /**
+           * @description The partner's own reference (an order number): 1-64 printable ASCII characters. Unique per app among active applications; query, cancel and amend accept it in place of `busi_water_no`. Stored in the clear: it must not be identity data.
+           * @example ORD-2026-000123
+           */
+          external_id?: string;
+          /**
+           * @description Contact address. An address that names a mainland province is province-city-district-detail joined by `-` (short or full names; a municipality may leave out the city); any other is free text.
+           * @example 广东省-深圳市-南山区-科技园路1号
+           */
+          address?: string;
+          /**
+           * @description Date of birth, YYYY-MM-DD.
+           * @example 1990-03-07
+           */
+          birthday?: string;
+          /**
+           * @description `M` (male) or `F` (female).
+           * @enum {unknown}
+           */
+          sex?: 'M' | 'F';
+          /**
+           * @description `00` identity card, `02` passport.
+           * @enum {unknown}
+           */
+          cert_type?: '00' | '02';
+          /**
+           * @description Identity document number. Read in upper case, without spaces, and without the brackets around a check character (`A123456(3)` is `A1234563`).
+           * @example 440305199003071236
+           */
+          cert_id?: string;
+          /**
+           * @description Country code (ISO 3166-1 alpha-2) from the `country` table.
+           * @example CN
+           */
+          country?: string;
+          /**
+           * @description Front image of the identity card. An absolute https URL.
+           * @example https://img.example.com/a/1.jpg
+           */
+          id_card_img?: string;
+          /**
+           * @description Back image of the identity card. An absolute https URL.
+           * @example https://img.example.com/a/1.jpg
+           */
+          id_card_back_img?: string;
+          /**
+           * @description Document start date; may be omitted for a Hong Kong identity card.
+           * @example 2015-06-01
+           */
+          cert_start_date?: string;
+          /**
+           * @description Document end date; `9999-12-31` for a document with no expiry.
+           * @example 2035-06-01
+           */
+          cert_end_date?: string;
+          /**
+           * @description Passport image; required even when cert_type is 00. An absolute https URL.
+           * @example https://img.example.com/a/1.jpg
+           */
+          passport_img?: string;
+          /**
+           * @description E-mail address of the applicant.
+           * @example li.lei@example.com
+           */
+          email?: string;
+          /**
+           * @description Mobile number of the applicant, without the calling code; spaces, hyphens and parentheses are read past.
+           * @example 138 0013 8000
+           */
+          mob_no?: string;
+          /**
+           * @description Calling code of the mobile number, with a leading plus sign.
+           * @example +86
+           */
+          mob_no_of?: string;
+          /**
+           * @description Name in Chinese (a middle dot, or a look-alike, between the parts of a transliterated name); never digits.
+           * @example 李雷
+           */
+          name?: string;
+          /**
+           * @description Name in English: for a mainland applicant (country CN) the capital-letter pinyin of name; for anyone else Latin letters in any case.
+           * @example LI LEI
+           */
+          name_en?: string;
+          /** @description Employer name. */
+          company_name?: string;
+          /** @description Employer address; the mainland form when it names a mainland province, as for address. */
+          office_address?: string;
+          /**
+           * @description Employer telephone number; spaces, hyphens and parentheses are read past, and an extension may follow (`ext. 801`, `转801`).
+           * @example 2600 0000
+           */
+          office_tel_no?: string;
+          /**
+           * @description Area code of the employer telephone number: a calling code (`+86`) or a mainland area code (`0755`, `755`).
+           * @example 0755
+           */
+          office_tel_no_of?: string;
+          /** @description Position code from the `position` table. */
+          position?: string;
+          /**
+           * @description Payment password as an MD5 digest: 32 hexadecimal digits.
+           * @example 5f4dcc3b5aa765d61d8327deb882cf99
+           */
+          pay_pwd?: string;
+          /** @description Occupation code from the `profession` table. */
+          profession?: string;
+          /** @description Occupation in words; required when profession is the "other" code. */
+          profession_other?: string;
+          /**
+           * @description Purposes of opening the account. Codes of the `purpose` table (see the codes endpoint); no code twice.
+           * @example [
+           *       "01"
+           *     ]
+           */
+          purpose?: string[];
+          /** @description Additional purpose in words; optional, also with the "other" code (its absence is shown to reviewers). */
+          purpose_other?: string;
+          /**
+           * @description Image of the applicant's signature. An absolute https URL.
+           * @example https://img.example.com/a/1.jpg
+           */
+          sign_applicant?: string;
+          /**
+           * @description Sources of funds. Codes of the `wealth_source` table (see the codes endpoint); no code twice.
+           * @example [
+           *       "01"
+           *     ]
+           */
+          wealth_source?: string[];
+          /** @description Additional source of funds in words; optional, also with the "other" code (its absence is shown to reviewers). */
+          wealth_source_other?: string;
+          /**
+           * @description Annual income.
+           * @example 200000
+           */
+          yearly_income?: string;
+          /**
+           * @description Years of employment.
+           * @example 5
+           */
+          years_of_service?: string;
+          /** @description Requested card number: digits of the product length, starting with its BIN, Luhn-valid and free. */
+          card_no?: string;
+          /** @description Recipient of the delivery. */
+          consignee?: string;
+          /**
+           * @description Recipient's telephone number, mobile or landline; spaces, hyphens and parentheses are read past.
+           * @example 13800138000
+           */
+          consignee_mob_no?: string;
+          /**
+           * @description Calling code of the recipient's telephone number, with a leading plus sign.
+           * @example +86
+           */
+          consignee_mob_no_of?: string;
+          /**
+           * @description Recipient's address; the mainland form when it names a mainland province, as for address.
+           * @example 广东省-深圳市-南山区-科技园路1号
+           */
+          consignee_address?: string;
+          /**
+           * @description Image of the payment proof. An absolute https URL.
+           * @example https://img.example.com/a/1.jpg
+           */
+          pay_voucher?: string;
+          /** @description Custom extension fields. */
+          other_field?: {
+            name: string;
+            value: string;
+            field: string;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 0,
+           *       "data": {
+           *         "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+           *         "external_id": "ORD-2026-000123",
+           *         "status": "IN_REVIEW",
+           *         "status_reason": null,
+           *         "reason_codes": [],
+           *         "requested_fields": [],
+           *         "card_no_masked": "539966******4242",
+           *         "created_at": 1795000000,
+           *         "updated_at": 1795003600,
+           *         "history": [
+           *           {
+           *             "status": "SUBMITTED",
+           *             "at": 1795000000,
+           *             "reason": null,
+           *             "reason_codes": []
+           *           },
+           *           {
+           *             "status": "IN_REVIEW",
+           *             "at": 1795000060,
+           *             "reason": null,
+           *             "reason_codes": []
+           *           },
+           *           {
+           *             "status": "SUPPLEMENT_REQUIRED",
+           *             "at": 1795000120,
+           *             "reason": "The front image is blurred.",
+           *             "reason_codes": [
+           *               "document_unreadable"
+           *             ],
+           *             "requested_fields": [
+           *               "id_card_img"
+           *             ]
+           *           },
+           *           {
+           *             "status": "IN_REVIEW",
+           *             "at": 1795003600,
+           *             "reason": null,
+           *             "reason_codes": [],
+           *             "amended_fields": [
+           *               "id_card_img"
+           *             ],
+           *             "changed_fields": [
+           *               "id_card_img"
+           *             ]
+           *           }
+           *         ]
+           *       },
+           *       "msg": "success"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              /**
+               * @description Application serial number returned by the submit (32 characters of `[0-9A-Z]`).
+               * @example 01M7Q5CQG03QZV91NCTJX2D43J5KC6E8
+               */
+              busi_water_no: string;
+              /** @description The partner's own reference given at the submit, or null. */
+              external_id: string | null;
+              /**
+               * @description Current state of the lifecycle.
+               * @example SUBMITTED
+               * @enum {unknown}
+               */
+              status:
+                | 'SUBMITTED'
+                | 'IN_REVIEW'
+                | 'APPROVED'
+                | 'CARD_ISSUED'
+                | 'SHIPPED'
+                | 'DELIVERED'
+                | 'REJECTED'
+                | 'CANCELLED'
+                | 'SUPPLEMENT_REQUIRED'
+                | 'EXPIRED';
+              /** @description Reason of the last change, if any. */
+              status_reason: string | null;
+              /**
+               * @description Codes of the `reason` table given with the last change; empty when none.
+               * @example [
+               *       "document_unreadable"
+               *     ]
+               */
+              reason_codes: string[];
+              /**
+               * @description While SUPPLEMENT_REQUIRED: the fields of the submit to send again with the amend; empty otherwise.
+               * @example [
+               *       "id_card_img"
+               *     ]
+               */
+              requested_fields: string[];
+              /**
+               * @description First 6 and last 4 digits; the rest `*`.
+               * @example 539966******1234
+               */
+              card_no_masked: string;
+              /** @description Unix seconds. */
+              created_at: number;
+              /** @description Unix seconds. */
+              updated_at: number;
+              history: {
+                status: string;
+                /** @description Unix seconds. */
+                at: number;
+                reason: string | null;
+                /**
+                 * @description Codes of the `reason` table given with this change.
+                 * @example [
+                 *       "document_unreadable"
+                 *     ]
+                 */
+                reason_codes: string[];
+                /** @description SUPPLEMENT_REQUIRED: the fields asked for. */
+                requested_fields?: string[];
+                /** @description An amendment: the fields sent again. */
+                amended_fields?: string[];
+                /** @description An amendment: the fields whose value changed. */
+                changed_fields?: string[];
+                /** @description Only for SHIPPED: the carrier and tracking number. */
+                details?: {
+                  carrier: string;
+                  tracking_no: string;
+                };
+              }[];
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       *
+       *     `40008` header_invalid: {field}: {reason}
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40101` token_missing: Authorization: header is required
+       *
+       *     `40102` token_invalid: Authorization: token is unknown or revoked
+       *
+       *     `40103` token_expired: Authorization: token has expired
+       *
+       *     `40105` timestamp_skew: timestamp: is {skew} seconds away from server time; the allowed skew is {allowed} seconds{hint}
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40101,
+           *       "data": null,
+           *       "msg": "Authorization: header is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40301` app_mismatch: app_id: does not match the app of the token
+       *
+       *     `40302` app_disabled: app_id: app is disabled
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40301,
+           *       "data": null,
+           *       "msg": "app_id: does not match the app of the token"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `40401` application_not_found: busi_water_no: no such application */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40401,
+           *       "data": null,
+           *       "msg": "busi_water_no: no such application"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40905` transition_not_allowed: status: cannot move from {from} to {to}
+       *
+       *     `40906` concurrent_change: busi_water_no: the application was changed by someone else; read it again
+       *
+       *     `40901` duplicate_application: cert_id: an active application for this document already exists
+       *
+       *     `40902` card_no_taken: card_no: this card number is already taken
+       *
+       *     `40903` idempotency_key_reused: Idempotency-Key: was used before with a different body
+       *
+       *     `40904` idempotency_in_progress: Idempotency-Key: a request with this key is still in progress
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40905,
+           *       "data": null,
+           *       "msg": "status: cannot move from  to "
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       *
+       *     `42203` field_too_long: {field}: must be at most {max} characters
+       *
+       *     `42204` field_empty: {field}: must not be empty
+       *
+       *     `42205` field_format: {field}: {rule}
+       *
+       *     `42206` field_not_allowed: {field}: must be one of {allowed}
+       *
+       *     `42208` field_too_many_items: {field}: must have at most {max} items
+       *
+       *     `42209` field_duplicate_items: {field}: must not repeat a code
+       *
+       *     `42210` date_invalid: {field}: must be a real date in the form YYYY-MM-DD
+       *
+       *     `42211` date_in_future: {field}: must not be in the future
+       *
+       *     `42212` under_age: {field}: applicant must be at least {min} years old
+       *
+       *     `42213` over_age: {field}: applicant must be at most {max} years old
+       *
+       *     `42214` document_expired: {field}: the document has expired
+       *
+       *     `42215` document_dates_order: {field}: must be after cert_start_date
+       *
+       *     `42216` document_start_required: {field}: is required except for a Hong Kong identity card
+       *
+       *     `42242` document_start_before_birth: {field}: must not be before birthday
+       *
+       *     `42217` cert_check_digit: {field}: check digit does not match
+       *
+       *     `42218` cert_birth_mismatch: {field}: embedded birth date does not match birthday
+       *
+       *     `42219` cert_sex_mismatch: {field}: embedded sex does not match sex
+       *
+       *     `42220` cert_region_unknown: {field}: region code is not a real province
+       *
+       *     `42221` cert_format: {field}: {rule}
+       *
+       *     `42241` cert_nationality_mismatch: {field}: the nationality code in the number does not match country
+       *
+       *     `42222` passport_format: {field}: is not a plausible passport number: {rule}
+       *
+       *     `42223` name_not_chinese: {field}: must be written in Chinese characters
+       *
+       *     `42243` name_digits: {field}: must not contain digits
+       *
+       *     `42244` name_en_spaces: {field}: must not begin or end with a space
+       *
+       *     `42224` name_en_not_capitals: {field}: must be written in capital Latin letters
+       *
+       *     `42245` name_en_not_latin: {field}: must be written in Latin letters, with spaces, hyphens, apostrophes, commas or periods between them
+       *
+       *     `42225` name_en_pinyin_mismatch: {field}: is not the pinyin of name
+       *
+       *     `42226` phone_invalid: {field}: is not a valid {kind} number for {area}
+       *
+       *     `42252` phone_not_mobile: {field}: is a fixed-line number; a mobile number for {area} is required
+       *
+       *     `42246` phone_separator: {field}: "{char}" is not a separator a telephone number may contain; spaces, hyphens and parentheses are
+       *
+       *     `42247` phone_characters: {field}: must be digits, optionally separated by spaces, hyphens or parentheses
+       *
+       *     `42248` phone_calling_code_repeated: {field}: must not repeat the calling code; it belongs in {area_field}
+       *
+       *     `42249` phone_extension: {field}: an extension is accepted only on office_tel_no
+       *
+       *     `42227` area_code_invalid: {field}: must be a known calling code written as +digits
+       *
+       *     `42253` area_code_plus_missing: {field}: a calling code is written with a leading +, such as +86
+       *
+       *     `42254` office_area_code_invalid: {field}: must be a known calling code such as +86, or a mainland area code such as 0755
+       *
+       *     `42228` email_invalid: {field}: is not a well-formed e-mail address
+       *
+       *     `42229` address_parts: {field}: a mainland address must be province-city-district-detail joined by -{hint}
+       *
+       *     `42230` address_division_unknown: {field}: unknown {part}: {detail}
+       *
+       *     `42231` url_not_https: {field}: must be an absolute https URL
+       *
+       *     `42232` url_credentials: {field}: must not carry a user name or password
+       *
+       *     `42233` url_private_host: {field}: must not point at a private, loopback or link-local address
+       *
+       *     `42234` pay_pwd_weak: {field}: the payment password is too easy to guess
+       *
+       *     `42236` code_unknown: {field}: {value} is not a code of the {table} table
+       *
+       *     `42237` other_text_required: {field}: is required when {source} includes the "other" code
+       *
+       *     `42238` card_no_format: {field}: must be {length} digits
+       *
+       *     `42239` card_no_bin: {field}: must start with the product BIN {bin}
+       *
+       *     `42240` card_no_luhn: {field}: fails the Luhn check
+       *
+       *     `42260` field_not_requested: {field}: was not asked for; the amend takes only {requested}
        */
       422: {
         headers: {
@@ -5847,7 +6911,9 @@ export interface operations {
           | 'SHIPPED'
           | 'DELIVERED'
           | 'REJECTED'
-          | 'CANCELLED';
+          | 'CANCELLED'
+          | 'SUPPLEMENT_REQUIRED'
+          | 'EXPIRED';
         app_id?: string;
         busi_water_no?: string;
         /** @description The partner's reference. */
@@ -5891,6 +6957,8 @@ export interface operations {
                 status_reason: string | null;
                 /** @description Codes of the `reason` table of the last change. */
                 reason_codes: string[];
+                /** @description While SUPPLEMENT_REQUIRED: the fields the caller is to send again. */
+                requested_fields: string[];
                 cert_type: string;
                 card_no_masked: string;
                 /** @description Send it back with a move to refuse it if anything changed. */
@@ -6157,6 +7225,8 @@ export interface operations {
               status_reason: string | null;
               /** @description Codes of the `reason` table of the last change. */
               reason_codes: string[];
+              /** @description While SUPPLEMENT_REQUIRED: the fields the caller is to send again. */
+              requested_fields: string[];
               cert_type: string;
               card_no_masked: string;
               /** @description Send it back with a move to refuse it if anything changed. */
@@ -6966,6 +8036,8 @@ export interface operations {
               status_reason: string | null;
               /** @description Codes of the `reason` table of the last change. */
               reason_codes: string[];
+              /** @description While SUPPLEMENT_REQUIRED: the fields the caller is to send again. */
+              requested_fields: string[];
               cert_type: string;
               card_no_masked: string;
               /** @description Send it back with a move to refuse it if anything changed. */
@@ -7301,6 +8373,8 @@ export interface operations {
        *     `42208` field_too_many_items: {field}: must have at most {max} items
        *
        *     `42209` field_duplicate_items: {field}: must not repeat a code
+       *
+       *     `42206` field_not_allowed: {field}: must be one of {allowed}
        */
       422: {
         headers: {
@@ -7467,6 +8541,8 @@ export interface operations {
               status_reason: string | null;
               /** @description Codes of the `reason` table of the last change. */
               reason_codes: string[];
+              /** @description While SUPPLEMENT_REQUIRED: the fields the caller is to send again. */
+              requested_fields: string[];
               cert_type: string;
               card_no_masked: string;
               /** @description Send it back with a move to refuse it if anything changed. */
@@ -7802,6 +8878,8 @@ export interface operations {
        *     `42208` field_too_many_items: {field}: must have at most {max} items
        *
        *     `42209` field_duplicate_items: {field}: must not repeat a code
+       *
+       *     `42206` field_not_allowed: {field}: must be one of {allowed}
        */
       422: {
         headers: {
@@ -7968,6 +9046,8 @@ export interface operations {
               status_reason: string | null;
               /** @description Codes of the `reason` table of the last change. */
               reason_codes: string[];
+              /** @description While SUPPLEMENT_REQUIRED: the fields the caller is to send again. */
+              requested_fields: string[];
               cert_type: string;
               card_no_masked: string;
               /** @description Send it back with a move to refuse it if anything changed. */
@@ -8303,6 +9383,560 @@ export interface operations {
        *     `42208` field_too_many_items: {field}: must have at most {max} items
        *
        *     `42209` field_duplicate_items: {field}: must not repeat a code
+       *
+       *     `42206` field_not_allowed: {field}: must be one of {allowed}
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+    };
+  };
+  adminApplicationSupplement: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Application serial number. */
+        busi_water_no: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Why; shown to the caller. Must not contain identity or card numbers. */
+          reason?: string;
+          /**
+           * @description Codes of the `reason` table (see the codes endpoint); shown to the caller.
+           * @example [
+           *       "document_unreadable"
+           *     ]
+           */
+          reason_codes: string[];
+          /** @description The version last seen; if the application changed since, the move is refused (409). */
+          version?: number;
+          /**
+           * @description The fields of the submit the caller is to send again with its amend.
+           * @example [
+           *       "id_card_img",
+           *       "id_card_back_img"
+           *     ]
+           */
+          requested_fields: (
+            | 'address'
+            | 'birthday'
+            | 'sex'
+            | 'cert_type'
+            | 'cert_id'
+            | 'country'
+            | 'id_card_img'
+            | 'id_card_back_img'
+            | 'cert_start_date'
+            | 'cert_end_date'
+            | 'passport_img'
+            | 'email'
+            | 'mob_no'
+            | 'mob_no_of'
+            | 'name'
+            | 'name_en'
+            | 'company_name'
+            | 'office_address'
+            | 'office_tel_no'
+            | 'office_tel_no_of'
+            | 'position'
+            | 'pay_pwd'
+            | 'profession'
+            | 'profession_other'
+            | 'purpose'
+            | 'purpose_other'
+            | 'sign_applicant'
+            | 'wealth_source'
+            | 'wealth_source_other'
+            | 'yearly_income'
+            | 'years_of_service'
+            | 'card_no'
+            | 'consignee'
+            | 'consignee_mob_no'
+            | 'consignee_mob_no_of'
+            | 'consignee_address'
+            | 'pay_voucher'
+            | 'other_field'
+          )[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              busi_water_no: string;
+              /** @description The partner's own reference, or null. */
+              external_id: string | null;
+              app_id: string;
+              status: string;
+              status_reason: string | null;
+              /** @description Codes of the `reason` table of the last change. */
+              reason_codes: string[];
+              /** @description While SUPPLEMENT_REQUIRED: the fields the caller is to send again. */
+              requested_fields: string[];
+              cert_type: string;
+              card_no_masked: string;
+              /** @description Send it back with a move to refuse it if anything changed. */
+              version: number;
+              /** @description Unix seconds. */
+              created_at: number;
+              /** @description Unix seconds. */
+              updated_at: number;
+              /** @description The submitted fields; identity fields masked, pay_pwd never shown. */
+              application: {
+                [key: string]: unknown;
+              };
+              history: {
+                from_status: string | null;
+                status: string;
+                /** @description `caller:<app_id>`, `operator:<username>` or `system`. */
+                actor: string;
+                reason: string | null;
+                reason_codes: string[];
+                details: {
+                  [key: string]: unknown;
+                } | null;
+                at: number;
+              }[];
+              /** @description Soft signals computed at each view; none of them is an error. */
+              risk_flags: {
+                /** @description A soft signal for the reviewer, e.g. `document_expiring`. */
+                code: string;
+                /** @description The fields it concerns. */
+                fields: string[];
+                /** @description Days, years, counts. */
+                params: {
+                  [key: string]: number;
+                };
+              }[];
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40110` operator_auth_required: Authorization: an operator token (Bearer) or session cookie is required
+       *
+       *     `40111` operator_session_invalid: Authorization: the session is unknown, expired or revoked; log in again
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40110,
+           *       "data": null,
+           *       "msg": "Authorization: an operator token (Bearer) or session cookie is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
+       *
+       *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40304,
+           *       "data": null,
+           *       "msg": "x-csrf-token: header is missing or does not match the session"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `40401` application_not_found: busi_water_no: no such application */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40401,
+           *       "data": null,
+           *       "msg": "busi_water_no: no such application"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40905` transition_not_allowed: status: cannot move from {from} to {to}
+       *
+       *     `40906` concurrent_change: busi_water_no: the application was changed by someone else; read it again
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40905,
+           *       "data": null,
+           *       "msg": "status: cannot move from  to "
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       *
+       *     `42204` field_empty: {field}: must not be empty
+       *
+       *     `42203` field_too_long: {field}: must be at most {max} characters
+       *
+       *     `42251` text_carries_number: {field}: must not contain an identity or card number
+       *
+       *     `42236` code_unknown: {field}: {value} is not a code of the {table} table
+       *
+       *     `42208` field_too_many_items: {field}: must have at most {max} items
+       *
+       *     `42209` field_duplicate_items: {field}: must not repeat a code
+       *
+       *     `42206` field_not_allowed: {field}: must be one of {allowed}
        */
       422: {
         headers: {
@@ -8469,6 +10103,8 @@ export interface operations {
               status_reason: string | null;
               /** @description Codes of the `reason` table of the last change. */
               reason_codes: string[];
+              /** @description While SUPPLEMENT_REQUIRED: the fields the caller is to send again. */
+              requested_fields: string[];
               cert_type: string;
               card_no_masked: string;
               /** @description Send it back with a move to refuse it if anything changed. */
@@ -8804,6 +10440,8 @@ export interface operations {
        *     `42208` field_too_many_items: {field}: must have at most {max} items
        *
        *     `42209` field_duplicate_items: {field}: must not repeat a code
+       *
+       *     `42206` field_not_allowed: {field}: must be one of {allowed}
        */
       422: {
         headers: {
@@ -8974,6 +10612,8 @@ export interface operations {
               status_reason: string | null;
               /** @description Codes of the `reason` table of the last change. */
               reason_codes: string[];
+              /** @description While SUPPLEMENT_REQUIRED: the fields the caller is to send again. */
+              requested_fields: string[];
               cert_type: string;
               card_no_masked: string;
               /** @description Send it back with a move to refuse it if anything changed. */
@@ -9309,6 +10949,8 @@ export interface operations {
        *     `42208` field_too_many_items: {field}: must have at most {max} items
        *
        *     `42209` field_duplicate_items: {field}: must not repeat a code
+       *
+       *     `42206` field_not_allowed: {field}: must be one of {allowed}
        */
       422: {
         headers: {
@@ -9475,6 +11117,8 @@ export interface operations {
               status_reason: string | null;
               /** @description Codes of the `reason` table of the last change. */
               reason_codes: string[];
+              /** @description While SUPPLEMENT_REQUIRED: the fields the caller is to send again. */
+              requested_fields: string[];
               cert_type: string;
               card_no_masked: string;
               /** @description Send it back with a move to refuse it if anything changed. */
@@ -9810,6 +11454,8 @@ export interface operations {
        *     `42208` field_too_many_items: {field}: must have at most {max} items
        *
        *     `42209` field_duplicate_items: {field}: must not repeat a code
+       *
+       *     `42206` field_not_allowed: {field}: must be one of {allowed}
        */
       422: {
         headers: {
@@ -13893,6 +15539,8 @@ export interface operations {
                 DELIVERED: number;
                 REJECTED: number;
                 CANCELLED: number;
+                SUPPLEMENT_REQUIRED: number;
+                EXPIRED: number;
               };
               total: number;
             };
@@ -14149,7 +15797,10 @@ export interface operations {
                 | 'application.shipped'
                 | 'application.delivered'
                 | 'application.rejected'
-                | 'application.cancelled';
+                | 'application.cancelled'
+                | 'application.supplement_required'
+                | 'application.expired'
+                | 'application.amended';
               /** @description Unix seconds. */
               created_at: number;
               data: {
@@ -14169,7 +15820,9 @@ export interface operations {
                   | 'SHIPPED'
                   | 'DELIVERED'
                   | 'REJECTED'
-                  | 'CANCELLED';
+                  | 'CANCELLED'
+                  | 'SUPPLEMENT_REQUIRED'
+                  | 'EXPIRED';
                 /** @description The state before the change; null for the submission. */
                 previous_status:
                   | (
@@ -14181,6 +15834,8 @@ export interface operations {
                       | 'DELIVERED'
                       | 'REJECTED'
                       | 'CANCELLED'
+                      | 'SUPPLEMENT_REQUIRED'
+                      | 'EXPIRED'
                     )
                   | null;
                 /** @description Why, when the change has a reason. */
@@ -14191,6 +15846,12 @@ export interface operations {
                 card_no_masked: string;
                 /** @description The partner's own reference of the application, or null. */
                 external_id: string | null;
+                /** @description application.supplement_required: the fields to send again with the amend. */
+                requested_fields?: string[];
+                /** @description application.amended: the fields sent again. */
+                amended_fields?: string[];
+                /** @description application.amended: the fields whose value changed. */
+                changed_fields?: string[];
               };
               /** @description Its webhook deliveries with every attempt; null for a viewer. */
               deliveries:
@@ -18778,6 +20439,9 @@ export interface operations {
             | 'application.delivered'
             | 'application.rejected'
             | 'application.cancelled'
+            | 'application.supplement_required'
+            | 'application.expired'
+            | 'application.amended'
           )[];
         };
       };
@@ -23031,7 +24695,10 @@ export interface operations {
             | 'application.shipped'
             | 'application.delivered'
             | 'application.rejected'
-            | 'application.cancelled';
+            | 'application.cancelled'
+            | 'application.supplement_required'
+            | 'application.expired'
+            | 'application.amended';
           /** @description Only the events of this application. */
           busi_water_no?: string;
         };
@@ -23108,7 +24775,10 @@ export interface operations {
                   | 'application.shipped'
                   | 'application.delivered'
                   | 'application.rejected'
-                  | 'application.cancelled';
+                  | 'application.cancelled'
+                  | 'application.supplement_required'
+                  | 'application.expired'
+                  | 'application.amended';
                 /** @description Unix seconds. */
                 created_at: number;
                 data: {
@@ -23128,7 +24798,9 @@ export interface operations {
                     | 'SHIPPED'
                     | 'DELIVERED'
                     | 'REJECTED'
-                    | 'CANCELLED';
+                    | 'CANCELLED'
+                    | 'SUPPLEMENT_REQUIRED'
+                    | 'EXPIRED';
                   /** @description The state before the change; null for the submission. */
                   previous_status:
                     | (
@@ -23140,6 +24812,8 @@ export interface operations {
                         | 'DELIVERED'
                         | 'REJECTED'
                         | 'CANCELLED'
+                        | 'SUPPLEMENT_REQUIRED'
+                        | 'EXPIRED'
                       )
                     | null;
                   /** @description Why, when the change has a reason. */
@@ -23150,6 +24824,12 @@ export interface operations {
                   card_no_masked: string;
                   /** @description The partner's own reference of the application, or null. */
                   external_id: string | null;
+                  /** @description application.supplement_required: the fields to send again with the amend. */
+                  requested_fields?: string[];
+                  /** @description application.amended: the fields sent again. */
+                  amended_fields?: string[];
+                  /** @description application.amended: the fields whose value changed. */
+                  changed_fields?: string[];
                 };
               }[];
               /** @description Pass it as `cursor` for the next page; null on the last page. */
@@ -23937,6 +25617,171 @@ export interface operations {
          *         "reason_codes": [],
          *         "card_no_masked": "539966******4242",
          *         "external_id": "ORD-2026-000123"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['WebhookEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status acknowledges the delivery; the body is ignored. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within the time-out: the delivery is retried. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  applicationSupplementRequiredWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (`evt_...`), the same on every retry of one event: process each id once (deliveries are at least once). */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed. Refuse messages more than a few minutes from your clock (replays). */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256, keyed with the base64-decoded part of the endpoint secret after `whsec_`, of `${webhook-id}.${webhook-timestamp}.${raw body}`. During a secret rotation there is one per secret; accept the message when any one matches. Compute it over the raw bytes received: a body parsed and serialised again will not verify. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_4f1d2c3b4a5968778695a4b3c2d1e003",
+         *       "type": "application.supplement_required",
+         *       "created_at": 1795000120,
+         *       "data": {
+         *         "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+         *         "sequence": 3,
+         *         "status": "SUPPLEMENT_REQUIRED",
+         *         "previous_status": "IN_REVIEW",
+         *         "reason": null,
+         *         "reason_codes": [],
+         *         "card_no_masked": "539966******4242",
+         *         "external_id": "ORD-2026-000123"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['WebhookEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status acknowledges the delivery; the body is ignored. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within the time-out: the delivery is retried. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  applicationExpiredWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (`evt_...`), the same on every retry of one event: process each id once (deliveries are at least once). */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed. Refuse messages more than a few minutes from your clock (replays). */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256, keyed with the base64-decoded part of the endpoint secret after `whsec_`, of `${webhook-id}.${webhook-timestamp}.${raw body}`. During a secret rotation there is one per secret; accept the message when any one matches. Compute it over the raw bytes received: a body parsed and serialised again will not verify. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_4f1d2c3b4a5968778695a4b3c2d1e004",
+         *       "type": "application.expired",
+         *       "created_at": 1795000180,
+         *       "data": {
+         *         "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+         *         "sequence": 4,
+         *         "status": "EXPIRED",
+         *         "previous_status": "SUPPLEMENT_REQUIRED",
+         *         "reason": null,
+         *         "reason_codes": [],
+         *         "card_no_masked": "539966******4242",
+         *         "external_id": "ORD-2026-000123"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['WebhookEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status acknowledges the delivery; the body is ignored. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within the time-out: the delivery is retried. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  applicationAmendedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (`evt_...`), the same on every retry of one event: process each id once (deliveries are at least once). */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed. Refuse messages more than a few minutes from your clock (replays). */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256, keyed with the base64-decoded part of the endpoint secret after `whsec_`, of `${webhook-id}.${webhook-timestamp}.${raw body}`. During a secret rotation there is one per secret; accept the message when any one matches. Compute it over the raw bytes received: a body parsed and serialised again will not verify. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_4f1d2c3b4a5968778695a4b3c2d1e0a4",
+         *       "type": "application.amended",
+         *       "created_at": 1795003600,
+         *       "data": {
+         *         "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+         *         "sequence": 4,
+         *         "status": "IN_REVIEW",
+         *         "previous_status": "SUPPLEMENT_REQUIRED",
+         *         "reason": null,
+         *         "reason_codes": [],
+         *         "card_no_masked": "539966******4242",
+         *         "external_id": "ORD-2026-000123",
+         *         "amended_fields": [
+         *           "id_card_img"
+         *         ],
+         *         "changed_fields": [
+         *           "id_card_img"
+         *         ]
          *       }
          *     }
          */

@@ -124,7 +124,7 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
     );
 
     for (const [action, to] of Object.entries(OPERATOR_ACTIONS)) {
-      const { reasonRequired, detailsRequired, codesRequired } = requirementsOf(to);
+      const { reasonRequired, detailsRequired, codesRequired, fieldsRequired } = requirementsOf(to);
       app.post(
         `/applications/:busi_water_no/${action}`,
         {
@@ -137,7 +137,7 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
             tags: ['admin'],
             security: ADMIN_SECURITY,
             params: SerialParams,
-            body: transitionBody(reasonRequired, detailsRequired, codesRequired),
+            body: transitionBody(reasonRequired, detailsRequired, codesRequired, fieldsRequired),
             response: {
               ...ok(OperatorApplicationView),
               ...adminBodyErrors(
@@ -150,6 +150,7 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
                 'codeUnknown',
                 'fieldTooManyItems',
                 'fieldDuplicateItems',
+                'fieldNotAllowed',
               ),
             },
           },
@@ -159,6 +160,7 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
           const body = request.body as {
             reason?: string;
             reason_codes?: string[];
+            requested_fields?: string[];
             version?: number;
             carrier?: string;
             tracking_no?: string;
@@ -169,6 +171,7 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
             actor: operatorActor(request),
             reason: body.reason,
             reasonCodes: body.reason_codes,
+            requestedFields: body.requested_fields,
             details: { carrier: body.carrier, tracking_no: body.tracking_no },
             expectedVersion: body.version,
             source: adminSource(request),

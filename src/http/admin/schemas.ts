@@ -3,6 +3,7 @@ import { STATUSES } from '../../applications/lifecycle.ts';
 import { REVEALABLE_FIELDS } from '../../applications/masking.ts';
 import { MAX_LIMIT } from '../../applications/listApplications.ts';
 import { MAX_REASON_CODES } from '../../applications/reasonCodes.ts';
+import { AMENDABLE_FIELDS } from '../../applications/requestedFields.ts';
 import { LIMITS } from '../../applications/schema.ts';
 import { DETAIL_LIMIT } from '../../applications/transitionApplication.ts';
 import type { ErrorName } from '../../errors/catalogue.ts';
@@ -99,12 +100,21 @@ export function transitionBody(
   reasonRequired: boolean,
   detailsRequired: readonly string[],
   codesRequired = false,
+  fieldsRequired = false,
 ) {
   const properties: Record<string, TSchema> = {
     reason: reasonRequired ? Reason : Type.Optional(Reason),
     reason_codes: codesRequired ? ReasonCodesBody : Type.Optional(ReasonCodesBody),
     version: Type.Optional(Version),
   };
+  if (fieldsRequired) {
+    properties['requested_fields'] = Type.Array(Type.Enum([...AMENDABLE_FIELDS]), {
+      minItems: 1,
+      maxItems: AMENDABLE_FIELDS.length,
+      description: 'The fields of the submit the caller is to send again with its amend.',
+      examples: [['id_card_img', 'id_card_back_img']],
+    });
+  }
   for (const name of detailsRequired) {
     properties[name] = Type.String({
       minLength: 1,
@@ -248,6 +258,9 @@ const summaryProperties = {
   status: Type.String(),
   status_reason: nullable(Type.String()),
   reason_codes: Type.Array(Type.String(), { description: 'Codes of the `reason` table of the last change.' }),
+  requested_fields: Type.Array(Type.String(), {
+    description: 'While SUPPLEMENT_REQUIRED: the fields the caller is to send again.',
+  }),
   cert_type: Type.String(),
   card_no_masked: Type.String(),
   version: Type.Integer({ description: 'Send it back with a move to refuse it if anything changed.' }),

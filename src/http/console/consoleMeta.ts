@@ -2,6 +2,7 @@ import type { ServiceContext } from '../../context.ts';
 import { REVEAL_PURPOSES } from '../../operators/revealPolicy.ts';
 import { OPERATOR_ACTIONS, STATUSES, TRANSITIONS } from '../../applications/lifecycle.ts';
 import { REVEALABLE_FIELDS } from '../../applications/masking.ts';
+import { AMENDABLE_FIELDS } from '../../applications/requestedFields.ts';
 import { RISK_FLAG_CODES } from '../../applications/riskFlags.ts';
 import { ACTING_ROLE, ROLES } from '../../operators/roles.ts';
 
@@ -21,6 +22,7 @@ export interface ConsoleMeta {
       to: string;
       reason_required: boolean;
       codes_required: boolean;
+      fields_required: boolean;
       details_required: string[];
     }[]
   >;
@@ -29,6 +31,10 @@ export interface ConsoleMeta {
   revealable_fields: readonly string[];
   reveal_purposes: readonly string[];
   sla_seconds: Readonly<Record<string, number>>;
+  /** The fields an operator may ask a caller to send again. */
+  amendable_fields: readonly string[];
+  /** Days a caller has to amend before the application expires. */
+  supplement_days: number;
   risk_flags: readonly string[];
   codes: ServiceContext['codes']['tables'];
 }
@@ -46,6 +52,7 @@ export function consoleMeta(ctx: ServiceContext): ConsoleMeta {
         to: rule.to,
         reason_required: rule.reasonRequired,
         codes_required: rule.codesRequired === true,
+        fields_required: rule.fieldsRequired === true,
         details_required: [...(rule.detailsRequired ?? [])],
       }));
   }
@@ -57,6 +64,8 @@ export function consoleMeta(ctx: ServiceContext): ConsoleMeta {
     revealable_fields: REVEALABLE_FIELDS,
     reveal_purposes: REVEAL_PURPOSES,
     sla_seconds: ctx.config.operators.slaSeconds,
+    amendable_fields: AMENDABLE_FIELDS,
+    supplement_days: ctx.config.supplementDays,
     risk_flags: RISK_FLAG_CODES,
     codes: ctx.codes.tables,
   };

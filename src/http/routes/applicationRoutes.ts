@@ -12,6 +12,7 @@ import { success } from '../envelope.ts';
 import { idempotencyOf } from '../idempotency.ts';
 import { PATHS } from '../paths.ts';
 import { AppId, CALLER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
+import { registerAmendRoute } from './amendRoutes.ts';
 import { registerLifecycleRoutes } from './lifecycleRoutes.ts';
 import { SerialNumber, StatusView } from './statusSchemas.ts';
 
@@ -177,5 +178,6 @@ export function applicationRoutes(ctx: ServiceContext) {
     );
 
     registerLifecycleRoutes(app, ctx);
+    registerAmendRoute(app, ctx, SUBMIT_ERRORS);
   };
 }

@@ -51,6 +51,17 @@ export const EventView = Type.Object({
     external_id: Type.Union([Type.String(), Type.Null()], {
       description: "The partner's own reference of the application, or null.",
     }),
+    requested_fields: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'application.supplement_required: the fields to send again with the amend.',
+      }),
+    ),
+    amended_fields: Type.Optional(
+      Type.Array(Type.String(), { description: 'application.amended: the fields sent again.' }),
+    ),
+    changed_fields: Type.Optional(
+      Type.Array(Type.String(), { description: 'application.amended: the fields whose value changed.' }),
+    ),
   }),
 });
 

@@ -4,6 +4,7 @@ import { cancelApplication, simulateTransition } from '../../applications/caller
 import { INITIAL_STATUS, STATUSES, type Status } from '../../applications/lifecycle.ts';
 import { listApplications, MAX_LIMIT } from '../../applications/listApplications.ts';
 import { MAX_REASON_CODES } from '../../applications/reasonCodes.ts';
+import { AMENDABLE_FIELDS } from '../../applications/requestedFields.ts';
 import { ExternalId, LIMITS } from '../../applications/schema.ts';
 import { DETAIL_LIMIT } from '../../applications/transitionApplication.ts';
 import type { ServiceContext } from '../../context.ts';
@@ -78,6 +79,13 @@ const SimulateRequest = Type.Object(
         minItems: 1,
         maxItems: MAX_REASON_CODES,
         description: 'Codes of the `reason` table; needed where an operator would need them (REJECTED).',
+      }),
+    ),
+    requested_fields: Type.Optional(
+      Type.Array(Type.Enum([...AMENDABLE_FIELDS]), {
+        minItems: 1,
+        maxItems: AMENDABLE_FIELDS.length,
+        description: 'SUPPLEMENT_REQUIRED: the fields to send again with the amend.',
       }),
     ),
     carrier: Type.Optional(Type.String({ minLength: 1, maxLength: DETAIL_LIMIT })),
@@ -173,7 +181,7 @@ export function registerLifecycleRoutes(app: FastifyInstance, ctx: ServiceContex
         operationId: 'simulateTransition',
         summary: 'Sandbox: move an application along the lifecycle',
         description:
-          'Exists only when the service runs with SANDBOX=true. Any move the lifecycle allows from the current state; REJECTED needs `reason_codes`; SHIPPED takes optional carrier and tracking_no.',
+          'Exists only when the service runs with SANDBOX=true. Any move the lifecycle allows from the current state; REJECTED needs `reason_codes`, SUPPLEMENT_REQUIRED `reason_codes` and `requested_fields` (then the amend, or a simulated IN_REVIEW or EXPIRED, follows); SHIPPED takes optional carrier and tracking_no.',
         tags: ['sandbox'],
         headers: AUTH_HEADER,
         body: SimulateRequest,
@@ -195,6 +203,7 @@ export function registerLifecycleRoutes(app: FastifyInstance, ctx: ServiceContex
         status: Status;
         reason?: string;
         reason_codes?: string[];
+        requested_fields?: string[];
         carrier?: string;
         tracking_no?: string;
       };

@@ -30,6 +30,11 @@ export const StatusView = Type.Object({
     description: 'Reason of the last change, if any.',
   }),
   reason_codes: ReasonCodes('Codes of the `reason` table given with the last change; empty when none.'),
+  requested_fields: Type.Array(Type.String(), {
+    description:
+      'While SUPPLEMENT_REQUIRED: the fields of the submit to send again with the amend; empty otherwise.',
+    examples: [['id_card_img']],
+  }),
   card_no_masked: Type.String({
     description: 'First 6 and last 4 digits; the rest `*`.',
     examples: ['539966******1234'],
@@ -42,6 +47,15 @@ export const StatusView = Type.Object({
       at: Type.Integer({ description: 'Unix seconds.' }),
       reason: Type.Union([Type.String(), Type.Null()]),
       reason_codes: ReasonCodes('Codes of the `reason` table given with this change.'),
+      requested_fields: Type.Optional(
+        Type.Array(Type.String(), { description: 'SUPPLEMENT_REQUIRED: the fields asked for.' }),
+      ),
+      amended_fields: Type.Optional(
+        Type.Array(Type.String(), { description: 'An amendment: the fields sent again.' }),
+      ),
+      changed_fields: Type.Optional(
+        Type.Array(Type.String(), { description: 'An amendment: the fields whose value changed.' }),
+      ),
       details: Type.Optional(
         Type.Object(
           { carrier: Type.String(), tracking_no: Type.String() },

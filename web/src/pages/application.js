@@ -7,7 +7,14 @@ import { eventList } from './applicationEvents.js';
 import { fieldGroups, fieldLabel, imageGallery } from './applicationFields.js';
 import { askPurpose } from './revealPurpose.js';
 import { claimPanel } from './reviewClaim.js';
-import { moveBody, reasonCodeList, reasonCodesField } from './applicationOutcome.js';
+import {
+  fieldLists,
+  moveBody,
+  otherDetails,
+  reasonCodeList,
+  reasonCodesField,
+  requestedFieldsField,
+} from './applicationOutcome.js';
 
 /**
  * One application: its fields (masked, revealable by reviewers), images, risk flags, history,
@@ -19,7 +26,7 @@ import { moveBody, reasonCodeList, reasonCodesField } from './applicationOutcome
  * @typedef {{ code: string, fields: string[], params: Record<string, number> }} RiskFlag
  * @typedef {{ from_status: string | null, status: string, actor: string, reason: string | null, reason_codes?: string[], details: Record<string, unknown> | null, at: number }} Transition
  * @typedef {{
- *   busi_water_no: string, app_id: string, status: string, status_reason: string | null, reason_codes?: string[], cert_type: string,
+ *   busi_water_no: string, app_id: string, status: string, status_reason: string | null, reason_codes?: string[], requested_fields?: string[], cert_type: string,
  *   card_no_masked: string, version: number, created_at: number, updated_at: number,
  *   application: Record<string, unknown>, history: Transition[], risk_flags: RiskFlag[],
  * }} View
@@ -131,7 +138,7 @@ export function renderApplication(main, ctx, [serial = '']) {
     keepingFocus(draw);
   }
 
-  /** @param {{ action: string, to: string, reason_required: boolean, codes_required: boolean, details_required: string[] }} move */
+  /** @param {{ action: string, to: string, reason_required: boolean, codes_required: boolean, fields_required: boolean, details_required: string[] }} move */
   async function act(move) {
     if (view === null) return;
     const version = view.version;
@@ -149,6 +156,7 @@ export function renderApplication(main, ctx, [serial = '']) {
       void loadEvents();
     };
     const fields = [
+      ...(move.fields_required ? [requestedFieldsField(ctx)] : []),
       ...(move.codes_required ? [reasonCodesField(ctx)] : []),
       ...(move.reason_required || move.codes_required
         ? [
@@ -181,7 +189,7 @@ export function renderApplication(main, ctx, [serial = '']) {
     }
     await formDialog({
       title: t(`move.${move.action}.title`),
-      description: t(`move.${move.action}.description`, { serial }),
+      description: t(`move.${move.action}.description`, { serial, days: ctx.meta.supplement_days }),
       fields,
       submitLabel: t(`move.${move.action}`),
       danger: move.to === 'REJECTED',
@@ -252,6 +260,9 @@ export function renderApplication(main, ctx, [serial = '']) {
             ),
         v.status === 'IN_REVIEW' ? claim.element : null,
         reasonCodeList(ctx, v.reason_codes),
+        v.status === 'SUPPLEMENT_REQUIRED'
+          ? fieldLists({ requested_fields: v.requested_fields ?? [] })
+          : null,
         actions() ??
           (canAct
             ? h('p', { class: 'muted small' }, t('application.final'))
@@ -349,12 +360,13 @@ function timeline(ctx, history) {
         h('div', { class: 'small' }, actorLabel(entry.actor)),
         reasonCodeList(ctx, entry.reason_codes),
         entry.reason === null ? null : h('blockquote', { class: 'reason' }, entry.reason),
-        entry.details === null
+        fieldLists(entry.details),
+        otherDetails(entry.details) === null
           ? null
           : h(
               'dl',
               { class: 'details small' },
-              Object.entries(entry.details).map(([name, value]) =>
+              Object.entries(otherDetails(entry.details) ?? {}).map(([name, value]) =>
                 h(
                   'div',
                   {},

@@ -1,5 +1,6 @@
 import { h } from '../dom.js';
 import { codeName, t } from '../i18n.js';
+import { fieldLabel } from './applicationFields.js';
 
 /**
  * Reason codes in the console: the choices of a move that needs them (from the `reason` table in
@@ -32,7 +33,8 @@ export function moveBody(values) {
   /** @type {Record<string, unknown>} */
   const body = {};
   for (const [name, value] of Object.entries(values)) {
-    if (name === 'reason_codes') body[name] = value === '' ? [] : value.split(',');
+    if (name === 'reason_codes' || name === 'requested_fields')
+      body[name] = value === '' ? [] : value.split(',');
     else if (name === 'reason' && value.trim() === '') continue;
     else body[name] = value;
   }
@@ -56,4 +58,55 @@ export function reasonCodeList(ctx, codes) {
       );
     }),
   );
+}
+
+/** The dialog field of a request for information: the submit's fields to send again. */
+/** @param {PageContext} ctx */
+export function requestedFieldsField(ctx) {
+  return {
+    name: 'requested_fields',
+    label: t('application.requestedFields'),
+    type: /** @type {const} */ ('multiselect'),
+    required: true,
+    options: ctx.meta.amendable_fields.map(
+      (name) => /** @type {[string, string]} */ ([name, fieldLabel(name)]),
+    ),
+    hint: t('application.requestedFieldsHint'),
+  };
+}
+
+/**
+ * What a change asked for or changed, by field name only (values stay masked): the fields of a
+ * request for information, and of an amendment those sent again and those whose value changed.
+ * @param {Record<string, unknown> | null | undefined} details
+ */
+export function fieldLists(details) {
+  if (details === null || details === undefined) return null;
+  /** @type {[string, string][]} */
+  const lists = [
+    ['requested_fields', 'application.requestedFields'],
+    ['amended_fields', 'application.amendedFields'],
+    ['changed_fields', 'application.changedFields'],
+  ];
+  const rows = lists
+    .filter(([name]) => Array.isArray(details[name]))
+    .map(([name, label]) => {
+      const fields = /** @type {string[]} */ (details[name]);
+      return h(
+        'div',
+        { class: 'field-list', 'data-list': name },
+        h('dt', {}, label === '' ? name : t(label)),
+        h('dd', {}, fields.length === 0 ? t('application.unchanged') : fields.map(fieldLabel).join(' · ')),
+      );
+    });
+  return rows.length === 0 ? null : h('dl', { class: 'details small' }, rows);
+}
+
+/** Details other than the field lists (carrier, tracking number...). @param {Record<string, unknown> | null} details */
+export function otherDetails(details) {
+  if (details === null) return null;
+  const rest = Object.entries(details).filter(
+    ([name]) => !['requested_fields', 'amended_fields', 'changed_fields', 'simulated'].includes(name),
+  );
+  return rest.length === 0 ? null : Object.fromEntries(rest);
 }

@@ -1,0 +1,186 @@
+import { recordAudit } from '../audit/auditTrail.ts';
+import { actorName } from '../audit/actor.ts';
+import type { Caller } from '../callers/credentials.ts';
+import { maskCardNumber } from '../cards/cardNumber.ts';
+import type { ServiceContext } from '../context.ts';
+import { problem, type FieldProblem } from '../errors/problems.ts';
+import { ServiceError, ValidationError } from '../errors/serviceError.ts';
+import { recordEvent } from '../events/outbox.ts';
+import { isUniqueViolation, violatedConstraint } from '../store/errors.ts';
+import { findActiveByCertHash, insertTransition, isCardNumberTaken } from './applicationRepository.ts';
+import { resolveSerial } from './applicationReference.ts';
+import { AMENDED_EVENT } from './lifecycle.ts';
+import { queryApplication, type StatusView } from './queryApplication.ts';
+import { fieldListOf } from './requestedFields.ts';
+import { ApplicationRequest } from './schema.ts';
+import { isSerialNumber } from './serialNumber.ts';
+import { certHash, validationContext } from './submitApplication.ts';
+import { validateApplication } from './validateApplication.ts';
+
+/**
+ * The caller's amendment of an application an operator asked more of (SUPPLEMENT_REQUIRED): it
+ * takes exactly the requested fields, checks the whole merged application again as the submit does
+ * (every field check, the one-active-application-per-document rule and the card number), stores it
+ * encrypted, and returns the application to IN_REVIEW with its history row, its
+ * `application.amended` event and an audit entry, in one transaction.
+ */
+
+const REFERENCE_KEYS = new Set(['app_id', 'timestamp', 'busi_water_no', 'external_id']);
+const SUBMIT_FIELDS = new Set(Object.keys(ApplicationRequest.properties));
+
+export async function amendApplication(
+  ctx: ServiceContext,
+  caller: Caller,
+  body: Record<string, unknown>,
+): Promise<StatusView> {
+  const reference = referenceOf(body);
+  const serial = await resolveSerial(ctx, caller, reference);
+  if (!isSerialNumber(serial)) throw new ServiceError('applicationNotFound');
+  const row = await ctx.store.db
+    .selectFrom('applications')
+    .select([
+      'busi_water_no',
+      'status',
+      'version',
+      'requested_fields',
+      'payload_enc',
+      'card_no_hash',
+      'external_id',
+    ])
+    .where('busi_water_no', '=', serial)
+    .where('app_id', '=', caller.appId)
+    .executeTakeFirst();
+  if (row === undefined) throw new ServiceError('applicationNotFound');
+  if (row.status !== 'SUPPLEMENT_REQUIRED') {
+    throw new ServiceError('transitionNotAllowed', {
+      params: { from: row.status, to: 'IN_REVIEW' },
+      data: { status: row.status },
+    });
+  }
+
+  const requested = fieldListOf(row.requested_fields);
+  const amended = Object.fromEntries(Object.entries(body).filter(([key]) => !REFERENCE_KEYS.has(key)));
+  const problems: FieldProblem[] = [];
+  for (const field of Object.keys(amended)) {
+    if (!SUBMIT_FIELDS.has(field)) problems.push(problem(field, 'fieldUnknown'));
+    else if (!requested.includes(field)) {
+      problems.push(problem(field, 'fieldNotRequested', { requested: requested.join(', ') }));
+    }
+  }
+  for (const field of requested) {
+    if (!(field in amended)) problems.push(problem(field, 'fieldRequired'));
+  }
+  if (problems.length > 0) throw new ValidationError(problems);
+
+  const stored = JSON.parse(ctx.keyRing.decrypt(row.payload_enc, serial)) as Record<string, unknown>;
+  // Every check of the submit, on the application as it will be.
+  const application = validateApplication({ ...stored, ...amended }, validationContext(ctx));
+  const changed = requested.filter(
+    (field) => JSON.stringify(stored[field]) !== JSON.stringify(amended[field]),
+  );
+  const documentHash = certHash(ctx, application);
+  const cardNo = application.card_no ?? String(stored['card_no']);
+  const cardHash = ctx.keyRing.blindIndex('card', cardNo);
+  const payload = ctx.keyRing.encrypt(JSON.stringify({ ...application, card_no: cardNo }), serial);
+  const now = ctx.now();
+  const actor = actorName({ kind: 'caller', id: caller.appId });
+
+  try {
+    await ctx.store.transaction(async (trx) => {
+      const holder = await findActiveByCertHash(trx, documentHash);
+      if (holder !== undefined && holder.busi_water_no !== serial) throw duplicateOf(caller, holder);
+      if (cardHash !== row.card_no_hash && (await isCardNumberTaken(trx, cardHash))) {
+        throw new ServiceError('cardNoTaken');
+      }
+      const updated = await trx
+        .updateTable('applications')
+        .set({
+          status: 'IN_REVIEW',
+          status_reason: null,
+          reason_codes: null,
+          requested_fields: null,
+          supplement_due_at: null,
+          cert_type: application.cert_type,
+          cert_hash: documentHash,
+          active_cert_hash: documentHash,
+          card_no_hash: cardHash,
+          card_no_masked: maskCardNumber(cardNo),
+          payload_enc: payload,
+          key_id: ctx.keyRing.keyIdOf(payload),
+          version: row.version + 1,
+          updated_at: now,
+        })
+        .where('busi_water_no', '=', serial)
+        .where('version', '=', row.version)
+        .executeTakeFirst();
+      if (updated.numUpdatedRows === 0n) throw new ServiceError('concurrentChange');
+      const fields = { amended_fields: requested, changed_fields: changed };
+      await insertTransition(trx, {
+        busi_water_no: serial,
+        from_status: 'SUPPLEMENT_REQUIRED',
+        to_status: 'IN_REVIEW',
+        actor,
+        reason: null,
+        details: JSON.stringify(fields),
+        at: now,
+      });
+      await recordEvent(trx, {
+        appId: caller.appId,
+        type: AMENDED_EVENT,
+        payload: {
+          busi_water_no: serial,
+          status: 'IN_REVIEW',
+          previous_status: 'SUPPLEMENT_REQUIRED',
+          reason: null,
+          reason_codes: [],
+          card_no_masked: maskCardNumber(cardNo),
+          external_id: row.external_id ?? null,
+          ...fields,
+        },
+        at: now,
+      });
+      // Field names only: the values are identity data.
+      await recordAudit(trx, {
+        actor,
+        // A transition like any other; its details say it was the caller's amendment.
+        action: 'application.transition',
+        targetType: 'application',
+        targetId: serial,
+        details: { from: 'SUPPLEMENT_REQUIRED', to: 'IN_REVIEW', amend: true, ...fields },
+        source: 'caller-api',
+        at: now,
+      });
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    // PostgreSQL: another submission or amendment took the document or the card number meanwhile.
+    const constraint = violatedConstraint(error);
+    if (constraint === 'applications_card_no_hash_key') throw new ServiceError('cardNoTaken');
+    throw duplicateOf(caller, await findActiveByCertHash(ctx.store.db, documentHash));
+  }
+  ctx.metrics.onTransition('SUPPLEMENT_REQUIRED', 'IN_REVIEW');
+  return queryApplication(ctx, caller, serial);
+}
+
+function referenceOf(body: Record<string, unknown>): { busi_water_no?: string; external_id?: string } {
+  const problems: FieldProblem[] = [];
+  const reference: { busi_water_no?: string; external_id?: string } = {};
+  for (const key of ['busi_water_no', 'external_id'] as const) {
+    const value = body[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'string')
+      problems.push(problem(key, 'fieldType', { expected: 'a string', expected_zh: '字符串' }));
+    else reference[key] = value;
+  }
+  if (problems.length > 0) throw new ValidationError(problems);
+  return reference;
+}
+
+/** The serial is shown only to the app that owns the other application. */
+function duplicateOf(caller: Caller, existing: { busi_water_no: string; app_id: string } | undefined) {
+  const own = existing !== undefined && existing.app_id === caller.appId;
+  return new ServiceError(
+    'duplicateApplication',
+    own ? { data: { busi_water_no: existing.busi_water_no } } : {},
+  );
+}

@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type TSchema } from 'typebox';
+import { amendApplication } from '../../applications/amendApplication.ts';
+import { ApplicationRequest, ExternalId } from '../../applications/schema.ts';
+import type { ServiceContext } from '../../context.ts';
+import type { ErrorName } from '../../errors/catalogue.ts';
+import { callerOf } from '../callerAuth.ts';
+import { success } from '../envelope.ts';
+import { PATHS } from '../paths.ts';
+import { AppId, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
+import { SerialNumber, StatusView } from './statusSchemas.ts';
+
+/** The amend body: the reference, and any of the submit's fields (only those asked for are taken). */
+const fieldProperties: Record<string, TSchema> = {};
+for (const [name, schema] of Object.entries(ApplicationRequest.properties)) {
+  if (!['app_id', 'timestamp', 'external_id'].includes(name)) fieldProperties[name] = Type.Optional(schema);
+}
+
+const AmendRequest = Type.Object(
+  {
+    app_id: AppId,
+    timestamp: Timestamp,
+    busi_water_no: Type.Optional(SerialNumber),
+    external_id: Type.Optional(ExternalId),
+    ...fieldProperties,
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Names the application by `busi_water_no` or `external_id`, and carries exactly the fields the status view lists in `requested_fields`, each as the submit takes it.',
+  },
+);
+
+/** The body is checked by the domain: which fields are allowed depends on the application. */
+const checkedInDomain = () => (value: unknown) => ({ value });
+
+export function registerAmendRoute(
+  app: FastifyInstance,
+  ctx: ServiceContext,
+  submitErrors: ErrorName[],
+): void {
+  app.post(
+    PATHS.amend,
+    {
+      config: { operation: 'application.amend', idempotent: true },
+      validatorCompiler: checkedInDomain,
+      schema: {
+        operationId: 'amendApplication',
+        summary: 'Send the information an operator asked for',
+        description:
+          'Only while the application is SUPPLEMENT_REQUIRED (otherwise 409), with exactly the fields of its `requested_fields` (a field not asked for is a 422, as is one asked for and missing). The whole application, as amended, is checked again as the submit checks it (also the duplicate-document rule and the card number); it is stored encrypted, recorded in the history with an `application.amended` event, and returns to IN_REVIEW.',
+        tags: ['applications'],
+        body: AmendRequest,
+        response: {
+          200: SuccessEnvelope(StatusView),
+          ...errorResponses([
+            ...submitErrors,
+            'fieldUnknown',
+            'fieldNotRequested',
+            'applicationNotFound',
+            'transitionNotAllowed',
+            'concurrentChange',
+            'duplicateApplication',
+            'cardNoTaken',
+          ]),
+        },
+      },
+    },
+    async (request) =>
+      success(
+        request,
+        await amendApplication(ctx, callerOf(request), request.body as Record<string, unknown>),
+      ),
+  );
+}
