@@ -365,6 +365,15 @@ for (const storeName of storeNames()) {
         },
         {
           method: 'POST',
+          route: '/applications/{busi_water_no}/return',
+          minRole: 'reviewer',
+          fixture: async () => ({
+            path: `/applications/${await inState('SHIPPED')}/return`,
+            body: { reason_codes: ['recipient_unreachable'] },
+          }),
+        },
+        {
+          method: 'POST',
           route: '/applications/{busi_water_no}/issue',
           minRole: 'reviewer',
           fixture: async () => ({ path: `/applications/${await inState('APPROVED')}/issue`, body: {} }),

@@ -108,6 +108,55 @@ for (const storeName of storeNames()) {
       );
     });
 
+    test('a shipment comes back (RETURNED, with a code) and is shipped again, with a tracking link', async () => {
+      const serial = await apps.inState(caller.appId, 'CARD_ISSUED');
+      const admin = (action: string, body: Record<string, unknown>) =>
+        call(service, 'POST', `${ADMIN}/applications/${serial}/${action}`, { token: reviewer.token, body });
+      const insecure = await admin('ship', {
+        carrier: 'SF Express',
+        tracking_no: 'SF100',
+        tracking_url: 'http://track.example.com/SF100',
+      });
+      assert.equal(insecure.status, 422, insecure.text);
+      assert.equal(insecure.body.code, 42231);
+      const shipped = await admin('ship', {
+        carrier: 'SF Express',
+        tracking_no: 'SF100',
+        tracking_url: 'https://track.example.com/SF100',
+      });
+      assert.equal(shipped.status, 200, shipped.text);
+      const noCode = await admin('return', {});
+      assert.equal(noCode.status, 422, noCode.text);
+      assert.equal(noCode.body.msg, 'reason_codes: is required');
+      const returned = await admin('return', { reason_codes: ['address_undeliverable'] });
+      assert.equal(returned.status, 200, returned.text);
+      const delivered = await admin('deliver', {});
+      assert.equal(delivered.status, 409, 'a returned card is not delivered before it is shipped again');
+      const again = await admin('ship', { carrier: 'EMS', tracking_no: 'EE200CN' });
+      assert.equal(again.status, 200, again.text);
+
+      const view = (await as(caller, PATHS.query, { busi_water_no: serial })).body.data as StatusView;
+      assert.deepEqual(
+        view.history.slice(-3).map((h) => [h.status, h.reason_codes, h.details]),
+        [
+          [
+            'SHIPPED',
+            [],
+            { carrier: 'SF Express', tracking_no: 'SF100', tracking_url: 'https://track.example.com/SF100' },
+          ],
+          ['RETURNED', ['address_undeliverable'], undefined],
+          ['SHIPPED', [], { carrier: 'EMS', tracking_no: 'EE200CN' }],
+        ],
+      );
+      const events = (await as(caller, PATHS.events, { busi_water_no: serial })).body.data as {
+        items: EventView[];
+      };
+      assert.deepEqual(
+        events.items.slice(-3).map((e) => e.type),
+        ['application.shipped', 'application.returned', 'application.shipped'],
+      );
+    });
+
     describe('external_id', () => {
       test('stored and shown; a second active use is a 409 naming the serial; free again once final', async () => {
         const reference = `ORD-${next}`;

@@ -44,6 +44,7 @@ export async function simulateTransition(
     requested_fields?: string[] | undefined;
     carrier?: string | undefined;
     tracking_no?: string | undefined;
+    tracking_url?: string | undefined;
   },
 ): Promise<StatusView> {
   await transitionApplication(ctx, {
@@ -56,6 +57,7 @@ export async function simulateTransition(
     details: {
       carrier: request.carrier ?? 'SANDBOX',
       tracking_no: request.tracking_no ?? `SIM${request.busi_water_no.slice(-12)}`,
+      tracking_url: request.tracking_url,
     },
     appId: caller.appId,
     simulated: true,

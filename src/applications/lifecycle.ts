@@ -13,14 +13,15 @@ export const STATUSES = [
   'CANCELLED',
   'SUPPLEMENT_REQUIRED',
   'EXPIRED',
+  'RETURNED',
 ] as const;
 
 export type Status = (typeof STATUSES)[number];
 
 export type ActorKind = 'caller' | 'operator' | 'system';
 
-/** Facts a move must record besides its reason: where a shipped card went. */
-export const TRANSITION_DETAILS = ['carrier', 'tracking_no'] as const;
+/** Facts a move records besides its reason: where a shipped card went, and where to follow it. */
+export const TRANSITION_DETAILS = ['carrier', 'tracking_no', 'tracking_url'] as const;
 export type TransitionDetail = (typeof TRANSITION_DETAILS)[number];
 
 export interface TransitionRule {
@@ -33,7 +34,17 @@ export interface TransitionRule {
   readonly fieldsRequired?: boolean;
   /** Details the move must carry (stored with the transition, shown in its history). */
   readonly detailsRequired?: readonly TransitionDetail[];
+  /** Details the move may carry. */
+  readonly detailsOptional?: readonly TransitionDetail[];
 }
+
+const SHIP: TransitionRule = {
+  to: 'SHIPPED',
+  by: ['operator', 'system'],
+  reasonRequired: false,
+  detailsRequired: ['carrier', 'tracking_no'],
+  detailsOptional: ['tracking_url'],
+};
 
 export const TRANSITIONS: Readonly<Record<Status, readonly TransitionRule[]>> = {
   SUBMITTED: [
@@ -61,15 +72,13 @@ export const TRANSITIONS: Readonly<Record<Status, readonly TransitionRule[]>> = 
     { to: 'EXPIRED', by: ['system'], reasonRequired: false },
   ],
   APPROVED: [{ to: 'CARD_ISSUED', by: ['operator', 'system'], reasonRequired: false }],
-  CARD_ISSUED: [
-    {
-      to: 'SHIPPED',
-      by: ['operator', 'system'],
-      reasonRequired: false,
-      detailsRequired: ['carrier', 'tracking_no'],
-    },
+  CARD_ISSUED: [SHIP],
+  SHIPPED: [
+    { to: 'DELIVERED', by: ['operator', 'system'], reasonRequired: false },
+    // The shipment failed (address not found, refused...): it comes back, and is shipped again.
+    { to: 'RETURNED', by: ['operator', 'system'], reasonRequired: false, codesRequired: true },
   ],
-  SHIPPED: [{ to: 'DELIVERED', by: ['operator', 'system'], reasonRequired: false }],
+  RETURNED: [SHIP],
   DELIVERED: [],
   REJECTED: [],
   CANCELLED: [],
@@ -86,6 +95,7 @@ export const OPERATOR_ACTIONS = {
   supplement: 'SUPPLEMENT_REQUIRED',
   issue: 'CARD_ISSUED',
   ship: 'SHIPPED',
+  return: 'RETURNED',
   deliver: 'DELIVERED',
 } as const satisfies Record<string, Status>;
 
@@ -109,6 +119,7 @@ export function requirementsOf(to: Status): {
   codesRequired: boolean;
   fieldsRequired: boolean;
   detailsRequired: readonly TransitionDetail[];
+  detailsOptional: readonly TransitionDetail[];
 } {
   const rules = Object.values(TRANSITIONS)
     .flat()
@@ -118,6 +129,7 @@ export function requirementsOf(to: Status): {
     codesRequired: rules.some((rule) => rule.codesRequired === true),
     fieldsRequired: rules.some((rule) => rule.fieldsRequired === true),
     detailsRequired: [...new Set(rules.flatMap((rule) => rule.detailsRequired ?? []))],
+    detailsOptional: [...new Set(rules.flatMap((rule) => rule.detailsOptional ?? []))],
   };
 }
 

@@ -36,18 +36,26 @@ export interface HistoryEntry {
   /** An amendment: the fields sent again, and those of them whose value changed. */
   amended_fields?: string[];
   changed_fields?: string[];
-  /** Only for a move that records details: carrier and tracking number of a shipment. */
-  details?: { carrier: string; tracking_no: string };
+  /** Only for a move that records details: carrier and tracking number (and link) of a shipment. */
+  details?: Shipment;
 }
 
 export const seconds = (ms: number) => Math.floor(ms / 1000);
 
-/** The details a caller may see: the shipment's carrier and tracking number, nothing else. */
-export function shipmentOf(details: string | null): { carrier: string; tracking_no: string } | undefined {
+export interface Shipment {
+  carrier: string;
+  tracking_no: string;
+  tracking_url?: string;
+}
+
+/** The details a caller may see: the shipment's carrier, tracking number and link, nothing else. */
+export function shipmentOf(details: string | null): Shipment | undefined {
   if (details === null) return undefined;
-  const parsed = JSON.parse(details) as { carrier?: unknown; tracking_no?: unknown };
+  const parsed = JSON.parse(details) as { carrier?: unknown; tracking_no?: unknown; tracking_url?: unknown };
   if (typeof parsed.carrier !== 'string' || typeof parsed.tracking_no !== 'string') return undefined;
-  return { carrier: parsed.carrier, tracking_no: parsed.tracking_no };
+  const shipment: Shipment = { carrier: parsed.carrier, tracking_no: parsed.tracking_no };
+  if (typeof parsed.tracking_url === 'string') shipment.tracking_url = parsed.tracking_url;
+  return shipment;
 }
 
 /** The field lists a caller may see in a history entry: what was asked for, sent and changed. */

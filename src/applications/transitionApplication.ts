@@ -9,6 +9,7 @@ import { ACTING_ROLE, hasRole } from '../operators/roles.ts';
 import type { Database } from '../store/tables.ts';
 import { actorName, type Actor } from '../audit/actor.ts';
 import { insertTransition } from './applicationRepository.ts';
+import { checkImageUrl } from './checks/urls.ts';
 import { freeTextProblems } from './freeText.ts';
 import { reasonCodeProblems, storedReasonCodes } from './reasonCodes.ts';
 import { requestedFieldProblems } from './requestedFields.ts';
@@ -78,12 +79,24 @@ export async function transitionApplication(
     ...requestedFieldProblems(request.requestedFields ?? []),
     ...freeTextProblems('carrier', request.details?.carrier, DETAIL_LIMIT),
     ...trackingProblems(request.details?.tracking_no),
+    ...trackingUrlProblems(request.details?.tracking_url),
   ];
   if (shapeProblems.length > 0) throw new ValidationError(shapeProblems);
 
   const moved = await ctx.store.transaction((trx) => move(ctx, trx, request, reason, codes));
   ctx.metrics.onTransition(moved.previous_status, moved.status);
   return moved;
+}
+
+/** Longest tracking link. */
+export const TRACKING_URL_LIMIT = 2048;
+
+/** A tracking link is shown to the partner and its customer: an absolute https URL to a public host. */
+function trackingUrlProblems(value: string | undefined): FieldProblem[] {
+  if (value === undefined) return [];
+  if (value.length > TRACKING_URL_LIMIT)
+    return [problem('tracking_url', 'fieldTooLong', { max: TRACKING_URL_LIMIT })];
+  return checkImageUrl('tracking_url', value);
 }
 
 function trackingProblems(value: string | undefined): FieldProblem[] {
@@ -140,6 +153,10 @@ async function move(
     const value = request.details?.[name];
     if (value === undefined || value.trim() === '') missing.push(problem(name, 'fieldRequired'));
     else details[name] = value;
+  }
+  for (const name of rule.detailsOptional ?? []) {
+    const value = request.details?.[name];
+    if (value !== undefined && value !== '') details[name] = value;
   }
   if (missing.length > 0) throw new ValidationError(missing);
   if (requested.length > 0) details['requested_fields'] = requested;

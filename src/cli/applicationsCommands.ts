@@ -158,7 +158,8 @@ export function applicationsCommands(program: Command): void {
     );
 
   for (const [action, to] of Object.entries(OPERATOR_ACTIONS)) {
-    const { reasonRequired, detailsRequired, codesRequired, fieldsRequired } = requirementsOf(to);
+    const { reasonRequired, detailsRequired, codesRequired, fieldsRequired, detailsOptional } =
+      requirementsOf(to);
     const command = applications
       .command(action)
       .description(`move an application to ${to}`)
@@ -180,6 +181,8 @@ export function applicationsCommands(program: Command): void {
       command.requiredOption('--carrier <name>', 'carrier of the shipment');
     if (detailsRequired.includes('tracking_no'))
       command.requiredOption('--tracking-no <number>', 'tracking number');
+    if (detailsOptional.includes('tracking_url'))
+      command.option('--tracking-url <url>', 'a link to follow the shipment (https)');
     command
       .option(
         '--expect-version <n>',
@@ -197,6 +200,7 @@ export function applicationsCommands(program: Command): void {
             field?: string[];
             carrier?: string;
             trackingNo?: string;
+            trackingUrl?: string;
             expectVersion?: number;
             json?: boolean;
           },
@@ -209,7 +213,11 @@ export function applicationsCommands(program: Command): void {
               reason: options.reason,
               reasonCodes: options.reasonCode?.flatMap((code) => code.split(',')).filter((c) => c !== ''),
               requestedFields: options.field?.flatMap((name) => name.split(',')).filter((n) => n !== ''),
-              details: { carrier: options.carrier, tracking_no: options.trackingNo },
+              details: {
+                carrier: options.carrier,
+                tracking_no: options.trackingNo,
+                tracking_url: options.trackingUrl,
+              },
               expectedVersion: options.expectVersion,
               source: cliSource(),
             });

@@ -91,6 +91,7 @@ const PATH_TO: Record<Status, { previous: Status | null; sequence: number }> = {
   CANCELLED: { previous: 'SUBMITTED', sequence: 2 },
   SUPPLEMENT_REQUIRED: { previous: 'IN_REVIEW', sequence: 3 },
   EXPIRED: { previous: 'SUPPLEMENT_REQUIRED', sequence: 4 },
+  RETURNED: { previous: 'SHIPPED', sequence: 6 },
 };
 
 const REASONS: Partial<Record<Status, string>> = {

@@ -7,7 +7,7 @@
  *
  * @typedef {{
  *   statuses: string[],
- *   moves: Record<string, { action: string, to: string, reason_required: boolean, codes_required: boolean, fields_required: boolean, details_required: string[] }[]>,
+ *   moves: Record<string, { action: string, to: string, reason_required: boolean, codes_required: boolean, fields_required: boolean, details_required: string[], details_optional: string[] }[]>,
  *   acting_role: string,
  *   roles: string[],
  *   revealable_fields: string[],

@@ -373,6 +373,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/v1/applications/{busi_water_no}/return': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Move an application to RETURNED
+     * @description Reviewer or admin. Allowed only from the states the lifecycle allows (otherwise 409 naming both states). Recorded in the history, the events and the audit trail.
+     */
+    post: operations['adminApplicationReturn'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/v1/applications/{busi_water_no}/deliver': {
     parameters: {
       query?: never;
@@ -1184,6 +1204,26 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'application.returned': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * application.returned: an application moved to RETURNED
+     * @description Sent to every webhook endpoint registered for the app (`npx cardapply webhooks add`) when one of its applications moves to RETURNED. The body is the same object as an item of the events list (`POST /mc-platformapi/v1/open/et/vs/card/events/list`). Signed as Standard Webhooks specifies (see the headers). Delivered at least once: answer 2xx quickly (within the delivery time-out, 10 s by default); anything else, a time-out or a refused connection is retried with exponential backoff for at least a day. Deliveries of one application may arrive out of order: order them by `data.sequence`.
+     */
+    post: operations['applicationReturnedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'application.amended': {
     parameters: {
       query?: never;
@@ -1227,6 +1267,7 @@ export interface components {
         | 'application.cancelled'
         | 'application.supplement_required'
         | 'application.expired'
+        | 'application.returned'
         | 'application.amended';
       /** @description Unix seconds. */
       created_at: number;
@@ -1249,7 +1290,8 @@ export interface components {
           | 'REJECTED'
           | 'CANCELLED'
           | 'SUPPLEMENT_REQUIRED'
-          | 'EXPIRED';
+          | 'EXPIRED'
+          | 'RETURNED';
         /** @description The state before the change; null for the submission. */
         previous_status:
           | (
@@ -1263,6 +1305,7 @@ export interface components {
               | 'CANCELLED'
               | 'SUPPLEMENT_REQUIRED'
               | 'EXPIRED'
+              | 'RETURNED'
             )
           | null;
         /** @description Why, when the change has a reason. */
@@ -3340,7 +3383,8 @@ export interface operations {
                 | 'REJECTED'
                 | 'CANCELLED'
                 | 'SUPPLEMENT_REQUIRED'
-                | 'EXPIRED';
+                | 'EXPIRED'
+                | 'RETURNED';
               /** @description Reason of the last change, if any. */
               status_reason: string | null;
               /**
@@ -3384,10 +3428,12 @@ export interface operations {
                 amended_fields?: string[];
                 /** @description An amendment: the fields whose value changed. */
                 changed_fields?: string[];
-                /** @description Only for SHIPPED: the carrier and tracking number. */
+                /** @description Only for SHIPPED: the carrier, the tracking number and, if given, a tracking link. */
                 details?: {
                   carrier: string;
                   tracking_no: string;
+                  /** @description A link to follow the shipment. */
+                  tracking_url?: string;
                 };
               }[];
             };
@@ -3842,7 +3888,8 @@ export interface operations {
             | 'REJECTED'
             | 'CANCELLED'
             | 'SUPPLEMENT_REQUIRED'
-            | 'EXPIRED';
+            | 'EXPIRED'
+            | 'RETURNED';
           /**
            * @description The partner's own reference (an order number): 1-64 printable ASCII characters. Unique per app among active applications; query, cancel and amend accept it in place of `busi_water_no`. Stored in the clear: it must not be identity data.
            * @example ORD-2026-000123
@@ -3926,7 +3973,8 @@ export interface operations {
                   | 'REJECTED'
                   | 'CANCELLED'
                   | 'SUPPLEMENT_REQUIRED'
-                  | 'EXPIRED';
+                  | 'EXPIRED'
+                  | 'RETURNED';
                 /** @description Reason of the last change, if any. */
                 status_reason: string | null;
                 /**
@@ -3970,10 +4018,12 @@ export interface operations {
                   amended_fields?: string[];
                   /** @description An amendment: the fields whose value changed. */
                   changed_fields?: string[];
-                  /** @description Only for SHIPPED: the carrier and tracking number. */
+                  /** @description Only for SHIPPED: the carrier, the tracking number and, if given, a tracking link. */
                   details?: {
                     carrier: string;
                     tracking_no: string;
+                    /** @description A link to follow the shipment. */
+                    tracking_url?: string;
                   };
                 }[];
               }[];
@@ -4469,7 +4519,8 @@ export interface operations {
                 | 'REJECTED'
                 | 'CANCELLED'
                 | 'SUPPLEMENT_REQUIRED'
-                | 'EXPIRED';
+                | 'EXPIRED'
+                | 'RETURNED';
               /** @description Reason of the last change, if any. */
               status_reason: string | null;
               /**
@@ -4513,10 +4564,12 @@ export interface operations {
                 amended_fields?: string[];
                 /** @description An amendment: the fields whose value changed. */
                 changed_fields?: string[];
-                /** @description Only for SHIPPED: the carrier and tracking number. */
+                /** @description Only for SHIPPED: the carrier, the tracking number and, if given, a tracking link. */
                 details?: {
                   carrier: string;
                   tracking_no: string;
+                  /** @description A link to follow the shipment. */
+                  tracking_url?: string;
                 };
               }[];
             };
@@ -5276,7 +5329,8 @@ export interface operations {
                 | 'REJECTED'
                 | 'CANCELLED'
                 | 'SUPPLEMENT_REQUIRED'
-                | 'EXPIRED';
+                | 'EXPIRED'
+                | 'RETURNED';
               /** @description Reason of the last change, if any. */
               status_reason: string | null;
               /**
@@ -5320,10 +5374,12 @@ export interface operations {
                 amended_fields?: string[];
                 /** @description An amendment: the fields whose value changed. */
                 changed_fields?: string[];
-                /** @description Only for SHIPPED: the carrier and tracking number. */
+                /** @description Only for SHIPPED: the carrier, the tracking number and, if given, a tracking link. */
                 details?: {
                   carrier: string;
                   tracking_no: string;
+                  /** @description A link to follow the shipment. */
+                  tracking_url?: string;
                 };
               }[];
             };
@@ -6913,7 +6969,8 @@ export interface operations {
           | 'REJECTED'
           | 'CANCELLED'
           | 'SUPPLEMENT_REQUIRED'
-          | 'EXPIRED';
+          | 'EXPIRED'
+          | 'RETURNED';
         app_id?: string;
         busi_water_no?: string;
         /** @description The partner's reference. */
@@ -8375,6 +8432,12 @@ export interface operations {
        *     `42209` field_duplicate_items: {field}: must not repeat a code
        *
        *     `42206` field_not_allowed: {field}: must be one of {allowed}
+       *
+       *     `42231` url_not_https: {field}: must be an absolute https URL
+       *
+       *     `42232` url_credentials: {field}: must not carry a user name or password
+       *
+       *     `42233` url_private_host: {field}: must not point at a private, loopback or link-local address
        */
       422: {
         headers: {
@@ -8880,6 +8943,12 @@ export interface operations {
        *     `42209` field_duplicate_items: {field}: must not repeat a code
        *
        *     `42206` field_not_allowed: {field}: must be one of {allowed}
+       *
+       *     `42231` url_not_https: {field}: must be an absolute https URL
+       *
+       *     `42232` url_credentials: {field}: must not carry a user name or password
+       *
+       *     `42233` url_private_host: {field}: must not point at a private, loopback or link-local address
        */
       422: {
         headers: {
@@ -9385,6 +9454,12 @@ export interface operations {
        *     `42209` field_duplicate_items: {field}: must not repeat a code
        *
        *     `42206` field_not_allowed: {field}: must be one of {allowed}
+       *
+       *     `42231` url_not_https: {field}: must be an absolute https URL
+       *
+       *     `42232` url_credentials: {field}: must not carry a user name or password
+       *
+       *     `42233` url_private_host: {field}: must not point at a private, loopback or link-local address
        */
       422: {
         headers: {
@@ -9937,6 +10012,12 @@ export interface operations {
        *     `42209` field_duplicate_items: {field}: must not repeat a code
        *
        *     `42206` field_not_allowed: {field}: must be one of {allowed}
+       *
+       *     `42231` url_not_https: {field}: must be an absolute https URL
+       *
+       *     `42232` url_credentials: {field}: must not carry a user name or password
+       *
+       *     `42233` url_private_host: {field}: must not point at a private, loopback or link-local address
        */
       422: {
         headers: {
@@ -10442,6 +10523,12 @@ export interface operations {
        *     `42209` field_duplicate_items: {field}: must not repeat a code
        *
        *     `42206` field_not_allowed: {field}: must be one of {allowed}
+       *
+       *     `42231` url_not_https: {field}: must be an absolute https URL
+       *
+       *     `42232` url_credentials: {field}: must not carry a user name or password
+       *
+       *     `42233` url_private_host: {field}: must not point at a private, loopback or link-local address
        */
       422: {
         headers: {
@@ -10583,6 +10670,8 @@ export interface operations {
           reason_codes?: string[];
           /** @description The version last seen; if the application changed since, the move is refused (409). */
           version?: number;
+          /** @description A link to follow the shipment (absolute https URL); shown to the caller. */
+          tracking_url?: string;
           /** @description Carrier of the shipment. */
           carrier: string;
           /** @description Tracking number of the shipment. */
@@ -10951,6 +11040,521 @@ export interface operations {
        *     `42209` field_duplicate_items: {field}: must not repeat a code
        *
        *     `42206` field_not_allowed: {field}: must be one of {allowed}
+       *
+       *     `42231` url_not_https: {field}: must be an absolute https URL
+       *
+       *     `42232` url_credentials: {field}: must not carry a user name or password
+       *
+       *     `42233` url_private_host: {field}: must not point at a private, loopback or link-local address
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+    };
+  };
+  adminApplicationReturn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Application serial number. */
+        busi_water_no: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Why; shown to the caller. Must not contain identity or card numbers. */
+          reason?: string;
+          /**
+           * @description Codes of the `reason` table (see the codes endpoint); shown to the caller.
+           * @example [
+           *       "document_unreadable"
+           *     ]
+           */
+          reason_codes: string[];
+          /** @description The version last seen; if the application changed since, the move is refused (409). */
+          version?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              busi_water_no: string;
+              /** @description The partner's own reference, or null. */
+              external_id: string | null;
+              app_id: string;
+              status: string;
+              status_reason: string | null;
+              /** @description Codes of the `reason` table of the last change. */
+              reason_codes: string[];
+              /** @description While SUPPLEMENT_REQUIRED: the fields the caller is to send again. */
+              requested_fields: string[];
+              cert_type: string;
+              card_no_masked: string;
+              /** @description Send it back with a move to refuse it if anything changed. */
+              version: number;
+              /** @description Unix seconds. */
+              created_at: number;
+              /** @description Unix seconds. */
+              updated_at: number;
+              /** @description The submitted fields; identity fields masked, pay_pwd never shown. */
+              application: {
+                [key: string]: unknown;
+              };
+              history: {
+                from_status: string | null;
+                status: string;
+                /** @description `caller:<app_id>`, `operator:<username>` or `system`. */
+                actor: string;
+                reason: string | null;
+                reason_codes: string[];
+                details: {
+                  [key: string]: unknown;
+                } | null;
+                at: number;
+              }[];
+              /** @description Soft signals computed at each view; none of them is an error. */
+              risk_flags: {
+                /** @description A soft signal for the reviewer, e.g. `document_expiring`. */
+                code: string;
+                /** @description The fields it concerns. */
+                fields: string[];
+                /** @description Days, years, counts. */
+                params: {
+                  [key: string]: number;
+                };
+              }[];
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40110` operator_auth_required: Authorization: an operator token (Bearer) or session cookie is required
+       *
+       *     `40111` operator_session_invalid: Authorization: the session is unknown, expired or revoked; log in again
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40110,
+           *       "data": null,
+           *       "msg": "Authorization: an operator token (Bearer) or session cookie is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
+       *
+       *     `40303` forbidden: role: {reason}
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40304,
+           *       "data": null,
+           *       "msg": "x-csrf-token: header is missing or does not match the session"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `40401` application_not_found: busi_water_no: no such application */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40401,
+           *       "data": null,
+           *       "msg": "busi_water_no: no such application"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40905` transition_not_allowed: status: cannot move from {from} to {to}
+       *
+       *     `40906` concurrent_change: busi_water_no: the application was changed by someone else; read it again
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40905,
+           *       "data": null,
+           *       "msg": "status: cannot move from  to "
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       *
+       *     `42204` field_empty: {field}: must not be empty
+       *
+       *     `42203` field_too_long: {field}: must be at most {max} characters
+       *
+       *     `42251` text_carries_number: {field}: must not contain an identity or card number
+       *
+       *     `42236` code_unknown: {field}: {value} is not a code of the {table} table
+       *
+       *     `42208` field_too_many_items: {field}: must have at most {max} items
+       *
+       *     `42209` field_duplicate_items: {field}: must not repeat a code
+       *
+       *     `42206` field_not_allowed: {field}: must be one of {allowed}
+       *
+       *     `42231` url_not_https: {field}: must be an absolute https URL
+       *
+       *     `42232` url_credentials: {field}: must not carry a user name or password
+       *
+       *     `42233` url_private_host: {field}: must not point at a private, loopback or link-local address
        */
       422: {
         headers: {
@@ -11456,6 +12060,12 @@ export interface operations {
        *     `42209` field_duplicate_items: {field}: must not repeat a code
        *
        *     `42206` field_not_allowed: {field}: must be one of {allowed}
+       *
+       *     `42231` url_not_https: {field}: must be an absolute https URL
+       *
+       *     `42232` url_credentials: {field}: must not carry a user name or password
+       *
+       *     `42233` url_private_host: {field}: must not point at a private, loopback or link-local address
        */
       422: {
         headers: {
@@ -15541,6 +16151,7 @@ export interface operations {
                 CANCELLED: number;
                 SUPPLEMENT_REQUIRED: number;
                 EXPIRED: number;
+                RETURNED: number;
               };
               total: number;
             };
@@ -15800,6 +16411,7 @@ export interface operations {
                 | 'application.cancelled'
                 | 'application.supplement_required'
                 | 'application.expired'
+                | 'application.returned'
                 | 'application.amended';
               /** @description Unix seconds. */
               created_at: number;
@@ -15822,7 +16434,8 @@ export interface operations {
                   | 'REJECTED'
                   | 'CANCELLED'
                   | 'SUPPLEMENT_REQUIRED'
-                  | 'EXPIRED';
+                  | 'EXPIRED'
+                  | 'RETURNED';
                 /** @description The state before the change; null for the submission. */
                 previous_status:
                   | (
@@ -15836,6 +16449,7 @@ export interface operations {
                       | 'CANCELLED'
                       | 'SUPPLEMENT_REQUIRED'
                       | 'EXPIRED'
+                      | 'RETURNED'
                     )
                   | null;
                 /** @description Why, when the change has a reason. */
@@ -20441,6 +21055,7 @@ export interface operations {
             | 'application.cancelled'
             | 'application.supplement_required'
             | 'application.expired'
+            | 'application.returned'
             | 'application.amended'
           )[];
         };
@@ -24698,6 +25313,7 @@ export interface operations {
             | 'application.cancelled'
             | 'application.supplement_required'
             | 'application.expired'
+            | 'application.returned'
             | 'application.amended';
           /** @description Only the events of this application. */
           busi_water_no?: string;
@@ -24778,6 +25394,7 @@ export interface operations {
                   | 'application.cancelled'
                   | 'application.supplement_required'
                   | 'application.expired'
+                  | 'application.returned'
                   | 'application.amended';
                 /** @description Unix seconds. */
                 created_at: number;
@@ -24800,7 +25417,8 @@ export interface operations {
                     | 'REJECTED'
                     | 'CANCELLED'
                     | 'SUPPLEMENT_REQUIRED'
-                    | 'EXPIRED';
+                    | 'EXPIRED'
+                    | 'RETURNED';
                   /** @description The state before the change; null for the submission. */
                   previous_status:
                     | (
@@ -24814,6 +25432,7 @@ export interface operations {
                         | 'CANCELLED'
                         | 'SUPPLEMENT_REQUIRED'
                         | 'EXPIRED'
+                        | 'RETURNED'
                       )
                     | null;
                   /** @description Why, when the change has a reason. */
@@ -25719,6 +26338,59 @@ export interface operations {
          *         "sequence": 4,
          *         "status": "EXPIRED",
          *         "previous_status": "SUPPLEMENT_REQUIRED",
+         *         "reason": null,
+         *         "reason_codes": [],
+         *         "card_no_masked": "539966******4242",
+         *         "external_id": "ORD-2026-000123"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['WebhookEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status acknowledges the delivery; the body is ignored. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within the time-out: the delivery is retried. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  applicationReturnedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (`evt_...`), the same on every retry of one event: process each id once (deliveries are at least once). */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed. Refuse messages more than a few minutes from your clock (replays). */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256, keyed with the base64-decoded part of the endpoint secret after `whsec_`, of `${webhook-id}.${webhook-timestamp}.${raw body}`. During a secret rotation there is one per secret; accept the message when any one matches. Compute it over the raw bytes received: a body parsed and serialised again will not verify. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_4f1d2c3b4a5968778695a4b3c2d1e006",
+         *       "type": "application.returned",
+         *       "created_at": 1795000300,
+         *       "data": {
+         *         "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+         *         "sequence": 6,
+         *         "status": "RETURNED",
+         *         "previous_status": "SHIPPED",
          *         "reason": null,
          *         "reason_codes": [],
          *         "card_no_masked": "539966******4242",

@@ -124,7 +124,8 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
     );
 
     for (const [action, to] of Object.entries(OPERATOR_ACTIONS)) {
-      const { reasonRequired, detailsRequired, codesRequired, fieldsRequired } = requirementsOf(to);
+      const { reasonRequired, detailsRequired, codesRequired, fieldsRequired, detailsOptional } =
+        requirementsOf(to);
       app.post(
         `/applications/:busi_water_no/${action}`,
         {
@@ -137,7 +138,13 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
             tags: ['admin'],
             security: ADMIN_SECURITY,
             params: SerialParams,
-            body: transitionBody(reasonRequired, detailsRequired, codesRequired, fieldsRequired),
+            body: transitionBody(
+              reasonRequired,
+              detailsRequired,
+              codesRequired,
+              fieldsRequired,
+              detailsOptional,
+            ),
             response: {
               ...ok(OperatorApplicationView),
               ...adminBodyErrors(
@@ -151,6 +158,9 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
                 'fieldTooManyItems',
                 'fieldDuplicateItems',
                 'fieldNotAllowed',
+                'urlNotHttps',
+                'urlCredentials',
+                'urlPrivateHost',
               ),
             },
           },
@@ -164,6 +174,7 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
             version?: number;
             carrier?: string;
             tracking_no?: string;
+            tracking_url?: string;
           };
           await transitionApplication(ctx, {
             busiWaterNo: busi_water_no,
@@ -172,7 +183,11 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
             reason: body.reason,
             reasonCodes: body.reason_codes,
             requestedFields: body.requested_fields,
-            details: { carrier: body.carrier, tracking_no: body.tracking_no },
+            details: {
+              carrier: body.carrier,
+              tracking_no: body.tracking_no,
+              tracking_url: body.tracking_url,
+            },
             expectedVersion: body.version,
             source: adminSource(request),
           });

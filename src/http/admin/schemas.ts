@@ -5,7 +5,7 @@ import { MAX_LIMIT } from '../../applications/listApplications.ts';
 import { MAX_REASON_CODES } from '../../applications/reasonCodes.ts';
 import { AMENDABLE_FIELDS } from '../../applications/requestedFields.ts';
 import { LIMITS } from '../../applications/schema.ts';
-import { DETAIL_LIMIT } from '../../applications/transitionApplication.ts';
+import { DETAIL_LIMIT, TRACKING_URL_LIMIT } from '../../applications/transitionApplication.ts';
 import type { ErrorName } from '../../errors/catalogue.ts';
 import { USERNAME_PATTERN } from '../../operators/operators.ts';
 import { MAX_PASSWORD_LENGTH } from '../../operators/passwordPolicy.ts';
@@ -101,6 +101,7 @@ export function transitionBody(
   detailsRequired: readonly string[],
   codesRequired = false,
   fieldsRequired = false,
+  detailsOptional: readonly string[] = [],
 ) {
   const properties: Record<string, TSchema> = {
     reason: reasonRequired ? Reason : Type.Optional(Reason),
@@ -114,6 +115,15 @@ export function transitionBody(
       description: 'The fields of the submit the caller is to send again with its amend.',
       examples: [['id_card_img', 'id_card_back_img']],
     });
+  }
+  for (const name of detailsOptional) {
+    properties[name] = Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: TRACKING_URL_LIMIT,
+        description: 'A link to follow the shipment (absolute https URL); shown to the caller.',
+      }),
+    );
   }
   for (const name of detailsRequired) {
     properties[name] = Type.String({

@@ -24,6 +24,7 @@ export interface ConsoleMeta {
       codes_required: boolean;
       fields_required: boolean;
       details_required: string[];
+      details_optional: string[];
     }[]
   >;
   acting_role: string;
@@ -54,6 +55,7 @@ export function consoleMeta(ctx: ServiceContext): ConsoleMeta {
         codes_required: rule.codesRequired === true,
         fields_required: rule.fieldsRequired === true,
         details_required: [...(rule.detailsRequired ?? [])],
+        details_optional: [...(rule.detailsOptional ?? [])],
       }));
   }
   return {

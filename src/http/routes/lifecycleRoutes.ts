@@ -6,7 +6,7 @@ import { listApplications, MAX_LIMIT } from '../../applications/listApplications
 import { MAX_REASON_CODES } from '../../applications/reasonCodes.ts';
 import { AMENDABLE_FIELDS } from '../../applications/requestedFields.ts';
 import { ExternalId, LIMITS } from '../../applications/schema.ts';
-import { DETAIL_LIMIT } from '../../applications/transitionApplication.ts';
+import { DETAIL_LIMIT, TRACKING_URL_LIMIT } from '../../applications/transitionApplication.ts';
 import type { ServiceContext } from '../../context.ts';
 import { callerOf } from '../callerAuth.ts';
 import { success } from '../envelope.ts';
@@ -90,6 +90,7 @@ const SimulateRequest = Type.Object(
     ),
     carrier: Type.Optional(Type.String({ minLength: 1, maxLength: DETAIL_LIMIT })),
     tracking_no: Type.Optional(Type.String({ minLength: 1, maxLength: DETAIL_LIMIT })),
+    tracking_url: Type.Optional(Type.String({ minLength: 1, maxLength: TRACKING_URL_LIMIT })),
   },
   { additionalProperties: false },
 );
@@ -181,7 +182,7 @@ export function registerLifecycleRoutes(app: FastifyInstance, ctx: ServiceContex
         operationId: 'simulateTransition',
         summary: 'Sandbox: move an application along the lifecycle',
         description:
-          'Exists only when the service runs with SANDBOX=true. Any move the lifecycle allows from the current state; REJECTED needs `reason_codes`, SUPPLEMENT_REQUIRED `reason_codes` and `requested_fields` (then the amend, or a simulated IN_REVIEW or EXPIRED, follows); SHIPPED takes optional carrier and tracking_no.',
+          'Exists only when the service runs with SANDBOX=true. Any move the lifecycle allows from the current state; REJECTED needs `reason_codes`, SUPPLEMENT_REQUIRED `reason_codes` and `requested_fields` (then the amend, or a simulated IN_REVIEW or EXPIRED, follows); SHIPPED takes optional carrier, tracking_no and tracking_url; RETURNED needs `reason_codes`.',
         tags: ['sandbox'],
         headers: AUTH_HEADER,
         body: SimulateRequest,
@@ -190,6 +191,9 @@ export function registerLifecycleRoutes(app: FastifyInstance, ctx: ServiceContex
           ...errorResponses([
             ...MOVE_ERRORS,
             'fieldNotAllowed',
+            'urlNotHttps',
+            'urlCredentials',
+            'urlPrivateHost',
             'codeUnknown',
             'fieldTooManyItems',
             'fieldDuplicateItems',
@@ -206,6 +210,7 @@ export function registerLifecycleRoutes(app: FastifyInstance, ctx: ServiceContex
         requested_fields?: string[];
         carrier?: string;
         tracking_no?: string;
+        tracking_url?: string;
       };
       return success(request, await simulateTransition(ctx, callerOf(request), body));
     },

@@ -58,8 +58,14 @@ export const StatusView = Type.Object({
       ),
       details: Type.Optional(
         Type.Object(
-          { carrier: Type.String(), tracking_no: Type.String() },
-          { description: 'Only for SHIPPED: the carrier and tracking number.' },
+          {
+            carrier: Type.String(),
+            tracking_no: Type.String(),
+            tracking_url: Type.Optional(Type.String({ description: 'A link to follow the shipment.' })),
+          },
+          {
+            description: 'Only for SHIPPED: the carrier, the tracking number and, if given, a tracking link.',
+          },
         ),
       ),
     }),

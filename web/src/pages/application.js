@@ -138,7 +138,7 @@ export function renderApplication(main, ctx, [serial = '']) {
     keepingFocus(draw);
   }
 
-  /** @param {{ action: string, to: string, reason_required: boolean, codes_required: boolean, fields_required: boolean, details_required: string[] }} move */
+  /** @param {{ action: string, to: string, reason_required: boolean, codes_required: boolean, fields_required: boolean, details_required: string[], details_optional: string[] }} move */
   async function act(move) {
     if (view === null) return;
     const version = view.version;
@@ -175,6 +175,12 @@ export function renderApplication(main, ctx, [serial = '']) {
         label: t(`application.${name}`),
         required: true,
         maxlength: 64,
+      })),
+      ...move.details_optional.map((name) => ({
+        name,
+        label: t(`application.${name}`),
+        required: false,
+        maxlength: 2048,
       })),
     ];
     // Approving and rejecting cannot be undone and tell the partner at once: always confirmed.

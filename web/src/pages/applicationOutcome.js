@@ -35,7 +35,7 @@ export function moveBody(values) {
   for (const [name, value] of Object.entries(values)) {
     if (name === 'reason_codes' || name === 'requested_fields')
       body[name] = value === '' ? [] : value.split(',');
-    else if (name === 'reason' && value.trim() === '') continue;
+    else if ((name === 'reason' || name === 'tracking_url') && value.trim() === '') continue;
     else body[name] = value;
   }
   return body;
