@@ -390,5 +390,66 @@ for (const storeName of storeNames()) {
         await service.close();
       }
     });
+
+    test('with SANDBOX=true every new state can be driven: information requested and amended, expired, returned', async () => {
+      const service = await startService(storeName, { SANDBOX: 'true' });
+      try {
+        const caller = await newCaller(service);
+        const apps = new Applications(service, 50_000);
+        const call = (path: string, body: Record<string, unknown>) =>
+          post(
+            service.baseUrl,
+            path,
+            { app_id: caller.appId, timestamp: nowSeconds(), ...body },
+            { token: caller.token },
+          );
+        const simulate = async (serial: string, status: string, extra: Record<string, unknown> = {}) => {
+          const reply = await call(PATHS.simulate, { busi_water_no: serial, status, ...extra });
+          assert.equal(reply.status, 200, reply.text);
+          return reply.body.data as StatusView;
+        };
+
+        const asked = await apps.submit(caller.appId);
+        await simulate(asked, 'IN_REVIEW');
+        const noFields = await call(PATHS.simulate, {
+          busi_water_no: asked,
+          status: 'SUPPLEMENT_REQUIRED',
+          reason_codes: ['image_missing'],
+        });
+        assert.equal(noFields.status, 422, noFields.text);
+        const waiting = await simulate(asked, 'SUPPLEMENT_REQUIRED', {
+          reason_codes: ['image_missing'],
+          requested_fields: ['id_card_back_img'],
+        });
+        assert.deepEqual(
+          [waiting.status, waiting.requested_fields],
+          ['SUPPLEMENT_REQUIRED', ['id_card_back_img']],
+        );
+        const amended = await call(PATHS.amend, {
+          busi_water_no: asked,
+          id_card_back_img: 'https://img.example.com/sandbox/back.jpg',
+        });
+        assert.equal(amended.status, 200, amended.text);
+        assert.equal((amended.body.data as StatusView).status, 'IN_REVIEW');
+
+        const lapsed = await apps.submit(caller.appId);
+        await simulate(lapsed, 'IN_REVIEW');
+        await simulate(lapsed, 'SUPPLEMENT_REQUIRED', {
+          reason_codes: ['other'],
+          requested_fields: ['address'],
+        });
+        assert.equal((await simulate(lapsed, 'EXPIRED')).status, 'EXPIRED');
+
+        const shipped = await apps.submit(caller.appId);
+        for (const status of ['IN_REVIEW', 'APPROVED', 'CARD_ISSUED', 'SHIPPED'])
+          await simulate(shipped, status);
+        const back = await simulate(shipped, 'RETURNED', { reason_codes: ['recipient_unreachable'] });
+        assert.deepEqual([back.status, back.reason_codes], ['RETURNED', ['recipient_unreachable']]);
+        const again = await simulate(shipped, 'SHIPPED', { tracking_url: 'https://track.example.com/SIM1' });
+        assert.equal(again.history.at(-1)?.details?.tracking_url, 'https://track.example.com/SIM1');
+      } finally {
+        await service.close();
+      }
+    });
   });
 }
