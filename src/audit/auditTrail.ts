@@ -45,7 +45,8 @@ export type AuditAction =
   | 'webhook.disable'
   | 'webhook.delete'
   | 'webhook.redeliver'
-  | 'retention.run';
+  | 'retention.run'
+  | 'webhook.auto_disable';
 
 export type AuditTargetType =
   'application' | 'operator' | 'app' | 'key' | 'webhook_endpoint' | 'event' | 'retention';

@@ -124,6 +124,101 @@ interface OperationExample {
   response: unknown;
 }
 
+const ENDPOINT_ID = 'we_5c0ffee5c0ffee5c0ffe';
+const endpointExample = {
+  id: ENDPOINT_ID,
+  app_id: APP_ID,
+  url: 'https://hooks.partner.example/cardapply',
+  events: null,
+  status: 'active',
+  failing_since: null,
+  disabled_reason: null,
+  created_at: SUBMITTED_AT,
+  updated_at: SUBMITTED_AT,
+  secrets: [{ id: 'ws_0a1b2c3d4e5f60718293', created_at: SUBMITTED_AT, expires_at: null }],
+};
+const createdEndpointExample = { ...endpointExample, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' };
+const webhookRequest = (extra: Record<string, unknown> = {}) => ({
+  app_id: APP_ID,
+  timestamp: TIMESTAMP,
+  ...extra,
+});
+
+/** Examples of the caller's webhook self-service, by operationId. */
+const WEBHOOK_EXAMPLES: Record<string, OperationExample> = {
+  registerWebhook: {
+    request: webhookRequest({ url: endpointExample.url }),
+    response: ok(createdEndpointExample),
+  },
+  listWebhooks: { request: webhookRequest(), response: ok({ items: [endpointExample] }) },
+  showWebhook: { request: webhookRequest({ endpoint_id: ENDPOINT_ID }), response: ok(endpointExample) },
+  rotateWebhookSecret: {
+    request: webhookRequest({ endpoint_id: ENDPOINT_ID, overlap_seconds: 86_400 }),
+    response: ok({
+      ...createdEndpointExample,
+      secret: 'whsec_2xZq7vYb0cNf4HkD1tR9sLpW3mJe6GaU',
+      secrets: [
+        { id: 'ws_9f8e7d6c5b4a39281706', created_at: SUBMITTED_AT + 600, expires_at: null },
+        { id: 'ws_0a1b2c3d4e5f60718293', created_at: SUBMITTED_AT, expires_at: SUBMITTED_AT + 600 + 86_400 },
+      ],
+    }),
+  },
+  disableWebhook: {
+    request: webhookRequest({ endpoint_id: ENDPOINT_ID }),
+    response: ok({ ...endpointExample, status: 'disabled' }),
+  },
+  enableWebhook: { request: webhookRequest({ endpoint_id: ENDPOINT_ID }), response: ok(endpointExample) },
+  deleteWebhook: {
+    request: webhookRequest({ endpoint_id: ENDPOINT_ID }),
+    response: ok({ id: ENDPOINT_ID, deleted: true }),
+  },
+  testWebhook: {
+    request: webhookRequest({ endpoint_id: ENDPOINT_ID }),
+    response: ok({
+      event_id: 'evt_test_6d1f0a9b8c7e6d5f4a3b2c1d',
+      delivered: true,
+      status_code: 204,
+      error: null,
+      duration_ms: 87,
+    }),
+  },
+  listWebhookDeliveries: {
+    request: webhookRequest({ endpoint_id: ENDPOINT_ID, status: 'failed', limit: 20 }),
+    response: ok({
+      items: [
+        {
+          id: 'dl_3e2d1c0b9a8f7e6d5c4b',
+          event_id: eventExample('SUBMITTED').id,
+          event_type: 'application.submitted',
+          endpoint_id: ENDPOINT_ID,
+          status: 'failed',
+          attempt_count: 12,
+          next_attempt_at: null,
+          give_up_at: SUBMITTED_AT + 86_400,
+          leased_by: null,
+          last_status_code: 500,
+          last_error: 'HTTP 500',
+          delivered_at: null,
+          created_at: SUBMITTED_AT,
+          attempts: [
+            {
+              started_at_ms: SUBMITTED_AT * 1000 + 120,
+              duration_ms: 45,
+              status_code: 500,
+              error: 'HTTP 500',
+              worker: 'host-1:4242:ab12',
+            },
+          ],
+        },
+      ],
+    }),
+  },
+  redeliverWebhookEvent: {
+    request: webhookRequest({ event_id: eventExample('SUBMITTED').id, endpoint_id: ENDPOINT_ID }),
+    response: ok({ queued: 1, in_flight: 0 }),
+  },
+};
+
 /** One request and one success response per caller operation, by operationId. */
 export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   exchangeToken: {
@@ -204,6 +299,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     request: { app_id: APP_ID, timestamp: TIMESTAMP, busi_water_no: SERIAL, limit: 20 },
     response: ok({ items: [eventExample('SUBMITTED'), eventExample('CANCELLED')], next_cursor: null }),
   },
+  ...WEBHOOK_EXAMPLES,
 };
 
 /** The default entries of the codes the submit example uses. */

@@ -1,6 +1,7 @@
 /** Every caller path, in one place. The spec fixes the submit path; PRODUCT.md the others. */
 const OPEN = '/mc-platformapi/v1/open';
 const APPLY = `${OPEN}/et/vs/card/apply`;
+const WEBHOOKS = `${OPEN}/et/vs/card/webhooks`;
 
 export const PATHS = {
   token: `${OPEN}/auth/token`,
@@ -13,4 +14,14 @@ export const PATHS = {
   simulate: `${APPLY}/simulate`,
   codes: `${OPEN}/et/vs/card/codes`,
   events: `${OPEN}/et/vs/card/events/list`,
+  webhookRegister: `${WEBHOOKS}/register`,
+  webhookList: `${WEBHOOKS}/list`,
+  webhookShow: `${WEBHOOKS}/show`,
+  webhookRotateSecret: `${WEBHOOKS}/rotate-secret`,
+  webhookDisable: `${WEBHOOKS}/disable`,
+  webhookEnable: `${WEBHOOKS}/enable`,
+  webhookDelete: `${WEBHOOKS}/delete`,
+  webhookTest: `${WEBHOOKS}/test`,
+  webhookDeliveries: `${WEBHOOKS}/deliveries`,
+  webhookRedeliver: `${WEBHOOKS}/redeliver`,
 } as const;

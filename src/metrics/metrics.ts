@@ -52,6 +52,11 @@ export class ServiceMetrics {
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
+  readonly webhookEndpointsAutoDisabled = new Counter({
+    name: 'cardapply_webhook_endpoints_auto_disabled_total',
+    help: 'Webhook endpoints the service disabled after their attempts failed for five days in a row',
+    registers: [this.registry],
+  });
   readonly reencryptedRows = new Counter({
     name: 'cardapply_reencrypted_rows_total',
     help: 'Rows moved to the current encryption key by the re-encryption job, by table',

@@ -206,6 +206,10 @@ export interface WebhookEndpointsTable {
   /** JSON array of event types, or null for every type. */
   event_types: string | null;
   status: WebhookEndpointStatus;
+  /** Since when its attempts fail with no success in between; null when the last one succeeded. */
+  failing_since?: number | null;
+  /** Why the service disabled it (`failing`), or null. */
+  disabled_reason?: string | null;
   created_at: number;
   updated_at: number;
 }

@@ -14,6 +14,7 @@ import {
   type NextState,
 } from './deliveryQueue.ts';
 import { secretAad } from './endpoints.ts';
+import { recordEndpointHealth } from './endpointHealth.ts';
 import { send, type SendResult } from './send.ts';
 import { signedHeaders } from './signing.ts';
 
@@ -129,6 +130,17 @@ export function startDispatcher(
     } catch (error) {
       // The lease runs out and another attempt follows: at least once, never lost.
       log.warn({ err: describe(error), delivery_id: claim.id }, 'could not record a webhook attempt');
+    }
+    // An attempt cut short by this worker says nothing of the endpoint's health.
+    if (recorded && !('release' in next && next.release === true)) {
+      try {
+        const health = await recordEndpointHealth(ctx, claim.endpointId, ok, now);
+        if (health === 'disabled') {
+          log.warn({ endpoint_id: claim.endpointId }, 'webhook endpoint disabled: failing for five days');
+        }
+      } catch (error) {
+        log.warn({ err: describe(error), endpoint_id: claim.endpointId }, 'could not record endpoint health');
+      }
     }
     const outcome: AttemptReport['outcome'] =
       next.status === 'delivered'

@@ -47,7 +47,8 @@ export async function updateEndpointStatus(
 ): Promise<boolean> {
   const result = await db
     .updateTable('webhook_endpoints')
-    .set({ status, updated_at: now })
+    // Enabled again (or disabled by hand): the health record starts afresh.
+    .set({ status, updated_at: now, failing_since: null, disabled_reason: null })
     .where('id', '=', id)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;

@@ -31,6 +31,10 @@ export interface EndpointView {
   /** null means every event type. */
   events: string[] | null;
   status: WebhookEndpointStatus;
+  /** Unix seconds since its attempts fail with no success in between; null when healthy. */
+  failing_since: number | null;
+  /** `failing` when the service disabled it after five days of failures; else null. */
+  disabled_reason: string | null;
   created_at: number;
   updated_at: number;
   /** The secrets that sign now: never the secret itself. */
@@ -142,6 +146,9 @@ async function views(ctx: ServiceContext, rows: WebhookEndpointsTable[]): Promis
     url: row.url,
     events: row.event_types === null ? null : (JSON.parse(row.event_types) as string[]),
     status: row.status,
+    failing_since:
+      row.failing_since === null || row.failing_since === undefined ? null : seconds(row.failing_since),
+    disabled_reason: row.disabled_reason ?? null,
     created_at: seconds(row.created_at),
     updated_at: seconds(row.updated_at),
     secrets: secrets

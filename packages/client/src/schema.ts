@@ -1002,6 +1002,206 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/mc-platformapi/v1/open/et/vs/card/webhooks/register': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Register a webhook endpoint; its signing secret is shown this once
+     * @description An https URL resolving to public addresses only (checked now and at every delivery). Receives every event type, or those listed in `events`. Verify each message as Standard Webhooks specifies, with the `secret` of this answer.
+     */
+    post: operations['registerWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/mc-platformapi/v1/open/et/vs/card/webhooks/list': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * List the caller's webhook endpoints (never their secrets)
+     * @description Each with its state, its health (`failing_since`, `disabled_reason`) and the ids of the secrets in force.
+     */
+    post: operations['listWebhooks'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/mc-platformapi/v1/open/et/vs/card/webhooks/show': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Show one webhook endpoint
+     * @description One of the caller's endpoints; another app's answers as not found.
+     */
+    post: operations['showWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/mc-platformapi/v1/open/et/vs/card/webhooks/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Issue a new signing secret (shown once), the old one signing beside it for a while
+     * @description The secrets in force keep signing beside the new one for `overlap_seconds` (a day by default, 0 to stop them now): deploy the new secret meanwhile; a message is genuine when any of its signatures matches.
+     */
+    post: operations['rotateWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/mc-platformapi/v1/open/et/vs/card/webhooks/disable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Stop sending to an endpoint
+     * @description Events meanwhile are not queued for it; deliveries already queued wait until it is enabled.
+     */
+    post: operations['disableWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/mc-platformapi/v1/open/et/vs/card/webhooks/enable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resume sending to an endpoint
+     * @description Also after the service disabled it for failing five days in a row: its health record starts afresh.
+     */
+    post: operations['enableWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/mc-platformapi/v1/open/et/vs/card/webhooks/delete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Delete an endpoint with its secrets, deliveries and attempt log
+     * @description Irreversible; events are kept and can be listed.
+     */
+    post: operations['deleteWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/mc-platformapi/v1/open/et/vs/card/webhooks/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a signed test message to an endpoint now
+     * @description A `webhook.test` message, signed with the secrets in force, sent once with the address checks and time-out of every delivery; the answer says how the endpoint responded. Nothing is queued or retried.
+     */
+    post: operations['testWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/mc-platformapi/v1/open/et/vs/card/webhooks/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deliveries of an endpoint or of an event, each with its attempts
+     * @description Newest first. Give `endpoint_id`, `event_id`, or both.
+     */
+    post: operations['listWebhookDeliveries'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/mc-platformapi/v1/open/et/vs/card/webhooks/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send an event again
+     * @description To one endpoint, or to every active endpoint that takes its type. Same event id: a receiver that has it already drops the copy. The retry window starts anew.
+     */
+    post: operations['redeliverWebhookEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   'application.submitted': {
@@ -11350,6 +11550,8 @@ export interface operations {
        * @description `40304` csrf_token_invalid: x-csrf-token: header is missing or does not match the session
        *
        *     `40303` forbidden: role: {reason}
+       *
+       *     `40370` mfa_enrolment_required: otp: a second factor is required; enrol one before anything else
        */
       403: {
         headers: {
@@ -20807,6 +21009,8 @@ export interface operations {
               events: string[] | null;
               /** @description `active` or `disabled`. */
               status: string;
+              failing_since: number | null;
+              disabled_reason: string | null;
               created_at: number;
               updated_at: number;
               secrets: {
@@ -21081,6 +21285,8 @@ export interface operations {
               events: string[] | null;
               /** @description `active` or `disabled`. */
               status: string;
+              failing_since: number | null;
+              disabled_reason: string | null;
               created_at: number;
               updated_at: number;
               secrets: {
@@ -21503,6 +21709,8 @@ export interface operations {
               events: string[] | null;
               /** @description `active` or `disabled`. */
               status: string;
+              failing_since: number | null;
+              disabled_reason: string | null;
               created_at: number;
               updated_at: number;
               secrets: {
@@ -22070,6 +22278,8 @@ export interface operations {
               events: string[] | null;
               /** @description `active` or `disabled`. */
               status: string;
+              failing_since: number | null;
+              disabled_reason: string | null;
               created_at: number;
               updated_at: number;
               secrets: {
@@ -22482,6 +22692,8 @@ export interface operations {
               events: string[] | null;
               /** @description `active` or `disabled`. */
               status: string;
+              failing_since: number | null;
+              disabled_reason: string | null;
               created_at: number;
               updated_at: number;
               secrets: {
@@ -22890,6 +23102,8 @@ export interface operations {
               events: string[] | null;
               /** @description `active` or `disabled`. */
               status: string;
+              failing_since: number | null;
+              disabled_reason: string | null;
               created_at: number;
               updated_at: number;
               secrets: {
@@ -25677,6 +25891,4887 @@ export interface operations {
        *     `42205` field_format: {field}: {rule}
        *
        *     `42206` field_not_allowed: {field}: must be one of {allowed}
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before the next request. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42901,
+           *       "data": {
+           *         "retry_after": 1
+           *       },
+           *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+    };
+  };
+  registerWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "app_id": "app_cfebff6333dfa2a4",
+         *       "timestamp": 1795000000,
+         *       "url": "https://hooks.partner.example/cardapply"
+         *     }
+         */
+        'application/json': {
+          /** @description Application identifier of the caller. */
+          app_id: string;
+          /** @description Request time as a Unix timestamp in seconds. */
+          timestamp: number;
+          /** @description https URL of the receiver. */
+          url: string;
+          /** @description Event types it receives; all when absent. */
+          events?: (
+            | 'application.submitted'
+            | 'application.in_review'
+            | 'application.approved'
+            | 'application.card_issued'
+            | 'application.shipped'
+            | 'application.delivered'
+            | 'application.rejected'
+            | 'application.cancelled'
+            | 'application.supplement_required'
+            | 'application.expired'
+            | 'application.returned'
+            | 'application.amended'
+          )[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 0,
+           *       "data": {
+           *         "id": "we_5c0ffee5c0ffee5c0ffe",
+           *         "app_id": "app_cfebff6333dfa2a4",
+           *         "url": "https://hooks.partner.example/cardapply",
+           *         "events": null,
+           *         "status": "active",
+           *         "failing_since": null,
+           *         "disabled_reason": null,
+           *         "created_at": 1795000000,
+           *         "updated_at": 1795000000,
+           *         "secrets": [
+           *           {
+           *             "id": "ws_0a1b2c3d4e5f60718293",
+           *             "created_at": 1795000000,
+           *             "expires_at": null
+           *           }
+           *         ],
+           *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+           *       },
+           *       "msg": "success"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              id: string;
+              app_id: string;
+              url: string;
+              events: string[] | null;
+              /** @description `active` or `disabled`. */
+              status: string;
+              failing_since: number | null;
+              disabled_reason: string | null;
+              created_at: number;
+              updated_at: number;
+              secrets: {
+                id: string;
+                created_at: number;
+                expires_at: number | null;
+              }[];
+              /** @description The signing secret, `whsec_...`: shown this once. */
+              secret: string;
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40101` token_missing: Authorization: header is required
+       *
+       *     `40102` token_invalid: Authorization: token is unknown or revoked
+       *
+       *     `40103` token_expired: Authorization: token has expired
+       *
+       *     `40105` timestamp_skew: timestamp: is {skew} seconds away from server time; the allowed skew is {allowed} seconds{hint}
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40101,
+           *       "data": null,
+           *       "msg": "Authorization: header is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40301` app_mismatch: app_id: does not match the app of the token
+       *
+       *     `40302` app_disabled: app_id: app is disabled
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40301,
+           *       "data": null,
+           *       "msg": "app_id: does not match the app of the token"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       *
+       *     `42204` field_empty: {field}: must not be empty
+       *
+       *     `42203` field_too_long: {field}: must be at most {max} characters
+       *
+       *     `42206` field_not_allowed: {field}: must be one of {allowed}
+       *
+       *     `42208` field_too_many_items: {field}: must have at most {max} items
+       *
+       *     `42231` url_not_https: {field}: must be an absolute https URL
+       *
+       *     `42232` url_credentials: {field}: must not carry a user name or password
+       *
+       *     `42233` url_private_host: {field}: must not point at a private, loopback or link-local address
+       *
+       *     `42280` webhook_url_unresolvable: {field}: the host name does not resolve
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before the next request. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42901,
+           *       "data": {
+           *         "retry_after": 1
+           *       },
+           *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+    };
+  };
+  listWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "app_id": "app_cfebff6333dfa2a4",
+         *       "timestamp": 1795000000
+         *     }
+         */
+        'application/json': {
+          /** @description Application identifier of the caller. */
+          app_id: string;
+          /** @description Request time as a Unix timestamp in seconds. */
+          timestamp: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 0,
+           *       "data": {
+           *         "items": [
+           *           {
+           *             "id": "we_5c0ffee5c0ffee5c0ffe",
+           *             "app_id": "app_cfebff6333dfa2a4",
+           *             "url": "https://hooks.partner.example/cardapply",
+           *             "events": null,
+           *             "status": "active",
+           *             "failing_since": null,
+           *             "disabled_reason": null,
+           *             "created_at": 1795000000,
+           *             "updated_at": 1795000000,
+           *             "secrets": [
+           *               {
+           *                 "id": "ws_0a1b2c3d4e5f60718293",
+           *                 "created_at": 1795000000,
+           *                 "expires_at": null
+           *               }
+           *             ]
+           *           }
+           *         ]
+           *       },
+           *       "msg": "success"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              items: {
+                id: string;
+                app_id: string;
+                url: string;
+                events: string[] | null;
+                /** @description `active` or `disabled`. */
+                status: string;
+                failing_since: number | null;
+                disabled_reason: string | null;
+                created_at: number;
+                updated_at: number;
+                secrets: {
+                  id: string;
+                  created_at: number;
+                  expires_at: number | null;
+                }[];
+              }[];
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40101` token_missing: Authorization: header is required
+       *
+       *     `40102` token_invalid: Authorization: token is unknown or revoked
+       *
+       *     `40103` token_expired: Authorization: token has expired
+       *
+       *     `40105` timestamp_skew: timestamp: is {skew} seconds away from server time; the allowed skew is {allowed} seconds{hint}
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40101,
+           *       "data": null,
+           *       "msg": "Authorization: header is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40301` app_mismatch: app_id: does not match the app of the token
+       *
+       *     `40302` app_disabled: app_id: app is disabled
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40301,
+           *       "data": null,
+           *       "msg": "app_id: does not match the app of the token"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       *
+       *     `42204` field_empty: {field}: must not be empty
+       *
+       *     `42203` field_too_long: {field}: must be at most {max} characters
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before the next request. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42901,
+           *       "data": {
+           *         "retry_after": 1
+           *       },
+           *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+    };
+  };
+  showWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "app_id": "app_cfebff6333dfa2a4",
+         *       "timestamp": 1795000000,
+         *       "endpoint_id": "we_5c0ffee5c0ffee5c0ffe"
+         *     }
+         */
+        'application/json': {
+          /** @description Application identifier of the caller. */
+          app_id: string;
+          /** @description Request time as a Unix timestamp in seconds. */
+          timestamp: number;
+          /** @description Endpoint id (`we_...`). */
+          endpoint_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 0,
+           *       "data": {
+           *         "id": "we_5c0ffee5c0ffee5c0ffe",
+           *         "app_id": "app_cfebff6333dfa2a4",
+           *         "url": "https://hooks.partner.example/cardapply",
+           *         "events": null,
+           *         "status": "active",
+           *         "failing_since": null,
+           *         "disabled_reason": null,
+           *         "created_at": 1795000000,
+           *         "updated_at": 1795000000,
+           *         "secrets": [
+           *           {
+           *             "id": "ws_0a1b2c3d4e5f60718293",
+           *             "created_at": 1795000000,
+           *             "expires_at": null
+           *           }
+           *         ]
+           *       },
+           *       "msg": "success"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              id: string;
+              app_id: string;
+              url: string;
+              events: string[] | null;
+              /** @description `active` or `disabled`. */
+              status: string;
+              failing_since: number | null;
+              disabled_reason: string | null;
+              created_at: number;
+              updated_at: number;
+              secrets: {
+                id: string;
+                created_at: number;
+                expires_at: number | null;
+              }[];
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40101` token_missing: Authorization: header is required
+       *
+       *     `40102` token_invalid: Authorization: token is unknown or revoked
+       *
+       *     `40103` token_expired: Authorization: token has expired
+       *
+       *     `40105` timestamp_skew: timestamp: is {skew} seconds away from server time; the allowed skew is {allowed} seconds{hint}
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40101,
+           *       "data": null,
+           *       "msg": "Authorization: header is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40301` app_mismatch: app_id: does not match the app of the token
+       *
+       *     `40302` app_disabled: app_id: app is disabled
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40301,
+           *       "data": null,
+           *       "msg": "app_id: does not match the app of the token"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `40410` webhook_endpoint_not_found: id: no such webhook endpoint */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40410,
+           *       "data": null,
+           *       "msg": "id: no such webhook endpoint"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       *
+       *     `42204` field_empty: {field}: must not be empty
+       *
+       *     `42203` field_too_long: {field}: must be at most {max} characters
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before the next request. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42901,
+           *       "data": {
+           *         "retry_after": 1
+           *       },
+           *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "app_id": "app_cfebff6333dfa2a4",
+         *       "timestamp": 1795000000,
+         *       "endpoint_id": "we_5c0ffee5c0ffee5c0ffe",
+         *       "overlap_seconds": 86400
+         *     }
+         */
+        'application/json': {
+          /** @description Application identifier of the caller. */
+          app_id: string;
+          /** @description Request time as a Unix timestamp in seconds. */
+          timestamp: number;
+          /** @description Endpoint id (`we_...`). */
+          endpoint_id: string;
+          overlap_seconds?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 0,
+           *       "data": {
+           *         "id": "we_5c0ffee5c0ffee5c0ffe",
+           *         "app_id": "app_cfebff6333dfa2a4",
+           *         "url": "https://hooks.partner.example/cardapply",
+           *         "events": null,
+           *         "status": "active",
+           *         "failing_since": null,
+           *         "disabled_reason": null,
+           *         "created_at": 1795000000,
+           *         "updated_at": 1795000000,
+           *         "secrets": [
+           *           {
+           *             "id": "ws_9f8e7d6c5b4a39281706",
+           *             "created_at": 1795000600,
+           *             "expires_at": null
+           *           },
+           *           {
+           *             "id": "ws_0a1b2c3d4e5f60718293",
+           *             "created_at": 1795000000,
+           *             "expires_at": 1795087000
+           *           }
+           *         ],
+           *         "secret": "whsec_2xZq7vYb0cNf4HkD1tR9sLpW3mJe6GaU"
+           *       },
+           *       "msg": "success"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              id: string;
+              app_id: string;
+              url: string;
+              events: string[] | null;
+              /** @description `active` or `disabled`. */
+              status: string;
+              failing_since: number | null;
+              disabled_reason: string | null;
+              created_at: number;
+              updated_at: number;
+              secrets: {
+                id: string;
+                created_at: number;
+                expires_at: number | null;
+              }[];
+              /** @description The signing secret, `whsec_...`: shown this once. */
+              secret: string;
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40101` token_missing: Authorization: header is required
+       *
+       *     `40102` token_invalid: Authorization: token is unknown or revoked
+       *
+       *     `40103` token_expired: Authorization: token has expired
+       *
+       *     `40105` timestamp_skew: timestamp: is {skew} seconds away from server time; the allowed skew is {allowed} seconds{hint}
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40101,
+           *       "data": null,
+           *       "msg": "Authorization: header is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40301` app_mismatch: app_id: does not match the app of the token
+       *
+       *     `40302` app_disabled: app_id: app is disabled
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40301,
+           *       "data": null,
+           *       "msg": "app_id: does not match the app of the token"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `40410` webhook_endpoint_not_found: id: no such webhook endpoint */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40410,
+           *       "data": null,
+           *       "msg": "id: no such webhook endpoint"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       *
+       *     `42204` field_empty: {field}: must not be empty
+       *
+       *     `42203` field_too_long: {field}: must be at most {max} characters
+       *
+       *     `42205` field_format: {field}: {rule}
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before the next request. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42901,
+           *       "data": {
+           *         "retry_after": 1
+           *       },
+           *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+    };
+  };
+  disableWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "app_id": "app_cfebff6333dfa2a4",
+         *       "timestamp": 1795000000,
+         *       "endpoint_id": "we_5c0ffee5c0ffee5c0ffe"
+         *     }
+         */
+        'application/json': {
+          /** @description Application identifier of the caller. */
+          app_id: string;
+          /** @description Request time as a Unix timestamp in seconds. */
+          timestamp: number;
+          /** @description Endpoint id (`we_...`). */
+          endpoint_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 0,
+           *       "data": {
+           *         "id": "we_5c0ffee5c0ffee5c0ffe",
+           *         "app_id": "app_cfebff6333dfa2a4",
+           *         "url": "https://hooks.partner.example/cardapply",
+           *         "events": null,
+           *         "status": "disabled",
+           *         "failing_since": null,
+           *         "disabled_reason": null,
+           *         "created_at": 1795000000,
+           *         "updated_at": 1795000000,
+           *         "secrets": [
+           *           {
+           *             "id": "ws_0a1b2c3d4e5f60718293",
+           *             "created_at": 1795000000,
+           *             "expires_at": null
+           *           }
+           *         ]
+           *       },
+           *       "msg": "success"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              id: string;
+              app_id: string;
+              url: string;
+              events: string[] | null;
+              /** @description `active` or `disabled`. */
+              status: string;
+              failing_since: number | null;
+              disabled_reason: string | null;
+              created_at: number;
+              updated_at: number;
+              secrets: {
+                id: string;
+                created_at: number;
+                expires_at: number | null;
+              }[];
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40101` token_missing: Authorization: header is required
+       *
+       *     `40102` token_invalid: Authorization: token is unknown or revoked
+       *
+       *     `40103` token_expired: Authorization: token has expired
+       *
+       *     `40105` timestamp_skew: timestamp: is {skew} seconds away from server time; the allowed skew is {allowed} seconds{hint}
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40101,
+           *       "data": null,
+           *       "msg": "Authorization: header is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40301` app_mismatch: app_id: does not match the app of the token
+       *
+       *     `40302` app_disabled: app_id: app is disabled
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40301,
+           *       "data": null,
+           *       "msg": "app_id: does not match the app of the token"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `40410` webhook_endpoint_not_found: id: no such webhook endpoint */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40410,
+           *       "data": null,
+           *       "msg": "id: no such webhook endpoint"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       *
+       *     `42204` field_empty: {field}: must not be empty
+       *
+       *     `42203` field_too_long: {field}: must be at most {max} characters
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before the next request. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42901,
+           *       "data": {
+           *         "retry_after": 1
+           *       },
+           *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+    };
+  };
+  enableWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "app_id": "app_cfebff6333dfa2a4",
+         *       "timestamp": 1795000000,
+         *       "endpoint_id": "we_5c0ffee5c0ffee5c0ffe"
+         *     }
+         */
+        'application/json': {
+          /** @description Application identifier of the caller. */
+          app_id: string;
+          /** @description Request time as a Unix timestamp in seconds. */
+          timestamp: number;
+          /** @description Endpoint id (`we_...`). */
+          endpoint_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 0,
+           *       "data": {
+           *         "id": "we_5c0ffee5c0ffee5c0ffe",
+           *         "app_id": "app_cfebff6333dfa2a4",
+           *         "url": "https://hooks.partner.example/cardapply",
+           *         "events": null,
+           *         "status": "active",
+           *         "failing_since": null,
+           *         "disabled_reason": null,
+           *         "created_at": 1795000000,
+           *         "updated_at": 1795000000,
+           *         "secrets": [
+           *           {
+           *             "id": "ws_0a1b2c3d4e5f60718293",
+           *             "created_at": 1795000000,
+           *             "expires_at": null
+           *           }
+           *         ]
+           *       },
+           *       "msg": "success"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              id: string;
+              app_id: string;
+              url: string;
+              events: string[] | null;
+              /** @description `active` or `disabled`. */
+              status: string;
+              failing_since: number | null;
+              disabled_reason: string | null;
+              created_at: number;
+              updated_at: number;
+              secrets: {
+                id: string;
+                created_at: number;
+                expires_at: number | null;
+              }[];
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40101` token_missing: Authorization: header is required
+       *
+       *     `40102` token_invalid: Authorization: token is unknown or revoked
+       *
+       *     `40103` token_expired: Authorization: token has expired
+       *
+       *     `40105` timestamp_skew: timestamp: is {skew} seconds away from server time; the allowed skew is {allowed} seconds{hint}
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40101,
+           *       "data": null,
+           *       "msg": "Authorization: header is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40301` app_mismatch: app_id: does not match the app of the token
+       *
+       *     `40302` app_disabled: app_id: app is disabled
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40301,
+           *       "data": null,
+           *       "msg": "app_id: does not match the app of the token"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `40410` webhook_endpoint_not_found: id: no such webhook endpoint */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40410,
+           *       "data": null,
+           *       "msg": "id: no such webhook endpoint"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       *
+       *     `42204` field_empty: {field}: must not be empty
+       *
+       *     `42203` field_too_long: {field}: must be at most {max} characters
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before the next request. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42901,
+           *       "data": {
+           *         "retry_after": 1
+           *       },
+           *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "app_id": "app_cfebff6333dfa2a4",
+         *       "timestamp": 1795000000,
+         *       "endpoint_id": "we_5c0ffee5c0ffee5c0ffe"
+         *     }
+         */
+        'application/json': {
+          /** @description Application identifier of the caller. */
+          app_id: string;
+          /** @description Request time as a Unix timestamp in seconds. */
+          timestamp: number;
+          /** @description Endpoint id (`we_...`). */
+          endpoint_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 0,
+           *       "data": {
+           *         "id": "we_5c0ffee5c0ffee5c0ffe",
+           *         "deleted": true
+           *       },
+           *       "msg": "success"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              id: string;
+              /** @enum {boolean} */
+              deleted: true;
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40101` token_missing: Authorization: header is required
+       *
+       *     `40102` token_invalid: Authorization: token is unknown or revoked
+       *
+       *     `40103` token_expired: Authorization: token has expired
+       *
+       *     `40105` timestamp_skew: timestamp: is {skew} seconds away from server time; the allowed skew is {allowed} seconds{hint}
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40101,
+           *       "data": null,
+           *       "msg": "Authorization: header is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40301` app_mismatch: app_id: does not match the app of the token
+       *
+       *     `40302` app_disabled: app_id: app is disabled
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40301,
+           *       "data": null,
+           *       "msg": "app_id: does not match the app of the token"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `40410` webhook_endpoint_not_found: id: no such webhook endpoint */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40410,
+           *       "data": null,
+           *       "msg": "id: no such webhook endpoint"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       *
+       *     `42204` field_empty: {field}: must not be empty
+       *
+       *     `42203` field_too_long: {field}: must be at most {max} characters
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before the next request. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42901,
+           *       "data": {
+           *         "retry_after": 1
+           *       },
+           *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+    };
+  };
+  testWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "app_id": "app_cfebff6333dfa2a4",
+         *       "timestamp": 1795000000,
+         *       "endpoint_id": "we_5c0ffee5c0ffee5c0ffe"
+         *     }
+         */
+        'application/json': {
+          /** @description Application identifier of the caller. */
+          app_id: string;
+          /** @description Request time as a Unix timestamp in seconds. */
+          timestamp: number;
+          /** @description Endpoint id (`we_...`). */
+          endpoint_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 0,
+           *       "data": {
+           *         "event_id": "evt_test_6d1f0a9b8c7e6d5f4a3b2c1d",
+           *         "delivered": true,
+           *         "status_code": 204,
+           *         "error": null,
+           *         "duration_ms": 87
+           *       },
+           *       "msg": "success"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              /** @description The test message id (`evt_test_...`): its `webhook-id` header. */
+              event_id: string;
+              /** @description The endpoint answered 2xx. */
+              delivered: boolean;
+              status_code: number | null;
+              /** @description What went wrong, if anything. */
+              error: string | null;
+              duration_ms: number;
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40101` token_missing: Authorization: header is required
+       *
+       *     `40102` token_invalid: Authorization: token is unknown or revoked
+       *
+       *     `40103` token_expired: Authorization: token has expired
+       *
+       *     `40105` timestamp_skew: timestamp: is {skew} seconds away from server time; the allowed skew is {allowed} seconds{hint}
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40101,
+           *       "data": null,
+           *       "msg": "Authorization: header is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40301` app_mismatch: app_id: does not match the app of the token
+       *
+       *     `40302` app_disabled: app_id: app is disabled
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40301,
+           *       "data": null,
+           *       "msg": "app_id: does not match the app of the token"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `40410` webhook_endpoint_not_found: id: no such webhook endpoint */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40410,
+           *       "data": null,
+           *       "msg": "id: no such webhook endpoint"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       *
+       *     `42204` field_empty: {field}: must not be empty
+       *
+       *     `42203` field_too_long: {field}: must be at most {max} characters
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before the next request. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42901,
+           *       "data": {
+           *         "retry_after": 1
+           *       },
+           *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "app_id": "app_cfebff6333dfa2a4",
+         *       "timestamp": 1795000000,
+         *       "endpoint_id": "we_5c0ffee5c0ffee5c0ffe",
+         *       "status": "failed",
+         *       "limit": 20
+         *     }
+         */
+        'application/json': {
+          /** @description Application identifier of the caller. */
+          app_id: string;
+          /** @description Request time as a Unix timestamp in seconds. */
+          timestamp: number;
+          /** @description Endpoint id (`we_...`). */
+          endpoint_id?: string;
+          /** @description Event id (`evt_...`). */
+          event_id?: string;
+          /** @enum {unknown} */
+          status?: 'pending' | 'delivering' | 'delivered' | 'failed';
+          limit?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 0,
+           *       "data": {
+           *         "items": [
+           *           {
+           *             "id": "dl_3e2d1c0b9a8f7e6d5c4b",
+           *             "event_id": "evt_4f1d2c3b4a5968778695a4b3c2d1e001",
+           *             "event_type": "application.submitted",
+           *             "endpoint_id": "we_5c0ffee5c0ffee5c0ffe",
+           *             "status": "failed",
+           *             "attempt_count": 12,
+           *             "next_attempt_at": null,
+           *             "give_up_at": 1795086400,
+           *             "leased_by": null,
+           *             "last_status_code": 500,
+           *             "last_error": "HTTP 500",
+           *             "delivered_at": null,
+           *             "created_at": 1795000000,
+           *             "attempts": [
+           *               {
+           *                 "started_at_ms": 1795000000120,
+           *                 "duration_ms": 45,
+           *                 "status_code": 500,
+           *                 "error": "HTTP 500",
+           *                 "worker": "host-1:4242:ab12"
+           *               }
+           *             ]
+           *           }
+           *         ]
+           *       },
+           *       "msg": "success"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              items: {
+                id: string;
+                event_id: string;
+                event_type: string;
+                endpoint_id: string;
+                /** @description `pending`, `delivering`, `delivered` or `failed`. */
+                status: string;
+                attempt_count: number;
+                next_attempt_at: number | null;
+                give_up_at: number;
+                leased_by: string | null;
+                last_status_code: number | null;
+                last_error: string | null;
+                delivered_at: number | null;
+                created_at: number;
+                attempts: {
+                  started_at_ms: number;
+                  duration_ms: number | null;
+                  status_code: number | null;
+                  error: string | null;
+                  worker: string;
+                }[];
+              }[];
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40101` token_missing: Authorization: header is required
+       *
+       *     `40102` token_invalid: Authorization: token is unknown or revoked
+       *
+       *     `40103` token_expired: Authorization: token has expired
+       *
+       *     `40105` timestamp_skew: timestamp: is {skew} seconds away from server time; the allowed skew is {allowed} seconds{hint}
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40101,
+           *       "data": null,
+           *       "msg": "Authorization: header is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40301` app_mismatch: app_id: does not match the app of the token
+       *
+       *     `40302` app_disabled: app_id: app is disabled
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40301,
+           *       "data": null,
+           *       "msg": "app_id: does not match the app of the token"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40410` webhook_endpoint_not_found: id: no such webhook endpoint
+       *
+       *     `40411` event_not_found: event_id: no such event
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40410,
+           *       "data": null,
+           *       "msg": "id: no such webhook endpoint"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       *
+       *     `42204` field_empty: {field}: must not be empty
+       *
+       *     `42203` field_too_long: {field}: must be at most {max} characters
+       *
+       *     `42206` field_not_allowed: {field}: must be one of {allowed}
+       *
+       *     `42205` field_format: {field}: {rule}
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before the next request. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42901,
+           *       "data": {
+           *         "retry_after": 1
+           *       },
+           *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+    };
+  };
+  redeliverWebhookEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "app_id": "app_cfebff6333dfa2a4",
+         *       "timestamp": 1795000000,
+         *       "event_id": "evt_4f1d2c3b4a5968778695a4b3c2d1e001",
+         *       "endpoint_id": "we_5c0ffee5c0ffee5c0ffe"
+         *     }
+         */
+        'application/json': {
+          /** @description Application identifier of the caller. */
+          app_id: string;
+          /** @description Request time as a Unix timestamp in seconds. */
+          timestamp: number;
+          /** @description Event id (`evt_...`). */
+          event_id: string;
+          /** @description Endpoint id (`we_...`). */
+          endpoint_id?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 0,
+           *       "data": {
+           *         "queued": 1,
+           *         "in_flight": 0
+           *       },
+           *       "msg": "success"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              /** @description Deliveries queued to be sent now. */
+              queued: number;
+              /** @description Left alone: an attempt is in flight. */
+              in_flight: number;
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40101` token_missing: Authorization: header is required
+       *
+       *     `40102` token_invalid: Authorization: token is unknown or revoked
+       *
+       *     `40103` token_expired: Authorization: token has expired
+       *
+       *     `40105` timestamp_skew: timestamp: is {skew} seconds away from server time; the allowed skew is {allowed} seconds{hint}
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40101,
+           *       "data": null,
+           *       "msg": "Authorization: header is required"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40301` app_mismatch: app_id: does not match the app of the token
+       *
+       *     `40302` app_disabled: app_id: app is disabled
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40301,
+           *       "data": null,
+           *       "msg": "app_id: does not match the app of the token"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40411` event_not_found: event_id: no such event
+       *
+       *     `40410` webhook_endpoint_not_found: id: no such webhook endpoint
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40411,
+           *       "data": null,
+           *       "msg": "event_id: no such event"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `40930` webhook_endpoint_disabled: id: the webhook endpoint is disabled; enable it first */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40930,
+           *       "data": null,
+           *       "msg": "id: the webhook endpoint is disabled; enable it first"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': {
+            /** @description HTTP status × 100 + detail, from the error catalogue. */
+            code: number;
+            /** @description For field validation, `errors` lists every problem; some errors carry other details. */
+            data:
+              | null
+              | ({
+                  errors?: {
+                    /** @description The field, as a path: `cert_id`, `other_field[0].name`, or `body`. */
+                    field: string;
+                    /** @description The rule that was broken, from the error catalogue. */
+                    code: number;
+                    message: string;
+                  }[];
+                } & {
+                  [key: string]: unknown;
+                });
+            /** @description Names the field and the rule; English, or Chinese with Accept-Language: zh. */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       *
+       *     `42204` field_empty: {field}: must not be empty
+       *
+       *     `42203` field_too_long: {field}: must be at most {max} characters
        */
       422: {
         headers: {

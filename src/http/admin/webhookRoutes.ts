@@ -33,12 +33,18 @@ const EventIdParams = Type.Object(
   { additionalProperties: false },
 );
 
-const EndpointView = Type.Object({
+export const EndpointView = Type.Object({
   id: Type.String(),
   app_id: Type.String(),
   url: Type.String(),
   events: nullable(Type.Array(Type.String())),
   status: Type.String({ description: '`active` or `disabled`.' }),
+  failing_since: nullable(
+    Type.Integer({ description: 'Unix seconds since its attempts fail with no success in between.' }),
+  ),
+  disabled_reason: nullable(
+    Type.String({ description: '`failing` when the service disabled it after five days of failures.' }),
+  ),
   created_at: Type.Integer(),
   updated_at: Type.Integer(),
   secrets: Type.Array(
@@ -49,7 +55,7 @@ const EndpointView = Type.Object({
     }),
   ),
 });
-const CreatedEndpoint = Type.Object({
+export const CreatedEndpoint = Type.Object({
   ...EndpointView.properties,
   secret: Type.String({ description: 'The signing secret, `whsec_...`: shown this once.' }),
 });
@@ -79,7 +85,7 @@ export const DeliveryView = Type.Object({
   ),
 });
 
-const Redelivery = Type.Object({
+export const Redelivery = Type.Object({
   queued: Type.Integer({ description: 'Deliveries queued to be sent now.' }),
   in_flight: Type.Integer({ description: 'Left alone: an attempt is in flight.' }),
 });

@@ -1,0 +1,239 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type TSchema } from 'typebox';
+import { EVENT_TYPES } from '../../applications/lifecycle.ts';
+import type { ServiceContext } from '../../context.ts';
+import type { ErrorName } from '../../errors/catalogue.ts';
+import type { DeliveryStatus } from '../../store/tables.ts';
+import {
+  deleteOwnEndpoint,
+  listOwnDeliveries,
+  listOwnEndpoints,
+  redeliverOwnEvent,
+  registerOwnEndpoint,
+  rotateOwnSecret,
+  sendTestEvent,
+  setOwnEndpointStatus,
+  showOwnEndpoint,
+} from '../../webhooks/callerWebhooks.ts';
+import { MAX_DELIVERIES_LISTED } from '../../webhooks/deliveries.ts';
+import { MAX_URL_LENGTH } from '../../webhooks/endpointUrl.ts';
+import { CreatedEndpoint, DeliveryView, EndpointView, Redelivery } from '../admin/webhookRoutes.ts';
+import { callerAuthentication, callerOf } from '../callerAuth.ts';
+import { success } from '../envelope.ts';
+import { PATHS } from '../paths.ts';
+import { AppId, CALLER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
+
+/**
+ * The caller's own webhook endpoints (self-service): register, list, show, rotate the secret with
+ * an overlap, disable, enable, delete, send a test message, read deliveries with their attempts and
+ * redeliver an event. Every route is scoped to the caller's app; another app's endpoint or event
+ * answers like one that does not exist.
+ */
+
+const EndpointId = Type.String({ minLength: 1, maxLength: 64, description: 'Endpoint id (`we_...`).' });
+const EventId = Type.String({ minLength: 1, maxLength: 64, description: 'Event id (`evt_...`).' });
+
+const body = (properties: Record<string, TSchema>) =>
+  Type.Object({ app_id: AppId, timestamp: Timestamp, ...properties }, { additionalProperties: false });
+
+const TestDelivery = Type.Object({
+  event_id: Type.String({ description: 'The test message id (`evt_test_...`): its `webhook-id` header.' }),
+  delivered: Type.Boolean({ description: 'The endpoint answered 2xx.' }),
+  status_code: Type.Union([Type.Integer(), Type.Null()]),
+  error: Type.Union([Type.String(), Type.Null()], { description: 'What went wrong, if anything.' }),
+  duration_ms: Type.Integer(),
+});
+
+const BASE_ERRORS: ErrorName[] = [...CALLER_ERRORS, 'fieldEmpty', 'fieldTooLong'];
+const URL_ERRORS: ErrorName[] = [
+  'fieldNotAllowed',
+  'fieldTooManyItems',
+  'urlNotHttps',
+  'urlCredentials',
+  'urlPrivateHost',
+  'webhookUrlUnresolvable',
+];
+
+interface Operation {
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  body: TSchema;
+  response: TSchema;
+  errors: ErrorName[];
+  handle: (ctx: ServiceContext, appId: string, body: Record<string, unknown>) => Promise<unknown>;
+}
+
+const str = (value: unknown) => value as string;
+
+const OPERATIONS: Operation[] = [
+  {
+    path: PATHS.webhookRegister,
+    operationId: 'registerWebhook',
+    summary: 'Register a webhook endpoint; its signing secret is shown this once',
+    description:
+      'An https URL resolving to public addresses only (checked now and at every delivery). Receives every event type, or those listed in `events`. Verify each message as Standard Webhooks specifies, with the `secret` of this answer.',
+    body: body({
+      url: Type.String({
+        minLength: 1,
+        maxLength: MAX_URL_LENGTH,
+        description: 'https URL of the receiver.',
+      }),
+      events: Type.Optional(
+        Type.Array(Type.Enum([...EVENT_TYPES]), {
+          minItems: 1,
+          maxItems: EVENT_TYPES.length,
+          description: 'Event types it receives; all when absent.',
+        }),
+      ),
+    }),
+    response: CreatedEndpoint,
+    errors: URL_ERRORS,
+    handle: (ctx, appId, b) =>
+      registerOwnEndpoint(ctx, appId, { url: str(b['url']), events: b['events'] as string[] | undefined }),
+  },
+  {
+    path: PATHS.webhookList,
+    operationId: 'listWebhooks',
+    summary: "List the caller's webhook endpoints (never their secrets)",
+    description:
+      'Each with its state, its health (`failing_since`, `disabled_reason`) and the ids of the secrets in force.',
+    body: body({}),
+    response: Type.Object({ items: Type.Array(EndpointView) }),
+    errors: [],
+    handle: async (ctx, appId) => ({ items: await listOwnEndpoints(ctx, appId) }),
+  },
+  {
+    path: PATHS.webhookShow,
+    operationId: 'showWebhook',
+    summary: 'Show one webhook endpoint',
+    description: "One of the caller's endpoints; another app's answers as not found.",
+    body: body({ endpoint_id: EndpointId }),
+    response: EndpointView,
+    errors: ['webhookEndpointNotFound'],
+    handle: (ctx, appId, b) => showOwnEndpoint(ctx, appId, str(b['endpoint_id'])),
+  },
+  {
+    path: PATHS.webhookRotateSecret,
+    operationId: 'rotateWebhookSecret',
+    summary: 'Issue a new signing secret (shown once), the old one signing beside it for a while',
+    description:
+      'The secrets in force keep signing beside the new one for `overlap_seconds` (a day by default, 0 to stop them now): deploy the new secret meanwhile; a message is genuine when any of its signatures matches.',
+    body: body({
+      endpoint_id: EndpointId,
+      overlap_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 30 * 86_400 })),
+    }),
+    response: CreatedEndpoint,
+    errors: ['webhookEndpointNotFound', 'fieldFormat'],
+    handle: (ctx, appId, b) =>
+      rotateOwnSecret(ctx, appId, str(b['endpoint_id']), b['overlap_seconds'] as number | undefined),
+  },
+  {
+    path: PATHS.webhookDisable,
+    operationId: 'disableWebhook',
+    summary: 'Stop sending to an endpoint',
+    description:
+      'Events meanwhile are not queued for it; deliveries already queued wait until it is enabled.',
+    body: body({ endpoint_id: EndpointId }),
+    response: EndpointView,
+    errors: ['webhookEndpointNotFound'],
+    handle: (ctx, appId, b) => setOwnEndpointStatus(ctx, appId, str(b['endpoint_id']), 'disabled'),
+  },
+  {
+    path: PATHS.webhookEnable,
+    operationId: 'enableWebhook',
+    summary: 'Resume sending to an endpoint',
+    description:
+      'Also after the service disabled it for failing five days in a row: its health record starts afresh.',
+    body: body({ endpoint_id: EndpointId }),
+    response: EndpointView,
+    errors: ['webhookEndpointNotFound'],
+    handle: (ctx, appId, b) => setOwnEndpointStatus(ctx, appId, str(b['endpoint_id']), 'active'),
+  },
+  {
+    path: PATHS.webhookDelete,
+    operationId: 'deleteWebhook',
+    summary: 'Delete an endpoint with its secrets, deliveries and attempt log',
+    description: 'Irreversible; events are kept and can be listed.',
+    body: body({ endpoint_id: EndpointId }),
+    response: Type.Object({ id: Type.String(), deleted: Type.Literal(true) }),
+    errors: ['webhookEndpointNotFound'],
+    handle: (ctx, appId, b) => deleteOwnEndpoint(ctx, appId, str(b['endpoint_id'])),
+  },
+  {
+    path: PATHS.webhookTest,
+    operationId: 'testWebhook',
+    summary: 'Send a signed test message to an endpoint now',
+    description:
+      'A `webhook.test` message, signed with the secrets in force, sent once with the address checks and time-out of every delivery; the answer says how the endpoint responded. Nothing is queued or retried.',
+    body: body({ endpoint_id: EndpointId }),
+    response: TestDelivery,
+    errors: ['webhookEndpointNotFound'],
+    handle: (ctx, appId, b) => sendTestEvent(ctx, appId, str(b['endpoint_id'])),
+  },
+  {
+    path: PATHS.webhookDeliveries,
+    operationId: 'listWebhookDeliveries',
+    summary: 'Deliveries of an endpoint or of an event, each with its attempts',
+    description: 'Newest first. Give `endpoint_id`, `event_id`, or both.',
+    body: body({
+      endpoint_id: Type.Optional(EndpointId),
+      event_id: Type.Optional(EventId),
+      status: Type.Optional(Type.Enum(['pending', 'delivering', 'delivered', 'failed'])),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_DELIVERIES_LISTED })),
+    }),
+    response: Type.Object({ items: Type.Array(DeliveryView) }),
+    errors: ['webhookEndpointNotFound', 'eventNotFound', 'fieldNotAllowed', 'fieldFormat'],
+    handle: async (ctx, appId, b) => ({
+      items: await listOwnDeliveries(ctx, appId, {
+        ...(b['endpoint_id'] === undefined ? {} : { endpointId: str(b['endpoint_id']) }),
+        ...(b['event_id'] === undefined ? {} : { eventId: str(b['event_id']) }),
+        ...(b['status'] === undefined ? {} : { status: b['status'] as DeliveryStatus }),
+        ...(b['limit'] === undefined ? {} : { limit: b['limit'] as number }),
+      }),
+    }),
+  },
+  {
+    path: PATHS.webhookRedeliver,
+    operationId: 'redeliverWebhookEvent',
+    summary: 'Send an event again',
+    description:
+      'To one endpoint, or to every active endpoint that takes its type. Same event id: a receiver that has it already drops the copy. The retry window starts anew.',
+    body: body({ event_id: EventId, endpoint_id: Type.Optional(EndpointId) }),
+    response: Redelivery,
+    errors: ['eventNotFound', 'webhookEndpointNotFound', 'webhookEndpointDisabled'],
+    handle: (ctx, appId, b) =>
+      redeliverOwnEvent(ctx, appId, str(b['event_id']), b['endpoint_id'] as string | undefined),
+  },
+];
+
+export function webhookCallerRoutes(ctx: ServiceContext) {
+  return async (app: FastifyInstance) => {
+    app.addHook('preValidation', callerAuthentication(ctx));
+    for (const operation of OPERATIONS) {
+      app.post(
+        operation.path,
+        {
+          config: { operation: `webhook.${operation.operationId}` },
+          schema: {
+            operationId: operation.operationId,
+            summary: operation.summary,
+            description: operation.description,
+            tags: ['webhooks'],
+            body: operation.body,
+            response: {
+              200: SuccessEnvelope(operation.response),
+              ...errorResponses([...BASE_ERRORS, ...operation.errors]),
+            },
+          },
+        },
+        async (request) =>
+          success(
+            request,
+            await operation.handle(ctx, callerOf(request).appId, request.body as Record<string, unknown>),
+          ),
+      );
+    }
+  };
+}
