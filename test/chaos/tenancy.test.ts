@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { ApplicationRequest } from '../../src/applications/schema.ts';
 import { PATHS } from '../../src/http/paths.ts';
+import { addEndpoint } from '../../src/webhooks/endpoints.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
 import { ADMIN, newOperator } from '../helpers/operators.ts';
 import { newCaller, nowSeconds, startService, type TestCaller } from '../helpers/service.ts';
@@ -71,6 +72,88 @@ for (const storeName of storeNames()) {
           );
           walls++;
         }
+        // The same by the owner's own reference (external_id), which another app cannot see.
+        const referenced = await call(PATHS.apply, owner, {
+          ...uniqueApplicant(n++, owner.appId),
+          external_id: 'TENANCY-REF-1',
+        });
+        assert.equal(referenced.status, 200, referenced.text);
+        // Query, cancel and amend take a reference in place of the serial (simulate takes serials only).
+        const referenceProbes: [string, Record<string, unknown>][] = [
+          ...probes.filter(([path]) => path !== PATHS.simulate),
+          [PATHS.amend, { id_card_img: 'https://img.example.com/x.jpg' }],
+        ];
+        for (const [path, extra] of referenceProbes) {
+          const foreign = await asOther(path, { ...extra, external_id: 'TENANCY-REF-1' });
+          const absent = await asOther(path, { ...extra, external_id: 'TENANCY-REF-NONE' });
+          assert.equal(foreign.status, 404, `${path}: ${foreign.text}`);
+          assert.equal(
+            comparable(foreign),
+            comparable(absent),
+            `${path}: another app's reference answers like none`,
+          );
+          walls++;
+        }
+        const amendForeign = await asOther(PATHS.amend, {
+          busi_water_no: serial,
+          id_card_img: 'https://img.example.com/x.jpg',
+        });
+        const amendAbsent = await asOther(PATHS.amend, {
+          busi_water_no: ABSENT_SERIAL,
+          id_card_img: 'https://img.example.com/x.jpg',
+        });
+        assert.equal(amendForeign.status, 404, amendForeign.text);
+        assert.equal(
+          comparable(amendForeign),
+          comparable(amendAbsent),
+          "amend: another app's serial answers like none",
+        );
+        walls++;
+        // Webhook endpoints and events of the owner: every self-service route answers as for none.
+        const endpoint = await addEndpoint(
+          {
+            ...service.ctx,
+            config: {
+              ...service.ctx.config,
+              webhooks: { ...service.ctx.config.webhooks, allowPrivate: true },
+            },
+          },
+          { appId: owner.appId, url: 'http://127.0.0.1:9/hook' },
+        );
+        const ownerEvent = await service.ctx.store.db
+          .selectFrom('events')
+          .select('event_id')
+          .where('busi_water_no', '=', serial)
+          .executeTakeFirstOrThrow();
+        for (const path of [
+          PATHS.webhookShow,
+          PATHS.webhookRotateSecret,
+          PATHS.webhookDisable,
+          PATHS.webhookEnable,
+          PATHS.webhookDelete,
+          PATHS.webhookTest,
+          PATHS.webhookDeliveries,
+        ]) {
+          const foreign = await asOther(path, { endpoint_id: endpoint.id });
+          const absent = await asOther(path, { endpoint_id: 'we_00000000000000000000' });
+          assert.equal(foreign.status, 404, `${path}: ${foreign.text}`);
+          assert.equal(
+            comparable(foreign),
+            comparable(absent),
+            `${path}: another app's endpoint answers like none`,
+          );
+          walls++;
+        }
+        const redeliver = await asOther(PATHS.webhookRedeliver, { event_id: ownerEvent.event_id });
+        const redeliverNone = await asOther(PATHS.webhookRedeliver, { event_id: 'evt_none' });
+        assert.equal(
+          comparable(redeliver),
+          comparable(redeliverNone),
+          "another app's event answers like none",
+        );
+        const otherList = await asOther(PATHS.webhookList, {});
+        assert.ok(!otherList.text.includes(endpoint.id), "another app's endpoint is not listed");
+        walls += 2;
         const events = await asOther(PATHS.events, { busi_water_no: serial });
         const noEvents = await asOther(PATHS.events, { busi_water_no: ABSENT_SERIAL });
         assert.equal(comparable(events), comparable(noEvents), 'events of another app: like none');
@@ -221,7 +304,8 @@ for (const storeName of storeNames()) {
         const count = await sql<{ n: number }>`select count(*) as n from applications`.execute(
           service.ctx.store.db,
         );
-        assert.equal(Number(count.rows[0]!.n), 4 + stored.length);
+        // Four as before, and the one submitted with a reference.
+        assert.equal(Number(count.rows[0]!.n), 5 + stored.length);
 
         // No framework fingerprint on any kind of answer.
         for (const [method, path] of [
