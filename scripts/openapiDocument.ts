@@ -6,8 +6,11 @@ import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { openContext } from '../src/start.ts';
 
-/** The OpenAPI document as the service serves it with default settings, built on a throwaway store. */
-export async function openapiDocument(): Promise<string> {
+/**
+ * The OpenAPI documents as the service serves them with default settings, built on a throwaway
+ * store: the caller API (`/openapi.json`) and the admin API (`/admin/openapi.json`).
+ */
+export async function openapiDocuments(): Promise<{ caller: string; admin: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cardapply-openapi-'));
   try {
     const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
@@ -15,11 +18,18 @@ export async function openapiDocument(): Promise<string> {
     const ctx = await openContext(config, logger);
     const app = await build(ctx, { logger });
     await app.ready();
-    const document = `${JSON.stringify(app.swagger(), null, 2)}\n`;
+    const served = async (url: string) =>
+      `${JSON.stringify(JSON.parse((await app.inject({ method: 'GET', url })).body), null, 2)}\n`;
+    const documents = { caller: await served('/openapi.json'), admin: await served('/admin/openapi.json') };
     await app.close();
     await ctx.store.close();
-    return document;
+    return documents;
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The caller API's document (what `openapi.json` holds and the client is generated from). */
+export async function openapiDocument(): Promise<string> {
+  return (await openapiDocuments()).caller;
 }

@@ -1,6 +1,9 @@
 import { writeFileSync } from 'node:fs';
-import { openapiDocument } from './openapiDocument.ts';
+import { openapiDocuments } from './openapiDocument.ts';
 
-// Writes openapi.json from the route schemas; `npm test` fails when the committed file differs.
-writeFileSync(new URL('../openapi.json', import.meta.url), await openapiDocument());
-console.log('openapi.json written');
+// Writes openapi.json (the caller API) and openapi.admin.json (the admin API) from the route
+// schemas; `npm test` fails when a committed file differs from what the service serves.
+const { caller, admin } = await openapiDocuments();
+writeFileSync(new URL('../openapi.json', import.meta.url), caller);
+writeFileSync(new URL('../openapi.admin.json', import.meta.url), admin);
+console.log('openapi.json and openapi.admin.json written');

@@ -11,6 +11,7 @@ import { installJsonParser } from './http/jsonParser.ts';
 import { installRateLimits } from './http/rateLimit.ts';
 import { installHttpMetrics } from './http/metricsHooks.ts';
 import { DOCUMENT_SCHEMAS, SERVERS, TAGS, webhooksSection, withExamples } from './http/openapiDocs.ts';
+import { callerDocument } from './http/openapiDocuments.ts';
 import { adminRoutes, ADMIN_PREFIX } from './http/admin/adminRoutes.ts';
 import { webhookAdminRoutes } from './http/admin/webhookRoutes.ts';
 import { consoleRoutes } from './http/console/consoleRoutes.ts';
@@ -151,7 +152,12 @@ export async function build(ctx: ServiceContext, options: BuildOptions): Promise
     // Complete request and response examples per caller operation (src/http/openapiDocs.ts).
     transform: withExamples,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  // The reference at /docs renders the caller API's document.
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    transformSpecification: (document) => callerDocument(document as Record<string, unknown>),
+  });
 
   await app.register(systemRoutes(ctx));
   await app.register(tokenRoutes(ctx));

@@ -514,7 +514,7 @@ for (const storeName of storeNames()) {
       ];
 
       const documentedAdminRoutes = async () => {
-        const doc = (await (await fetch(`${service.baseUrl}/openapi.json`)).json()) as {
+        const doc = (await (await fetch(`${service.baseUrl}/admin/openapi.json`)).json()) as {
           paths: Record<string, Record<string, unknown>>;
         };
         return (

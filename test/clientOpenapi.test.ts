@@ -87,6 +87,7 @@ describe('the OpenAPI document for callers, and the client generated from it', (
     writeFileSync(file, served);
     await redoclyLint(file);
     await redoclyLint(join(ROOT, 'openapi.json'));
+    await redoclyLint(join(ROOT, 'openapi.admin.json'));
   });
 
   test('every caller operation has a summary, a description, examples, its security and its errors', () => {

@@ -22,6 +22,62 @@ describe('OpenAPI document and reference', () => {
     assert.deepEqual(served, committed);
   });
 
+  test('the admin API has its own document, committed as openapi.admin.json; the two do not mix', async () => {
+    type Doc = {
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            parameters?: { in: string; name: string }[];
+            responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+          }
+        >
+      >;
+      components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
+      webhooks?: unknown;
+    };
+    const admin = (await (await fetch(`${service.baseUrl}/admin/openapi.json`)).json()) as Doc;
+    const committed = JSON.parse(
+      readFileSync(new URL('../openapi.admin.json', import.meta.url), 'utf8'),
+    ) as unknown;
+    assert.deepEqual(admin, committed);
+    const caller = (await (await fetch(`${service.baseUrl}/openapi.json`)).json()) as Doc;
+    assert.ok(
+      Object.keys(admin.paths).length > 0 && Object.keys(admin.paths).every((p) => p.startsWith('/admin/')),
+    );
+    assert.ok(
+      Object.keys(caller.paths).every((p) => !p.startsWith('/admin/')),
+      'no back office for partners',
+    );
+    assert.deepEqual(Object.keys(caller.components.securitySchemes), ['accessToken']);
+    assert.deepEqual(Object.keys(admin.components.securitySchemes).sort(), [
+      'operatorCookie',
+      'operatorToken',
+    ]);
+    assert.equal(admin.webhooks, undefined);
+    for (const doc of [caller, admin]) {
+      for (const [path, item] of Object.entries(doc.paths)) {
+        for (const operation of Object.values(item)) {
+          assert.ok(
+            !(operation.parameters ?? []).some(
+              (p) => p.in === 'header' && p.name.toLowerCase() === 'authorization',
+            ),
+            `${path}: the token is the security scheme's, not a parameter`,
+          );
+          for (const [status, response] of Object.entries(operation.responses)) {
+            if (status.startsWith('2') || response.content === undefined) continue;
+            assert.deepEqual(
+              response.content['application/json']?.schema,
+              { $ref: '#/components/schemas/ErrorEnvelope' },
+              `${path} ${status}: the shared error envelope`,
+            );
+          }
+        }
+      }
+    }
+  });
+
   test('the submit operation documents every field of the specification and its errors', async () => {
     const doc = (await (await fetch(`${service.baseUrl}/openapi.json`)).json()) as {
       openapi: string;

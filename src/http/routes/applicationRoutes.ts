@@ -85,10 +85,6 @@ const QueryRequest = Type.Object(
   },
 );
 
-const AUTH_HEADER = Type.Object({
-  authorization: Type.String({ description: 'The access token, bare or as `Bearer <token>`.' }),
-});
-
 export function applicationRoutes(ctx: ServiceContext) {
   return async (app: FastifyInstance) => {
     app.addHook('preValidation', callerAuthentication(ctx));
@@ -104,7 +100,6 @@ export function applicationRoutes(ctx: ServiceContext) {
           description:
             'Validates every field (all problems at once), assigns a serial number and, unless one is requested, a card number, and stores the application. `code: 0` is returned only after the commit.',
           tags: ['applications'],
-          headers: AUTH_HEADER,
           body: ApplicationRequest,
           response: {
             200: SuccessEnvelope(Type.Object({ busi_water_no: SerialNumber })),
@@ -132,7 +127,6 @@ export function applicationRoutes(ctx: ServiceContext) {
           description:
             'Runs exactly the checks of the submit; answers with the same errors. Nothing is stored.',
           tags: ['applications'],
-          headers: AUTH_HEADER,
           body: ApplicationRequest,
           response: {
             200: SuccessEnvelope(Type.Object({ valid: Type.Literal(true) })),
@@ -156,7 +150,6 @@ export function applicationRoutes(ctx: ServiceContext) {
           description:
             "The caller's view of one of its own applications, named by `busi_water_no` or by the caller's `external_id`: its state, the reason (text and codes) of the last change, the masked card number and the history of its states. Another app's serial number or reference is answered as not found.",
           tags: ['applications'],
-          headers: AUTH_HEADER,
           body: QueryRequest,
           response: {
             200: SuccessEnvelope(StatusView),

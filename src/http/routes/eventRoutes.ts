@@ -79,9 +79,6 @@ export function eventRoutes(ctx: ServiceContext) {
           description:
             "Every state change of the caller's applications, submission included, oldest first, a page at a time. The same objects are the bodies of the webhooks; use this list to reconcile.",
           tags: ['events'],
-          headers: Type.Object({
-            authorization: Type.String({ description: 'The access token, bare or as `Bearer <token>`.' }),
-          }),
           body: ListEventsBody,
           response: {
             200: SuccessEnvelope(

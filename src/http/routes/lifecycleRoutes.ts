@@ -95,10 +95,6 @@ const SimulateRequest = Type.Object(
   { additionalProperties: false },
 );
 
-const AUTH_HEADER = Type.Object({
-  authorization: Type.String({ description: 'The access token, bare or as `Bearer <token>`.' }),
-});
-
 const MOVE_ERRORS = [
   ...CALLER_ERRORS,
   'fieldEmpty',
@@ -125,7 +121,6 @@ export function registerLifecycleRoutes(app: FastifyInstance, ctx: ServiceContex
         description:
           'Ordered by creation time. Filters by status, `external_id` and creation time (Unix seconds, both ends inclusive). The cursor is opaque; a listing page by page neither skips nor repeats an application while new ones arrive.',
         tags: ['applications'],
-        headers: AUTH_HEADER,
         body: ListRequest,
         response: {
           200: SuccessEnvelope(ListResponse),
@@ -162,7 +157,6 @@ export function registerLifecycleRoutes(app: FastifyInstance, ctx: ServiceContex
         description:
           'Allowed while the application is SUBMITTED or IN_REVIEW; otherwise a 409 naming both states.',
         tags: ['applications'],
-        headers: AUTH_HEADER,
         body: CancelRequest,
         response: { 200: SuccessEnvelope(StatusView), ...errorResponses([...MOVE_ERRORS]) },
       },
@@ -184,7 +178,6 @@ export function registerLifecycleRoutes(app: FastifyInstance, ctx: ServiceContex
         description:
           'Exists only when the service runs with SANDBOX=true. Any move the lifecycle allows from the current state; REJECTED needs `reason_codes`, SUPPLEMENT_REQUIRED `reason_codes` and `requested_fields` (then the amend, or a simulated IN_REVIEW or EXPIRED, follows); SHIPPED takes optional carrier, tracking_no and tracking_url; RETURNED needs `reason_codes`.',
         tags: ['sandbox'],
-        headers: AUTH_HEADER,
         body: SimulateRequest,
         response: {
           200: SuccessEnvelope(StatusView),

@@ -1,3 +1,4 @@
+import { adminDocument, callerDocument } from '../openapiDocuments.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../context.ts';
 import { ServiceError } from '../../errors/serviceError.ts';
@@ -57,8 +58,18 @@ export function systemRoutes(ctx: ServiceContext) {
       },
     );
 
-    app.get('/openapi.json', { config: { operation: 'system.openapi' }, schema: { hide: true } }, async () =>
-      app.swagger(),
+    // The caller API's own document; the operators' admin API has its own.
+    let caller: unknown;
+    let admin: unknown;
+    app.get(
+      '/openapi.json',
+      { config: { operation: 'system.openapi' }, schema: { hide: true } },
+      async () => (caller ??= callerDocument(app.swagger() as unknown as Record<string, unknown>)),
+    );
+    app.get(
+      '/admin/openapi.json',
+      { config: { operation: 'system.openapi_admin' }, schema: { hide: true } },
+      async () => (admin ??= adminDocument(app.swagger() as unknown as Record<string, unknown>)),
     );
   };
 }
