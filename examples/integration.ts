@@ -125,14 +125,11 @@ async function webhook(type: string, serial: string): Promise<WebhookEvent> {
 }
 
 try {
-  // 2. Operator: the app (its secret is shown once) and its webhook endpoint (its secret too).
+  // 2. Operator: the app (its secret is shown once).
   const app = cardapply('apps', 'create', '--name', 'integration example') as {
     app_id: string;
     app_secret: string;
   };
-  const endpoint = cardapply('webhooks', 'add', '--app', app.app_id, '--url', hookUrl) as { secret: string };
-  webhookSecret = endpoint.secret;
-  console.log(`app ${app.app_id}, webhooks to ${hookUrl}`);
 
   // 3. The partner's client: it exchanges the secret for tokens and renews them by itself.
   const client = new CardApplyClient({
@@ -143,10 +140,17 @@ try {
       console.log(`retry ${retry} of ${path} in ${delayMs} ms: ${reason.message}`),
   });
 
-  // 4. Check, then submit: one Idempotency-Key per submission, reused by the client's retries.
+  // The partner registers its own webhook endpoint (its signing secret is shown this once).
+  const endpoint = await client.registerWebhook({ url: hookUrl });
+  webhookSecret = endpoint.secret;
+  console.log(`app ${app.app_id}, webhooks to ${hookUrl} (${endpoint.id})`);
+
+  // 4. Check, then submit with the partner's own order number: one Idempotency-Key per
+  //    submission, reused by the client's retries; the order number finds it again at any time.
+  const orderNo = `ORDER-${Date.now()}`;
   await client.validate(applicant);
-  const { busi_water_no: serial } = await client.submit(applicant);
-  console.log(`submitted ${serial}`);
+  const { busi_water_no: serial } = await client.submit({ ...applicant, external_id: orderNo });
+  console.log(`submitted ${serial} (${(await client.query({ external_id: orderNo })).busi_water_no})`);
 
   // 5. Poll the status until the webhook has arrived (the webhook alone would do).
   const statuses: string[] = [];

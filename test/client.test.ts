@@ -19,7 +19,9 @@ import { ERRORS } from '../src/errors/catalogue.ts';
 import { createLogger } from '../src/logger.ts';
 import { startDispatcher } from '../src/webhooks/dispatcher.ts';
 import { addEndpoint, rotateSecret } from '../src/webhooks/endpoints.ts';
+import { transitionApplication } from '../src/applications/transitionApplication.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
+import { startReceiver } from './helpers/receiver.ts';
 import { startService, type TestService } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
 import { SYSTEM } from '../src/audit/actor.ts';
@@ -154,6 +156,71 @@ for (const storeName of storeNames()) {
       );
       const tables = await client.codes();
       assert.ok(tables.country.some((c) => c.code === 'CN'));
+    });
+
+    test('amends by its own reference after a request for information, names the reason codes, manages its webhooks', async () => {
+      const { client, appId } = await clientFor(service);
+      const reference = `CLIENT-${applicants}`;
+      const { busi_water_no: serial } = await client.submit({ ...application(), external_id: reference });
+      await transitionApplication(service.ctx, {
+        busiWaterNo: serial,
+        to: 'IN_REVIEW',
+        actor: { kind: 'operator', id: 'rita', role: 'reviewer' },
+        source: 'test',
+      });
+      await transitionApplication(service.ctx, {
+        busiWaterNo: serial,
+        to: 'SUPPLEMENT_REQUIRED',
+        actor: { kind: 'operator', id: 'rita', role: 'reviewer' },
+        reasonCodes: ['document_unreadable'],
+        requestedFields: ['id_card_img'],
+        source: 'test',
+      });
+      const waiting = await client.query({ external_id: reference });
+      assert.deepEqual(waiting.requested_fields, ['id_card_img']);
+      assert.deepEqual(await client.reasonNames(waiting.reason_codes), [
+        'Document image unreadable (blurred, cut off, glare)',
+      ]);
+      assert.deepEqual(await client.reasonNames(waiting.reason_codes, 'zh'), [
+        '证件影像无法辨认（模糊、缺角、反光）',
+      ]);
+      const refused = await rejection(
+        client.amend(serial, { id_card_img: 'https://img.example.com/c/1.jpg', name_en: 'X' }),
+      );
+      assert.equal(refused.code, ERRORS.fieldNotRequested.code);
+      const amended = await client.amend(
+        { external_id: reference },
+        { id_card_img: 'https://img.example.com/c/1.jpg' },
+      );
+      assert.equal(amended.status, 'IN_REVIEW');
+
+      const receiver = await startReceiver();
+      try {
+        const endpoint = await client.registerWebhook({ url: receiver.url });
+        receiver.secrets = [endpoint.secret];
+        assert.deepEqual(
+          (await client.listWebhooks()).map((e) => e.id),
+          [endpoint.id],
+        );
+        const tested = await client.testWebhook(endpoint.id);
+        assert.equal(tested.delivered, true);
+        assert.ok(receiver.received.every((r) => r.verifiedBy === 0));
+        const rotated = await client.rotateWebhookSecret(endpoint.id, 0);
+        assert.notEqual(rotated.secret, endpoint.secret);
+        assert.equal((await client.disableWebhook(endpoint.id)).status, 'disabled');
+        assert.equal((await client.enableWebhook(endpoint.id)).status, 'active');
+        assert.deepEqual(await client.webhookDeliveries({ endpoint_id: endpoint.id }), []);
+        const [event] = (await client.listEvents({ busi_water_no: serial })).items;
+        assert.deepEqual(await client.redeliverWebhookEvent(event!.id, endpoint.id), {
+          queued: 1,
+          in_flight: 0,
+        });
+        assert.equal((await client.deleteWebhook(endpoint.id)).deleted, true);
+        assert.equal((await rejection(client.showWebhook(endpoint.id))).status, 404);
+      } finally {
+        await receiver.close();
+      }
+      assert.ok(appId.length > 0);
     });
 
     test('a rejected request throws CardApplyError with every field error, not retried', async () => {

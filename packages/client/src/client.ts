@@ -3,17 +3,21 @@ import { CardApplyError, CardApplyNetworkError, ERROR_CODES } from './errors.ts'
 import { DEFAULT_RETRY, isRetryable, parseRetryAfter, retryDelayMs, type RetryPolicy } from './retry.ts';
 import type {
   AccessToken,
+  AmendFields,
   ApplicationInput,
   ApplicationPage,
   ApplicationStatus,
   CodeTables,
   EventFilter,
   EventPage,
+  InputOf,
   ListFilter,
   Operation,
   PathOf,
   ResultOf,
   Submitted,
+  WebhookDelivery,
+  WebhookEndpoint,
   WebhookEvent,
 } from './types.ts';
 
@@ -76,6 +80,17 @@ const PATHS = {
   cancelApplication: '/mc-platformapi/v1/open/et/vs/card/apply/cancel',
   listCodes: '/mc-platformapi/v1/open/et/vs/card/codes',
   listEvents: '/mc-platformapi/v1/open/et/vs/card/events/list',
+  amendApplication: '/mc-platformapi/v1/open/et/vs/card/apply/amend',
+  registerWebhook: '/mc-platformapi/v1/open/et/vs/card/webhooks/register',
+  listWebhooks: '/mc-platformapi/v1/open/et/vs/card/webhooks/list',
+  showWebhook: '/mc-platformapi/v1/open/et/vs/card/webhooks/show',
+  rotateWebhookSecret: '/mc-platformapi/v1/open/et/vs/card/webhooks/rotate-secret',
+  disableWebhook: '/mc-platformapi/v1/open/et/vs/card/webhooks/disable',
+  enableWebhook: '/mc-platformapi/v1/open/et/vs/card/webhooks/enable',
+  deleteWebhook: '/mc-platformapi/v1/open/et/vs/card/webhooks/delete',
+  testWebhook: '/mc-platformapi/v1/open/et/vs/card/webhooks/test',
+  listWebhookDeliveries: '/mc-platformapi/v1/open/et/vs/card/webhooks/deliveries',
+  redeliverWebhookEvent: '/mc-platformapi/v1/open/et/vs/card/webhooks/redeliver',
 } as const satisfies { [O in Operation]?: PathOf<O> };
 type CallerOperation = keyof typeof PATHS;
 
@@ -111,6 +126,8 @@ export class CardApplyClient {
   readonly #now: () => number;
   #token: HeldToken | undefined;
   #exchanging: Promise<HeldToken> | undefined;
+  /** The code tables, asked for once (they change only when the service restarts with others). */
+  #codes: Promise<CodeTables> | undefined;
 
   constructor(options: CardApplyClientOptions) {
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -141,9 +158,9 @@ export class CardApplyClient {
     return this.#call('validateApplication', withDigest(application));
   }
 
-  /** The status of one of the app's applications. */
-  query(busiWaterNo: string): Promise<ApplicationStatus> {
-    return this.#call('queryApplication', { busi_water_no: busiWaterNo });
+  /** The status of one of the app's applications, by its serial or by your own `external_id`. */
+  query(reference: ApplicationReference): Promise<ApplicationStatus> {
+    return this.#call('queryApplication', referenceOf(reference));
   }
 
   /** One page of the app's applications, oldest first; pass `next_cursor` as `cursor` for the next. */
@@ -156,18 +173,98 @@ export class CardApplyClient {
     return this.#pages((cursor) => this.list({ ...filter, ...cursor }));
   }
 
-  /** Cancels an application (while SUBMITTED or IN_REVIEW); answers its new status. */
-  cancel(busiWaterNo: string, options: CancelOptions = {}): Promise<ApplicationStatus> {
+  /** Cancels an application (while SUBMITTED, IN_REVIEW or SUPPLEMENT_REQUIRED); answers its new status. */
+  cancel(reference: ApplicationReference, options: CancelOptions = {}): Promise<ApplicationStatus> {
     const body = {
-      busi_water_no: busiWaterNo,
+      ...referenceOf(reference),
       ...(options.reason === undefined ? {} : { reason: options.reason }),
     };
     return this.#call('cancelApplication', body, { idempotencyKey: options.idempotencyKey ?? randomUUID() });
   }
 
-  /** The code tables in force (country, position, profession, purpose, wealth_source). */
+  /**
+   * Sends the information an operator asked for (the application is SUPPLEMENT_REQUIRED): exactly
+   * the fields of its `requested_fields`. Answers the status, back in IN_REVIEW.
+   */
+  amend(
+    reference: ApplicationReference,
+    fields: AmendFields,
+    options: SubmitOptions = {},
+  ): Promise<ApplicationStatus> {
+    return this.#call(
+      'amendApplication',
+      { ...withDigest(fields as ApplicationInput), ...referenceOf(reference) },
+      { idempotencyKey: options.idempotencyKey ?? randomUUID() },
+    );
+  }
+
+  /** The code tables in force (country, position, profession, purpose, wealth_source, reason). */
   codes(): Promise<CodeTables> {
     return this.#call('listCodes', {});
+  }
+
+  /**
+   * The names of reason codes (of a status, a history entry or an event) in the tables in force,
+   * asked for once per client (they change only when the service restarts with others).
+   */
+  async reasonNames(codes: readonly string[], language: 'en' | 'zh' = 'en'): Promise<string[]> {
+    this.#codes ??= this.codes().catch((error: unknown) => {
+      this.#codes = undefined;
+      throw error;
+    });
+    return reasonCodeNames(await this.#codes, codes, language);
+  }
+
+  /** Registers a webhook endpoint of the app; the answer's `secret` is shown this once. */
+  registerWebhook(endpoint: InputOf<'registerWebhook'>): Promise<ResultOf<'registerWebhook'>> {
+    return this.#call('registerWebhook', endpoint);
+  }
+
+  /** The app's webhook endpoints (never their secrets). */
+  async listWebhooks(): Promise<WebhookEndpoint[]> {
+    return (await this.#call('listWebhooks', {})).items;
+  }
+
+  showWebhook(endpointId: string): Promise<WebhookEndpoint> {
+    return this.#call('showWebhook', { endpoint_id: endpointId });
+  }
+
+  /** A new signing secret (shown once); the old ones keep signing for `overlapSeconds` (a day by default). */
+  rotateWebhookSecret(endpointId: string, overlapSeconds?: number): Promise<ResultOf<'rotateWebhookSecret'>> {
+    return this.#call('rotateWebhookSecret', {
+      endpoint_id: endpointId,
+      ...(overlapSeconds === undefined ? {} : { overlap_seconds: overlapSeconds }),
+    });
+  }
+
+  disableWebhook(endpointId: string): Promise<WebhookEndpoint> {
+    return this.#call('disableWebhook', { endpoint_id: endpointId });
+  }
+
+  enableWebhook(endpointId: string): Promise<WebhookEndpoint> {
+    return this.#call('enableWebhook', { endpoint_id: endpointId });
+  }
+
+  deleteWebhook(endpointId: string): Promise<ResultOf<'deleteWebhook'>> {
+    return this.#call('deleteWebhook', { endpoint_id: endpointId });
+  }
+
+  /** Sends a signed `webhook.test` message to the endpoint now and says how it answered. */
+  testWebhook(endpointId: string): Promise<ResultOf<'testWebhook'>> {
+    return this.#call('testWebhook', { endpoint_id: endpointId });
+  }
+
+  /** Deliveries of an endpoint or of an event, each with its attempts, newest first. */
+  async webhookDeliveries(filter: InputOf<'listWebhookDeliveries'>): Promise<WebhookDelivery[]> {
+    return (await this.#call('listWebhookDeliveries', filter)).items;
+  }
+
+  /** Sends an event again, to one endpoint or to every endpoint that takes it. */
+  redeliverWebhookEvent(eventId: string, endpointId?: string): Promise<ResultOf<'redeliverWebhookEvent'>> {
+    return this.#call('redeliverWebhookEvent', {
+      event_id: eventId,
+      ...(endpointId === undefined ? {} : { endpoint_id: endpointId }),
+    });
   }
 
   /** One page of the app's events, oldest first: the same objects as the webhook bodies. */
@@ -294,6 +391,31 @@ export class CardApplyClient {
       await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
   }
+}
+
+/** A serial number, or your own reference given at the submit. */
+export type ApplicationReference = string | { external_id: string };
+
+function referenceOf(reference: ApplicationReference): { busi_water_no: string } | { external_id: string } {
+  return typeof reference === 'string'
+    ? { busi_water_no: reference }
+    : { external_id: reference.external_id };
+}
+
+/**
+ * The names of reason codes in the given code tables (from `codes()`), in English or Chinese; a
+ * code the tables do not know is given as it is.
+ */
+export function reasonCodeNames(
+  tables: CodeTables,
+  codes: readonly string[],
+  language: 'en' | 'zh' = 'en',
+): string[] {
+  const byCode = new Map(tables.reason.map((entry) => [entry.code, entry]));
+  return codes.map((code) => {
+    const entry = byCode.get(code);
+    return entry === undefined ? code : language === 'zh' ? entry.name_zh : entry.name;
+  });
 }
 
 function withDigest(application: ApplicationInput): Record<string, unknown> {

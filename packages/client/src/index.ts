@@ -1,6 +1,8 @@
 export {
   CardApplyClient,
   payPasswordDigest,
+  reasonCodeNames,
+  type ApplicationReference,
   type CancelOptions,
   type CardApplyClientOptions,
   type RetryEvent,

@@ -40,6 +40,11 @@ export type CodeTables = ResultOf<'listCodes'>;
 export type EventFilter = InputOf<'listEvents'>;
 export type EventPage = ResultOf<'listEvents'>;
 export type AccessToken = ResultOf<'exchangeToken'>;
+/** The fields an operator asked for, as the amend takes them (`payPassword` as for the submit). */
+export type AmendFields = Partial<Omit<ApplicationInput, 'external_id'>>;
+/** A webhook endpoint of the app, as the self-service routes show it. */
+export type WebhookEndpoint = ResultOf<'showWebhook'>;
+export type WebhookDelivery = ResultOf<'listWebhookDeliveries'>['items'][number];
 /** The body of a webhook, and an item of the events list. */
 export type WebhookEvent = components['schemas']['WebhookEvent'];
 
