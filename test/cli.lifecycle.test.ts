@@ -256,5 +256,52 @@ for (const storeName of storeNames()) {
       assert.equal(human.code, 0, human.stderr);
       assert.match(human.stdout, /operator:rey +application\.reveal/);
     });
+
+    test('codes lists the reason table; supplement asks for fields with codes, with one audit row', async () => {
+      const reasons = json<{ code: string; other: boolean }[]>(
+        await cli(target, ['codes', 'reason', '--json']),
+      );
+      assert.ok(reasons.some((entry) => entry.code === 'document_unreadable'));
+      const app = await createApp(ctx.store.db, 'cli supplement partner', Date.now());
+      const serial = (await submitApplication(ctx, callerOf(app.app_id), uniqueApplicant(3, app.app_id)))
+        .busi_water_no;
+      json(await cli(target, ['applications', 'review', serial, '--operator', 'rey', '--json']));
+      const noFields = await cli(target, [
+        'applications',
+        'supplement',
+        serial,
+        '--operator',
+        'rey',
+        '--reason-code',
+        'document_unreadable',
+      ]);
+      assert.equal(noFields.code, 1);
+      assert.match(noFields.stderr, /--field/);
+      const asked = json<{ status: string; requested_fields: string[]; reason_codes: string[] }>(
+        await cli(target, [
+          'applications',
+          'supplement',
+          serial,
+          '--operator',
+          'rey',
+          '--field',
+          'id_card_img,id_card_back_img',
+          '--reason-code',
+          'document_unreadable',
+          '--json',
+        ]),
+      );
+      assert.deepEqual(
+        [asked.status, asked.requested_fields, asked.reason_codes],
+        ['SUPPLEMENT_REQUIRED', ['id_card_img', 'id_card_back_img'], ['document_unreadable']],
+      );
+      const audit = await ctx.store.db
+        .selectFrom('audit_log')
+        .select(['action', 'details'])
+        .where('target_id', '=', serial)
+        .where('actor', '=', 'operator:rey')
+        .execute();
+      assert.equal(audit.filter((a) => (a.details ?? '').includes('SUPPLEMENT_REQUIRED')).length, 1);
+    });
   });
 }
