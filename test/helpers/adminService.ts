@@ -28,8 +28,17 @@ export function adminBench(storeName: 'sqlite' | 'postgres'): AdminBench {
     });
   bench.everything = async () => {
     const db = bench.service.ctx.store.db;
-    const count = async (table: 'audit_log' | 'application_transitions' | 'events' | 'operator_sessions' | 'app_secrets') =>
-      Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async (
+      table: 'audit_log' | 'application_transitions' | 'events' | 'operator_sessions' | 'app_secrets',
+    ) =>
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     return {
       applications: await db
         .selectFrom('applications')
@@ -43,7 +52,9 @@ export function adminBench(storeName: 'sqlite' | 'postgres'): AdminBench {
         .execute(),
       apps: await db.selectFrom('apps').select(['app_id', 'status']).orderBy('app_id').execute(),
       counts: await Promise.all(
-        (['audit_log', 'application_transitions', 'events', 'operator_sessions', 'app_secrets'] as const).map(count),
+        (['audit_log', 'application_transitions', 'events', 'operator_sessions', 'app_secrets'] as const).map(
+          count,
+        ),
       ),
       liveSessions: Number(
         (
