@@ -19,25 +19,25 @@ export async function seedApplications(store: Store, appId: string, from: number
   for (let start = from; start <= to; start += BATCH) {
     const end = Math.min(to, start + BATCH - 1);
     if (store.kind === 'postgres') {
-      await sql`INSERT INTO applications (busi_water_no, app_id, status, status_reason, cert_type, cert_hash,
+      await sql`INSERT INTO ${store.table('applications')} (busi_water_no, app_id, status, status_reason, cert_type, cert_hash,
           active_cert_hash, card_no_hash, card_no_masked, payload_enc, key_id, version, created_at, updated_at)
         SELECT 'SEED' || lpad(i::text, 28, '0'), ${appId}, 'SUBMITTED', NULL, '00', 'seedcert' || i, NULL,
           'seedcard' || i, '539966******0000', 'seed', 'seed', 1, ${base}::bigint + i, ${base}::bigint + i
         FROM generate_series(${start}::int, ${end}::int) AS i`.execute(store.db);
-      await sql`INSERT INTO application_transitions (busi_water_no, from_status, to_status, actor, reason, details, at)
+      await sql`INSERT INTO ${store.table('application_transitions')} (busi_water_no, from_status, to_status, actor, reason, details, at)
         SELECT 'SEED' || lpad(i::text, 28, '0'), NULL, 'SUBMITTED', 'system', NULL, NULL, ${base}::bigint + i
         FROM generate_series(${start}::int, ${end}::int) AS i`.execute(store.db);
     } else {
       await store.transaction(async (trx) => {
         await sql`WITH RECURSIVE n(i) AS (SELECT ${start} UNION ALL SELECT i + 1 FROM n WHERE i < ${end})
-          INSERT INTO applications (busi_water_no, app_id, status, status_reason, cert_type, cert_hash,
+          INSERT INTO ${store.table('applications')} (busi_water_no, app_id, status, status_reason, cert_type, cert_hash,
             active_cert_hash, card_no_hash, card_no_masked, payload_enc, key_id, version, created_at, updated_at)
           SELECT 'SEED' || printf('%028d', i), ${appId}, 'SUBMITTED', NULL, '00', 'seedcert' || i, NULL,
             'seedcard' || i, '539966******0000', 'seed', 'seed', 1, ${base} + i, ${base} + i FROM n`.execute(
           trx,
         );
         await sql`WITH RECURSIVE n(i) AS (SELECT ${start} UNION ALL SELECT i + 1 FROM n WHERE i < ${end})
-          INSERT INTO application_transitions (busi_water_no, from_status, to_status, actor, reason, details, at)
+          INSERT INTO ${store.table('application_transitions')} (busi_water_no, from_status, to_status, actor, reason, details, at)
           SELECT 'SEED' || printf('%028d', i), NULL, 'SUBMITTED', 'system', NULL, NULL, ${base} + i FROM n`.execute(
           trx,
         );

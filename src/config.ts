@@ -16,8 +16,13 @@ export interface Config {
   databaseUrl: string | undefined;
   /** PostgreSQL schema to use; lets several deployments (or test runs) share one database. */
   databaseSchema: string;
-  /** Connections per instance; the sum over instances must stay under max_connections. */
+  /** Connections per process; the sum over processes must stay under max_connections (or the pooler's). */
   databasePoolSize: number;
+  /**
+   * Named (server-side) prepared statements for the hot statements: off by default, because a
+   * pooler in transaction mode (PgBouncer before 1.21, RDS Proxy, Supavisor) cannot carry them.
+   */
+  databasePreparedStatements: boolean;
   /** Shares the per-app rate limit between instances when set. */
   redisUrl: string | undefined;
   /** The card product: network, BIN (6-8 digits) and number length. */
@@ -194,6 +199,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     databaseSchema,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE'),
+    databasePreparedStatements: boolean(env, 'DATABASE_PREPARED_STATEMENTS'),
     redisUrl,
     card: { network: text(env, 'CARD_NETWORK'), bin, length },
     encryptionKeys,

@@ -49,7 +49,11 @@ export const ENVIRONMENT = Type.Object({
     16,
     1,
     1000,
-    'PostgreSQL connections per instance; instances × pool must stay under `max_connections`',
+    'PostgreSQL connections per process; the budget: docs/DEPLOYMENT.md (checked at start)',
+  ),
+  DATABASE_PREPARED_STATEMENTS: flag(
+    false,
+    'named prepared statements; only on a direct connection or a pooler that carries them (PgBouncer 1.21+)',
   ),
   REDIS_URL: unset(
     Type.String({

@@ -1,7 +1,7 @@
 import { build } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
-import { openContext } from './start.ts';
+import { checkConnectionBudget, openContext } from './start.ts';
 import { startDispatcher } from './webhooks/dispatcher.ts';
 import { startKeyJobs } from './keys/keyJobs.ts';
 import { startMetricsServer } from './metrics/metricsServer.ts';
@@ -18,6 +18,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config);
   const ctx = await openContext(config, logger);
+  await checkConnectionBudget(ctx, logger, 1);
   const app = await build(ctx, { logger });
 
   let dispatcher: ReturnType<typeof startDispatcher> | undefined;

@@ -45,3 +45,34 @@ function asConfigError<T>(variable: string, load: () => T): T {
     throw new ConfigError(message.startsWith(variable) ? message : `${variable}: ${message}`);
   }
 }
+
+/**
+ * Warns when this machine's processes × DATABASE_POOL_SIZE cannot fit the connections PostgreSQL
+ * has left (max_connections less its superuser reserve and what other clients hold now). Only on a
+ * direct connection: behind a pooler the pooler's pool size bounds the server's connections.
+ * Returns whether it warned. A failure to ask is logged, never fatal.
+ */
+export async function checkConnectionBudget(
+  ctx: ServiceContext,
+  logger: Logger,
+  processes: number,
+): Promise<boolean> {
+  try {
+    const budget = await ctx.store.connectionBudget(processes);
+    if (budget === undefined || budget.fits) return false;
+    logger.warn(
+      {
+        wanted: budget.wanted,
+        available: budget.available,
+        max_connections: budget.maxConnections,
+        reserved: budget.reserved,
+        held_by_others: budget.heldByOthers,
+      },
+      `connection budget: ${processes} process(es) × DATABASE_POOL_SIZE ${ctx.config.databasePoolSize} = ${budget.wanted} connections, but PostgreSQL has ${budget.available} left; lower DATABASE_POOL_SIZE, raise max_connections or put PgBouncer in front (docs/DEPLOYMENT.md)`,
+    );
+    return true;
+  } catch (error) {
+    logger.warn({ err: describe(error) }, 'connection budget not checked');
+    return false;
+  }
+}

@@ -68,13 +68,13 @@ for (const storeName of storeNames()) {
       (reply.body.data as { busi_water_no: string }).busi_water_no;
     const row = async (serial: string) =>
       (
-        await sql<Row>`select cert_hash, active_cert_hash, cert_hash_version from applications
+        await sql<Row>`select cert_hash, active_cert_hash, cert_hash_version from ${service.ctx.store.table('applications')}
           where busi_water_no = ${serial}`.execute(service.ctx.store.db)
       ).rows[0]!;
     /** Makes a stored row look written by the previous version: the old hash of the number as sent. */
     const asPreviousVersion = async (serial: string, certType: string, sent: string) => {
       const old = legacyDocumentHash(service.ctx.keyRing, certType, sent);
-      await sql`update applications set cert_hash = ${old}, cert_hash_version = 1,
+      await sql`update ${service.ctx.store.table('applications')} set cert_hash = ${old}, cert_hash_version = 1,
         active_cert_hash = case when active_cert_hash is null then null else cast(${old} as text) end
         where busi_water_no = ${serial}`.execute(service.ctx.store.db);
     };
@@ -83,7 +83,9 @@ for (const storeName of storeNames()) {
         (
           await sql<{
             n: number | string;
-          }>`select count(*) as n from applications where cert_hash_version = 1`.execute(service.ctx.store.db)
+          }>`select count(*) as n from ${service.ctx.store.table('applications')} where cert_hash_version = 1`.execute(
+            service.ctx.store.db,
+          )
         ).rows[0]!.n,
       );
     const cancel = (serial: string) =>
@@ -154,7 +156,7 @@ for (const storeName of storeNames()) {
       // is the canonical hash, which its active row then holds.
       const payload = JSON.stringify({ ...other, cert_id: plain });
       const enc = service.ctx.keyRing.encrypt(payload, b);
-      await sql`update applications set payload_enc = ${enc}, key_id = ${service.ctx.keyRing.keyIdOf(enc)}
+      await sql`update ${service.ctx.store.table('applications')} set payload_enc = ${enc}, key_id = ${service.ctx.keyRing.keyIdOf(enc)}
         where busi_water_no = ${b}`.execute(service.ctx.store.db);
       await asPreviousVersion(a, '00', app.cert_id);
       await asPreviousVersion(b, '00', plain);
@@ -206,10 +208,10 @@ for (const storeName of storeNames()) {
       const damaged = await submit(hongKong());
       const erased = await submit(hongKong());
       const [d, e] = [serialOf(damaged), serialOf(erased)];
-      await sql`update applications set cert_hash_version = 1, payload_enc = ${'v1:t1:not-a-ciphertext'}
+      await sql`update ${service.ctx.store.table('applications')} set cert_hash_version = 1, payload_enc = ${'v1:t1:not-a-ciphertext'}
         where busi_water_no = ${d}`.execute(service.ctx.store.db);
       const tombstone = service.ctx.keyRing.encrypt(JSON.stringify({ erased: true, erased_at: 1 }), e);
-      await sql`update applications set cert_hash_version = 1, payload_enc = ${tombstone},
+      await sql`update ${service.ctx.store.table('applications')} set cert_hash_version = 1, payload_enc = ${tombstone},
         cert_hash = 'erased', active_cert_hash = null where busi_water_no = ${e}`.execute(
         service.ctx.store.db,
       );

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Store, StoreKind } from '../store/connect.ts';
-import { runStatement, statement } from '../store/statements.ts';
+import type { Store } from '../store/connect.ts';
+import { statement } from '../store/statements.ts';
 import type {
   ApplicationsTable,
   ApplicationTransitionsTable,
@@ -23,12 +23,12 @@ export interface SubmissionRows {
  * to save: three inserts in the caller's transaction.
  */
 export async function insertSubmission(
+  store: Store,
   db: Kysely<Database>,
-  kind: StoreKind,
   rows: SubmissionRows,
 ): Promise<void> {
-  if (kind === 'postgres') {
-    await runStatement(db, kind, INSERT_SUBMISSION, submissionParameters(rows));
+  if (store.kind === 'postgres') {
+    await store.run(INSERT_SUBMISSION, submissionParameters(rows), db);
     return;
   }
   await insertApplication(db, rows.application);
@@ -81,14 +81,14 @@ function submissionParameters({ application: a, transition: t, event: e }: Submi
 const INSERT_SUBMISSION = statement(
   'insert_submission',
   `WITH application AS (
-     INSERT INTO applications (busi_water_no, app_id, status, status_reason, cert_type, cert_hash,
+     INSERT INTO {applications} (busi_water_no, app_id, status, status_reason, cert_type, cert_hash,
        active_cert_hash, card_no_hash, card_no_masked, payload_enc, key_id, version, created_at, updated_at,
        external_id, active_external_id)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)),
    transition AS (
-     INSERT INTO application_transitions (busi_water_no, from_status, to_status, actor, reason, details, at)
+     INSERT INTO {application_transitions} (busi_water_no, from_status, to_status, actor, reason, details, at)
      VALUES (?, ?, ?, ?, ?, ?, ?))
-   INSERT INTO events (event_id, app_id, busi_water_no, type, payload, created_at, seq, fanned_out_at)
+   INSERT INTO {events} (event_id, app_id, busi_water_no, type, payload, created_at, seq, fanned_out_at)
    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 );
 

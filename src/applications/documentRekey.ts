@@ -55,7 +55,7 @@ export async function rekeyBatch(
     const lock = store.kind === 'postgres' ? sql` for update skip locked` : sql``;
     const rows = await sql<PendingRow>`
       select busi_water_no, cert_hash, active_cert_hash, payload_enc
-      from applications
+      from ${store.table('applications')}
       where cert_hash_version = 1 and busi_water_no > ${after}
       order by busi_water_no
       limit ${limit}${lock}`.execute(trx);
@@ -96,7 +96,7 @@ export async function rekeyBatch(
       }
       // The active hash follows the state at the time of writing: a row that became final meanwhile has none.
       const updated = await sql`
-        update applications
+        update ${store.table('applications')}
         set cert_hash = ${hash}, cert_hash_version = 2,
           active_cert_hash = case when active_cert_hash is null then null else cast(${hash} as text) end
         where busi_water_no = ${row.busi_water_no} and cert_hash_version = 1
@@ -146,7 +146,9 @@ export async function rekeyDocuments(
     after = batch.last;
   }
   const left = await sql<{ n: number | string }>`
-    select count(*) as n from applications where cert_hash_version = 1`.execute(ctx.store.db);
+    select count(*) as n from ${ctx.store.table('applications')} where cert_hash_version = 1`.execute(
+    ctx.store.db,
+  );
   report.pending = Number(left.rows[0]?.n ?? 0);
   // New rows are written at version 2, so once none is left, none comes back.
   if (report.pending === 0) finished.add(ctx.store);

@@ -74,7 +74,7 @@ export async function submitApplication(
       } else {
         await ctx.store.transaction(async (trx) => {
           if (ctx.store.kind === 'sqlite') await checkConflicts(trx, caller, rows, requested !== undefined);
-          await insertSubmission(trx, ctx.store.kind, rows);
+          await insertSubmission(ctx.store, trx, rows);
           // In the same transaction: acknowledged and replayable are one commit.
           await options.idempotency?.complete(trx, result);
         });

@@ -49,7 +49,7 @@ const FIND_TOKEN_WITH_APP = statement(
   'find_token_with_app',
   `SELECT t.app_id, t.expires_at, t.revoked_at, a.status AS app_status,
           a.rate_limit_per_second, a.rate_limit_burst
-     FROM access_tokens t JOIN apps a ON a.app_id = t.app_id
+     FROM {access_tokens} t JOIN {apps} a ON a.app_id = t.app_id
     WHERE t.token_hash = ?`,
 );
 

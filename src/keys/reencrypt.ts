@@ -77,7 +77,7 @@ export async function reencryptBatch(
     const lock = store.kind === 'postgres' ? sql` for update skip locked` : sql``;
     const rows = await sql<{ pk: string; enc: string; aad_part: string }>`
       select ${sql.ref(target.pk)} as pk, ${sql.ref(target.column)} as enc, ${sql.ref(target.aadColumn)} as aad_part
-      from ${sql.table(target.table)}
+      from ${store.table(target.table)}
       where key_id = ${keyId} and ${sql.ref(target.pk)} > ${after}
       order by ${sql.ref(target.pk)}
       limit ${limit}${lock}`.execute(trx);
@@ -93,7 +93,7 @@ export async function reencryptBatch(
         continue;
       }
       const updated = await sql`
-        update ${sql.table(target.table)}
+        update ${store.table(target.table)}
         set ${sql.ref(target.column)} = ${enc}, key_id = ${keyRing.keyIdOf(enc)}
         where ${sql.ref(target.pk)} = ${row.pk} and ${sql.ref(target.column)} = ${row.enc}`.execute(trx);
       if (Number(updated.numAffectedRows ?? 0n) === 1) result.moved++;

@@ -72,7 +72,7 @@ async function readQueue(store: Store): Promise<QueueState> {
   // The status lists are literals, as in the partial index's predicate, so that SQLite uses it.
   const undelivered = await sql<{ pending: number | string; oldest: number | string | null }>`
     select count(*) as pending, min(e.created_at) as oldest
-    from deliveries d join events e on e.event_id = d.event_id
+    from ${store.table('deliveries')} d join ${store.table('events')} e on e.event_id = d.event_id
     where d.status in ('pending', 'delivering')`.execute(store.db);
   const unfanned = await store.db
     .selectFrom('events')

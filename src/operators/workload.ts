@@ -105,10 +105,10 @@ async function backlog(ctx: ServiceContext, now: number): Promise<Workload['back
   const firstHour = Math.floor(now / HOUR_MS) - BACKLOG_HOURS + 1;
   const since = firstHour * HOUR_MS;
   const arrivals = await sql<{ h: number | string; n: number | string }>`
-    select created_at / ${HOUR_MS} as h, count(*) as n from applications
+    select created_at / ${HOUR_MS} as h, count(*) as n from ${ctx.store.table('applications')}
     where created_at >= ${since} group by 1`.execute(ctx.store.db);
   const decisions = await sql<{ h: number | string; n: number | string }>`
-    select at / ${HOUR_MS} as h, count(*) as n from application_transitions
+    select at / ${HOUR_MS} as h, count(*) as n from ${ctx.store.table('application_transitions')}
     where to_status in (${sql.join(DECISIONS)}) and at >= ${since} group by 1`.execute(ctx.store.db);
   const byHour = (rows: { h: number | string; n: number | string }[]) =>
     new Map(rows.map((r) => [Math.floor(Number(r.h)), Number(r.n)]));

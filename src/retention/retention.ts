@@ -3,6 +3,7 @@ import { recordAudit } from '../audit/auditTrail.ts';
 import { ERASED_CERT_HASH, erasedPayload } from '../applications/erasure.ts';
 import { isFinal, STATUSES } from '../applications/lifecycle.ts';
 import type { ServiceContext } from '../context.ts';
+import type { Store } from '../store/connect.ts';
 import type { Database } from '../store/tables.ts';
 
 /**
@@ -65,7 +66,8 @@ interface Candidate {
 
 /** Eligible applications after a position in (updated_at, busi_water_no) order. */
 async function candidates(
-  db: Transaction<Database> | ServiceContext['store']['db'],
+  store: Store,
+  db: Transaction<Database> | Store['db'],
   cutoff: number,
   after: { updatedAt: number; busiWaterNo: string } | undefined,
   limit: number,
@@ -76,7 +78,7 @@ async function candidates(
       ? sql``
       : sql` and (updated_at, busi_water_no) > (${after.updatedAt}, ${after.busiWaterNo})`;
   const rows = await sql<Candidate>`
-    select busi_water_no, status, updated_at from applications
+    select busi_water_no, status, updated_at from ${store.table('applications')}
     where erased_at is null and status in ${FINAL_IN} and updated_at < ${cutoff}${position}
     order by updated_at, busi_water_no
     limit ${limit}${lock ? sql` for update skip locked` : sql``}`.execute(db);
@@ -105,11 +107,18 @@ export async function runRetention(ctx: ServiceContext, options: RetentionOption
     let batch: Candidate[];
     const before = report.count;
     if (options.dryRun) {
-      batch = await candidates(ctx.store.db, cutoff, after, batchSize, false);
+      batch = await candidates(ctx.store, ctx.store.db, cutoff, after, batchSize, false);
       for (const row of batch) note(row.busi_water_no);
     } else {
       batch = await ctx.store.transaction(async (trx) => {
-        const rows = await candidates(trx, cutoff, after, batchSize, ctx.store.kind === 'postgres');
+        const rows = await candidates(
+          ctx.store,
+          trx,
+          cutoff,
+          after,
+          batchSize,
+          ctx.store.kind === 'postgres',
+        );
         for (const row of rows) {
           if (await erase(ctx, trx, row, cutoff, options)) note(row.busi_water_no);
         }
@@ -137,7 +146,7 @@ async function erase(
   const now = ctx.now();
   const tombstone = ctx.keyRing.encrypt(JSON.stringify(erasedPayload(now)), row.busi_water_no);
   const updated = await sql`
-    update applications
+    update ${ctx.store.table('applications')}
     set payload_enc = ${tombstone}, key_id = ${ctx.keyRing.keyIdOf(tombstone)},
       cert_hash = ${ERASED_CERT_HASH}, erased_at = ${now}
     where busi_water_no = ${row.busi_water_no}
@@ -167,7 +176,7 @@ async function erase(
  */
 async function dropOldVersions(ctx: ServiceContext): Promise<boolean> {
   if (ctx.store.kind === 'postgres') {
-    await sql`vacuum applications`.execute(ctx.store.db);
+    await sql`vacuum ${ctx.store.table('applications')}`.execute(ctx.store.db);
     return true;
   }
   // A reader in another process (the CLI) can hold the log for a moment.

@@ -76,6 +76,11 @@ export function sqliteMigrationStatus(database: DatabaseSync): MigrationStatus[]
   return withStatus(loadMigrations('sqlite'), rows);
 }
 
+/**
+ * Through a pooler too: every step is one transaction on one server session, with the schema set by
+ * `SET LOCAL search_path` (migration files stay plain SQL) and the lock `pg_advisory_xact_lock`,
+ * both ending with the transaction.
+ */
 export async function migratePostgres(
   pool: pg.Pool,
   schema: string,
@@ -83,39 +88,42 @@ export async function migratePostgres(
 ): Promise<number[]> {
   const applied: number[] = [];
   const client = await pool.connect();
-  try {
-    // Under the lock too: concurrent CREATE ... IF NOT EXISTS of one name can fail (unique violation).
+  const inTransaction = async <T>(work: () => Promise<T>): Promise<T> => {
     await client.query('BEGIN');
     try {
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`cardapply.migrate.${schema}`]);
-      await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-      await client.query(CREATE_TABLE);
+      // The schema is a checked identifier (config.ts): lower-case letters, digits and underscores.
+      await client.query(`SET LOCAL search_path TO "${schema}"`);
+      const result = await work();
       await client.query('COMMIT');
+      return result;
     } catch (error) {
       await client.query('ROLLBACK');
       throw error;
     }
+  };
+  try {
+    // Under the lock too: concurrent CREATE ... IF NOT EXISTS of one name can fail (unique violation).
+    await inTransaction(async () => {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      await client.query(CREATE_TABLE);
+    });
     for (const migration of loadMigrations('postgres')) {
-      await client.query('BEGIN');
-      try {
-        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`cardapply.migrate.${schema}`]);
+      const appliedNow = await inTransaction(async () => {
         const done = await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [
           migration.version,
         ]);
-        if (done.rowCount === 0) {
-          await client.query(migration.sql);
-          await client.query(
-            'INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)',
-            [migration.version, migration.name, Date.now()],
-          );
-          applied.push(migration.version);
-        }
-        await client.query('COMMIT');
-        if (done.rowCount === 0) onApplied?.(migration);
-      } catch (error) {
-        await client.query('ROLLBACK');
-        throw error;
-      }
+        if (done.rowCount !== 0) return false;
+        await client.query(migration.sql);
+        await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+          migration.version,
+          migration.name,
+          Date.now(),
+        ]);
+        applied.push(migration.version);
+        return true;
+      });
+      if (appliedNow) onApplied?.(migration);
     }
   } finally {
     client.release();
@@ -123,12 +131,19 @@ export async function migratePostgres(
   return applied;
 }
 
-export async function postgresMigrationStatus(pool: pg.Pool): Promise<MigrationStatus[]> {
-  await pool.query(CREATE_TABLE);
-  const result = await pool.query<{ version: number; applied_at: number }>(
-    'SELECT version, applied_at FROM schema_migrations',
-  );
-  return withStatus(loadMigrations('postgres'), result.rows);
+/** Read only: a schema never migrated shows every migration pending. */
+export async function postgresMigrationStatus(pool: pg.Pool, schema: string): Promise<MigrationStatus[]> {
+  const table = `"${schema}".schema_migrations`;
+  const exists = await pool.query<{ found: string | null }>('SELECT to_regclass($1) AS found', [table]);
+  const rows =
+    exists.rows[0]?.found == null
+      ? []
+      : (
+          await pool.query<{ version: number; applied_at: number }>(
+            `SELECT version, applied_at FROM ${table}`,
+          )
+        ).rows;
+  return withStatus(loadMigrations('postgres'), rows);
 }
 
 function withStatus(

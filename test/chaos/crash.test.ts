@@ -30,7 +30,7 @@ for (const storeName of storeNames()) {
       const random = seededRandom(seed);
       const target = createStoreTarget(storeName);
       const postgres: PostgresLocation | undefined =
-        storeName === 'postgres' ? { url: target.env['DATABASE_URL']!, schema: target.schema! } : undefined;
+        storeName === 'postgres' ? { url: target.directUrl!, schema: target.schema! } : undefined;
       const ctx = await openContext(loadConfig(target.env), createLogger({ logLevel: 'silent' }));
       const app = await createApp(ctx.store.db, 'crash partner', Date.now());
       const acknowledged: string[] = [];

@@ -47,7 +47,7 @@ describe('chaos: several instances', { skip: !usable && 'no PostgreSQL (DATABASE
     if (process.env['DATABASE_URL']) {
       target = createStoreTarget('postgres');
       env = { ...target.env };
-      location = { url: target.env['DATABASE_URL']!, schema: target.schema! };
+      location = { url: target.directUrl!, schema: target.schema! };
     } else {
       privateServer = await startPrivatePostgres();
       target = createStoreTarget('sqlite');

@@ -301,7 +301,9 @@ for (const storeName of storeNames()) {
           }
         }
         // The tables are all still there, and hold what was stored.
-        const count = await sql<{ n: number }>`select count(*) as n from applications`.execute(
+        const count = await sql<{
+          n: number;
+        }>`select count(*) as n from ${service.ctx.store.table('applications')}`.execute(
           service.ctx.store.db,
         );
         // Four as before, and the one submitted with a reference.

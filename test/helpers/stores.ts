@@ -4,10 +4,15 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { skipWithout } from './components.ts';
+import { startPgBouncer, type PgBouncer } from './pgbouncer.ts';
 
 /**
  * The stores every storing test runs on: SQLite always, PostgreSQL whenever DATABASE_URL is set.
  * Each target is private to its test: a fresh data directory, or a fresh PostgreSQL schema.
+ *
+ * With PGBOUNCER=1 the PostgreSQL targets go through a real PgBouncer in transaction mode, started
+ * once for this test process (see pgbouncer.ts): the service must work when no session state
+ * survives a transaction. Inspection from tests (dumps, integrity checks) uses `directUrl`.
  */
 export interface StoreTarget {
   readonly name: 'sqlite' | 'postgres';
@@ -15,8 +20,16 @@ export interface StoreTarget {
   readonly env: Record<string, string>;
   readonly dataDir: string;
   readonly schema: string | undefined;
+  /** PostgreSQL itself, never through the bouncer: for tools that need a session (pg_dump). */
+  readonly directUrl: string | undefined;
   cleanup(): Promise<void>;
 }
+
+/** The bouncer of this test process, when PGBOUNCER=1. */
+export const pgBouncer: PgBouncer | undefined =
+  process.env['PGBOUNCER'] === '1' && process.env['DATABASE_URL']
+    ? await startPgBouncer(process.env['DATABASE_URL'])
+    : undefined;
 
 /** A fixed test key: tests of other keys make their own. */
 export const TEST_ENCRYPTION_KEYS = `t1:${Buffer.alloc(32, 7).toString('base64')}`;
@@ -36,6 +49,7 @@ export function createStoreTarget(name: 'sqlite' | 'postgres'): StoreTarget {
       env: base,
       dataDir,
       schema: undefined,
+      directUrl: undefined,
       cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
@@ -44,9 +58,15 @@ export function createStoreTarget(name: 'sqlite' | 'postgres'): StoreTarget {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   return {
     name,
-    env: { ...base, DATABASE_URL: url, DATABASE_SCHEMA: schema, ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS },
+    env: {
+      ...base,
+      DATABASE_URL: pgBouncer?.url ?? url,
+      DATABASE_SCHEMA: schema,
+      ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+    },
     dataDir,
     schema,
+    directUrl: url,
     cleanup: async () => {
       rmSync(dataDir, { recursive: true, force: true });
       const client = new pg.Client({ connectionString: url });

@@ -1,0 +1,47 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { CompiledQuery, Kysely, sql } from 'kysely';
+import type { Store } from './connect.ts';
+import { groupCommitter } from './groupCommit.ts';
+import { migrateSqlite, sqliteMigrationStatus } from './migrate.ts';
+import { NodeSqliteDialect } from './sqliteDialect.ts';
+import type { Database } from './tables.ts';
+
+export const SQLITE_FILE = 'cardapply.db';
+
+export function openSqlite(dataDir: string): Store {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const database = new DatabaseSync(join(dataDir, SQLITE_FILE));
+  // First: switching a new file to WAL waits for the lock when several processes open it at once.
+  database.exec('PRAGMA busy_timeout = 5000');
+  // WAL with synchronous=FULL: a committed transaction survives a crash and a power cut.
+  database.exec('PRAGMA journal_mode = WAL');
+  database.exec('PRAGMA synchronous = FULL');
+  database.exec('PRAGMA foreign_keys = ON');
+  // Deleted and overwritten content is zeroed, not left in free pages: retention's erasures leave
+  // no trace in the file (the WAL is checkpointed and truncated after them).
+  database.exec('PRAGMA secure_delete = ON');
+  const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(database) });
+  // Concurrent transactions share one commit (one fsync): see groupCommit.ts.
+  const committer = groupCommitter(db);
+  return {
+    kind: 'sqlite',
+    db,
+    transaction: (work) => committer.transaction(work),
+    groupCommitStats: () => committer.stats(),
+    migrate: async (onApplied) => migrateSqlite(database, onApplied),
+    migrationStatus: async () => sqliteMigrationStatus(database),
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    poolStats: () => undefined,
+    table: (name) => sql.table(name),
+    run: async <R>(statement: { sqlite: string }, parameters: readonly unknown[], within = db) => {
+      const result = await within.executeQuery<R>(CompiledQuery.raw(statement.sqlite, [...parameters]));
+      return result.rows;
+    },
+    connectionBudget: async () => undefined,
+    close: () => db.destroy(),
+  };
+}
