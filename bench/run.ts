@@ -182,9 +182,9 @@ async function readBenchmarks(store: StoreName) {
       };
     };
     const seedStart = performance.now();
-    await seedApplications(ctx.store, auth.appId, 1, SMALL);
+    await seedApplications(ctx.store, store, auth.appId, 1, SMALL);
     const small = await query(SMALL);
-    await seedApplications(ctx.store, auth.appId, SMALL + 1, LARGE);
+    await seedApplications(ctx.store, store, auth.appId, SMALL + 1, LARGE);
     const seedSeconds = Math.round((performance.now() - seedStart) / 100) / 10;
     const large = await query(LARGE);
 

@@ -13,12 +13,18 @@ export function seededSerial(i: number): string {
   return `SEED${String(i).padStart(28, '0')}`;
 }
 
-export async function seedApplications(store: Store, appId: string, from: number, to: number): Promise<void> {
+export async function seedApplications(
+  store: Store,
+  kind: 'sqlite' | 'postgres',
+  appId: string,
+  from: number,
+  to: number,
+): Promise<void> {
   const base = Date.now() - 86_400_000;
-  const progress = startProgress(`seeding ${store.kind}`, { total: to - from + 1, unit: 'applications' });
+  const progress = startProgress(`seeding ${kind}`, { total: to - from + 1, unit: 'applications' });
   for (let start = from; start <= to; start += BATCH) {
     const end = Math.min(to, start + BATCH - 1);
-    if (store.kind === 'postgres') {
+    if (kind === 'postgres') {
       await sql`INSERT INTO ${store.table('applications')} (busi_water_no, app_id, status, status_reason, cert_type, cert_hash,
           active_cert_hash, card_no_hash, card_no_masked, payload_enc, key_id, version, created_at, updated_at)
         SELECT 'SEED' || lpad(i::text, 28, '0'), ${appId}, 'SUBMITTED', NULL, '00', 'seedcert' || i, NULL,
@@ -45,6 +51,6 @@ export async function seedApplications(store: Store, appId: string, from: number
     }
     progress.advance(end - start + 1);
   }
-  if (store.kind === 'postgres') await sql`ANALYZE`.execute(store.db);
+  if (kind === 'postgres') await sql`ANALYZE`.execute(store.db);
   progress.finish();
 }

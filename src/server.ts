@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     background.push({ stop: () => metricsServer.close() });
     logger.info({ metrics_url: metricsServer.url }, 'metrics listening');
   }
-  logger.info({ url: address, store: ctx.store.kind }, 'listening');
+  logger.info({ url: address, store: ctx.store.label }, 'listening');
 }
 
 main().catch((error: unknown) => {

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { submitApplication } from '../src/applications/submitApplication.ts';
 import { ServiceError } from '../src/errors/serviceError.ts';
 import type { ServiceContext } from '../src/context.ts';
 import { callerAuthentication } from '../src/http/callerAuth.ts';
 import { success } from '../src/http/envelope.ts';
-import { RequestIdempotency } from '../src/http/idempotency.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { requestHash } from '../src/idempotency/canonicalJson.ts';
 import { purgeExpiredKeys } from '../src/idempotency/idempotencyKeys.ts';
@@ -183,8 +182,11 @@ for (const storeName of storeNames()) {
         .where('idempotency_key', '=', key)
         .executeTakeFirstOrThrow();
       assert.equal(row.state, 'completed');
-      assert.equal(row.status_code, 200);
-      assert.equal(row.response_body, reply.text);
+      // The domain result, from which the transport builds the response (and its replays).
+      assert.deepEqual(JSON.parse(row.result!), reply.body.data);
+      assert.deepEqual(reply.body.data, {
+        busi_water_no: (reply.body.data as { busi_water_no: string }).busi_water_no,
+      });
       assert.equal(row.request_hash, requestHash('application.submit', body));
       assert.ok(!JSON.stringify(row).includes(body.cert_id), 'no identity data in the record');
       assert.ok(row.expires_at - row.created_at >= 24 * 3600 * 1000, 'kept at least 24 hours');
@@ -198,7 +200,7 @@ for (const storeName of storeNames()) {
         .set({ expires_at: Date.now() - 1 })
         .where('idempotency_key', '=', key)
         .execute();
-      assert.ok((await purgeExpiredKeys(db(), Date.now())) >= 1);
+      assert.ok((await purgeExpiredKeys(group.instances[0]!.ctx, Date.now())) >= 1);
       const reused = await submit(fresh(), key);
       assert.equal(reused.status, 200);
       assert.equal(reused.headers.get('idempotent-replayed'), null);
@@ -217,6 +219,7 @@ for (const storeName of storeNames()) {
         locked_until: now + 60_000,
         status_code: null,
         response_body: null,
+        result: null,
         created_at: now,
         expires_at: now + 86_400_000,
       };
@@ -255,14 +258,13 @@ for (const storeName of storeNames()) {
           locked_until: now + 60_000,
           status_code: null,
           response_body: null,
+          result: null,
           created_at: now,
           expires_at: now + 86_400_000,
         })
         .execute();
       const before = await applicationsOf(caller.appId);
-      const fencedOut = new RequestIdempotency({ appId: caller.appId, key, claimToken: 'the-old-holder' }, {
-        headers: {},
-      } as FastifyRequest);
+      const fencedOut = { appId: caller.appId, key, claimToken: 'the-old-holder' };
       const instance = group.instances[0]!;
       const callerView = { appId: caller.appId, rateLimitPerSecond: null, rateLimitBurst: null };
       await assert.rejects(
@@ -287,6 +289,7 @@ for (const storeName of storeNames()) {
           locked_until: now + 60_000,
           status_code: null,
           response_body: null,
+          result: null,
           created_at: now,
           expires_at: now + 86_400_000,
         })

@@ -52,13 +52,12 @@ export async function rekeyBatch(
 ): Promise<RekeyBatchResult> {
   const { store, keyRing } = ctx;
   return store.transaction(async (trx) => {
-    const lock = store.kind === 'postgres' ? sql` for update skip locked` : sql``;
     const rows = await sql<PendingRow>`
       select busi_water_no, cert_hash, active_cert_hash, payload_enc
       from ${store.table('applications')}
       where cert_hash_version = 1 and busi_water_no > ${after}
       order by busi_water_no
-      limit ${limit}${lock}`.execute(trx);
+      limit ${limit}${store.skipLockedClause}`.execute(trx);
     const result: RekeyBatchResult = {
       rekeyed: 0,
       unchanged: 0,

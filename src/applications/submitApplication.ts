@@ -1,18 +1,12 @@
-import type { Transaction } from 'kysely';
 import type { Caller } from '../callers/credentials.ts';
 import { generateCardNumber, maskCardNumber } from '../cards/cardNumber.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import { firstEventRow } from '../events/outbox.ts';
-import type { IdempotentCompletion } from '../idempotency/idempotencyKeys.ts';
-import { isUniqueViolation, violatedConstraint } from '../store/errors.ts';
-import type { Database } from '../store/tables.ts';
+import type { IdempotencyClaim } from '../idempotency/idempotencyKeys.ts';
 import {
   findActiveByCertHash,
   findActiveByExternalId,
-  insertSubmission,
-  insertSubmissionAlone,
-  isCardNumberTaken,
   type SubmissionRows,
 } from './applicationRepository.ts';
 import { canonicalDocumentNumber, readApplication } from './checks/canonical.ts';
@@ -25,9 +19,6 @@ import { validateApplication, type ValidationContext } from './validateApplicati
 
 /** How often a randomly drawn card number may collide before we give up (1 in 10^9 each). */
 const CARD_DRAW_ATTEMPTS = 5;
-
-/** A randomly drawn card number is already taken: draw another. */
-class DrawnCardNumberTaken extends Error {}
 
 export function validationContext(ctx: ServiceContext): ValidationContext {
   return {
@@ -47,15 +38,17 @@ export function certHash(ctx: ServiceContext, application: ApplicationRequest): 
 
 /**
  * Submit an application: validate, assign a serial and a card number, and store the encrypted
- * application with its first history row and its `application.submitted` event in one
- * transaction. Returns only after the commit: acknowledged means durable.
+ * application with its first history row and its `application.submitted` event in one commit.
+ * Returns only after the commit: acknowledged means durable. With an idempotency claim, the same
+ * commit records the result under the key (acknowledged and replayable are one commit); the
+ * caller's transport builds its response from the result, now and when it replays it.
  */
 export async function submitApplication(
   ctx: ServiceContext,
   caller: Caller,
   body: unknown,
-  options: { idempotency?: IdempotentCompletion | undefined } = {},
-): Promise<{ busi_water_no: string }> {
+  options: { idempotency?: IdempotencyClaim | undefined } = {},
+): Promise<SubmitResult> {
   const application = validateApplication(body, validationContext(ctx));
   const requested = application.card_no;
   const documentHash = certHash(ctx, application);
@@ -66,53 +59,37 @@ export async function submitApplication(
   for (let attempt = 1; ; attempt++) {
     const cardNo = requested ?? generateCardNumber(ctx.config.card);
     const rows = submissionRows(ctx, caller, { ...application, card_no: cardNo }, documentHash);
-    const result = { busi_water_no: rows.application.busi_water_no };
-    try {
-      if (ctx.store.kind === 'postgres' && options.idempotency === undefined) {
-        // One statement is its own transaction: one round trip, durable when it returns.
-        await insertSubmissionAlone(ctx.store, rows);
-      } else {
-        await ctx.store.transaction(async (trx) => {
-          if (ctx.store.kind === 'sqlite') await checkConflicts(trx, caller, rows, requested !== undefined);
-          await insertSubmission(ctx.store, trx, rows);
-          // In the same transaction: acknowledged and replayable are one commit.
-          await options.idempotency?.complete(trx, result);
-        });
-      }
-      ctx.metrics.onSubmitted();
-      return result;
-    } catch (error) {
-      if (error instanceof DrawnCardNumberTaken) {
-        if (attempt >= CARD_DRAW_ATTEMPTS) throw error;
-        continue;
-      }
-      if (!isUniqueViolation(error)) throw error;
-      // PostgreSQL names the unique constraint a submission broke: the document has an active
-      // application, or the card number is taken (requested: 409; drawn: draw again).
-      const constraint = violatedConstraint(error);
-      if (constraint === 'applications_active_cert_hash_key') {
-        throw await duplicateError(ctx, caller, documentHash);
-      }
-      if (constraint === 'applications_active_external_id_key' && application.external_id !== undefined) {
+    const result: SubmitResult = { busi_water_no: rows.application.busi_water_no };
+    const claim = options.idempotency;
+    const outcome = await ctx.store.insertSubmission(
+      rows,
+      claim === undefined ? undefined : { ...claim, result: JSON.stringify(result) },
+    );
+    switch (outcome) {
+      case 'ok':
+        ctx.metrics.onSubmitted();
+        return result;
+      case 'document_taken':
+        throw duplicateOf(caller, await findActiveByCertHash(ctx.store.db, documentHash));
+      case 'external_id_taken':
         throw externalIdTaken(
-          await findActiveByExternalId(ctx.store.db, caller.appId, application.external_id),
+          await findActiveByExternalId(ctx.store.db, caller.appId, application.external_id ?? ''),
         );
-      }
-      if (constraint === 'applications_card_no_hash_key' && requested !== undefined) {
-        throw new ServiceError('cardNoTaken');
-      }
-      if (attempt >= CARD_DRAW_ATTEMPTS) throw error;
+      case 'card_no_taken':
+        // Requested: 409. Drawn at random (1 in 10^9 to collide): draw another.
+        if (requested !== undefined) throw new ServiceError('cardNoTaken');
+        if (attempt >= CARD_DRAW_ATTEMPTS) throw new Error(`no free card number in ${attempt} draws`);
+        continue;
+      case 'claim_lost':
+        // A retry took the key over after our lease: its run is the one that counts.
+        throw new ServiceError('idempotencyInProgress', { headers: { 'retry-after': '1' } });
     }
   }
 }
 
-async function duplicateError(
-  ctx: ServiceContext,
-  caller: Caller,
-  documentHash: string,
-): Promise<ServiceError> {
-  const existing = await findActiveByCertHash(ctx.store.db, documentHash);
-  return duplicateOf(caller, existing);
+/** What a submission answers: its serial number. */
+export interface SubmitResult {
+  busi_water_no: string;
 }
 
 /** The serial is shown only to the app that owns it: another app's application stays invisible. */
@@ -133,29 +110,6 @@ export function externalIdTaken(existing: { busi_water_no: string } | undefined)
     'externalIdTaken',
     existing === undefined ? {} : { data: { busi_water_no: existing.busi_water_no } },
   );
-}
-
-/**
- * The conflicts the unique indexes guard against, checked first where the store cannot name the
- * index a write broke (SQLite). Inside the transaction, and SQLite has one writer: no race.
- */
-async function checkConflicts(
-  trx: Transaction<Database>,
-  caller: Caller,
-  rows: SubmissionRows,
-  cardRequested: boolean,
-): Promise<void> {
-  const existing = await findActiveByCertHash(trx, rows.application.cert_hash);
-  if (existing !== undefined) throw duplicateOf(caller, existing);
-  const externalId = rows.application.active_external_id;
-  if (externalId !== undefined && externalId !== null) {
-    const sameReference = await findActiveByExternalId(trx, caller.appId, externalId);
-    if (sameReference !== undefined) throw externalIdTaken(sameReference);
-  }
-  if (await isCardNumberTaken(trx, rows.application.card_no_hash)) {
-    if (cardRequested) throw new ServiceError('cardNoTaken');
-    throw new DrawnCardNumberTaken();
-  }
 }
 
 /** Everything a submission stores, built before the store is touched (CPU only). */

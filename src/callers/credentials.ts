@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ServiceError } from '../errors/serviceError.ts';
 import { hashSecret, newAppId, newSecret, secretMatches } from '../crypto/secrets.ts';
+import type { ServiceContext } from '../context.ts';
 import type { Store } from '../store/connect.ts';
 import type { Database } from '../store/tables.ts';
 import {
@@ -52,9 +53,10 @@ export interface IssuedToken {
 }
 
 export async function issueToken(
-  db: Kysely<Database>,
+  ctx: Pick<ServiceContext, 'store'>,
   request: { appId: string; appSecret: string; ttlSeconds: number; now: number },
 ): Promise<IssuedToken> {
+  const db = ctx.store.db;
   const app = await findApp(db, request.appId);
   const hashes = app === undefined ? [] : await liveSecretHashes(db, request.appId, request.now);
   // Compare against every live secret (rotation keeps two) without stopping early.

@@ -34,6 +34,6 @@ export function workerCommand(program: Command): void {
         drain: () => dispatcher.stop(),
         close: () => ctx.store.close(),
       });
-      logger.info({ worker: dispatcher.workerId, store: ctx.store.kind }, 'worker running');
+      logger.info({ worker: dispatcher.workerId, store: ctx.store.label }, 'worker running');
     });
 }

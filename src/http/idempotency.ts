@@ -6,7 +6,6 @@ import type {
   preHandlerHookHandler,
   RouteOptions,
 } from 'fastify';
-import type { Kysely } from 'kysely';
 import { Type, type TSchema } from 'typebox';
 import type { ServiceContext } from '../context.ts';
 import { ERRORS, type ErrorName } from '../errors/catalogue.ts';
@@ -19,9 +18,7 @@ import {
   releaseClaim,
   type IdempotencyClaim,
   type IdempotencySettings,
-  type IdempotentCompletion,
 } from '../idempotency/idempotencyKeys.ts';
-import type { Database } from '../store/tables.ts';
 import { bodyOf, callerOf } from './callerAuth.ts';
 import { success } from './envelope.ts';
 import { describe } from '../errors/describe.ts';
@@ -29,12 +26,13 @@ import { errorResponses } from './schemas.ts';
 
 /**
  * `Idempotency-Key` for mutating caller routes. A route opts in with `config: { idempotent: true }`;
- * the hooks here then claim the key before its handler runs (or replay the stored response, marked
- * `Idempotent-Replayed: true`), and store the response it sends (or release the key on a 5xx).
+ * the hooks here then claim the key before its handler runs (or replay what is stored, marked
+ * `Idempotent-Replayed: true`), and record the response it sends (or release the key on a 5xx).
  *
- * A handler whose operation has a transaction should pass `idempotencyOf(request)` down, so that the
- * success is recorded in that same transaction (see `IdempotentCompletion`); otherwise the response
- * is stored as it is sent, which is still one run per key but not crash-atomic with the operation.
+ * A handler whose operation has a transaction passes `idempotencyOf(request)` down: the operation
+ * then records its domain result under the key in its own commit, and this layer builds the
+ * response from that result, now and when it replays it. Otherwise the response is recorded as it
+ * is sent, which is still one run per key but not crash-atomic with the operation.
  */
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -52,32 +50,21 @@ export const REPLAYED_HEADER = 'idempotent-replayed';
 const KEY = /^[\x20-\x7e]{1,255}$/;
 const PURGE_INTERVAL_MS = 15 * 60_000;
 
-/** The claim of one request, and how its response is recorded. */
-export class RequestIdempotency implements IdempotentCompletion {
+/** The claim of one request, and whether its operation records its own result. */
+interface RequestIdempotency {
   readonly claim: IdempotencyClaim;
-  readonly #request: FastifyRequest;
-  /** The body recorded inside the operation's transaction, sent as is so first and replay agree. */
-  recordedBody: string | undefined;
-
-  constructor(claim: IdempotencyClaim, request: FastifyRequest) {
-    this.claim = claim;
-    this.#request = request;
-  }
-
-  async complete(trx: Kysely<Database>, data: unknown): Promise<void> {
-    this.recordedBody = undefined;
-    const body = JSON.stringify(success(this.#request, data));
-    if (!(await completeClaim(trx, this.claim, { status: 200, body }))) {
-      // A retry took the key over after our lease: its run is the one that counts.
-      throw new ServiceError('idempotencyInProgress', { headers: { 'retry-after': '1' } });
-    }
-    this.recordedBody = body;
-  }
+  handedToOperation: boolean;
 }
 
-/** The request's idempotency handle, for an operation that records its success itself. */
-export function idempotencyOf(request: FastifyRequest): IdempotentCompletion | undefined {
-  return request.idempotency ?? undefined;
+/**
+ * The request's claim, for an operation that records its own success in its transaction; its 2xx
+ * response is then not recorded again here.
+ */
+export function idempotencyOf(request: FastifyRequest): IdempotencyClaim | undefined {
+  const handle = request.idempotency;
+  if (handle === null) return undefined;
+  handle.handedToOperation = true;
+  return handle.claim;
 }
 
 function parseKey(value: string | string[] | undefined): string | undefined {
@@ -108,19 +95,23 @@ function claimHook(ctx: ServiceContext): preHandlerHookHandler {
     if (key === undefined) return;
     const operation = request.routeOptions.config.operation ?? request.routeOptions.url ?? '';
     const outcome = await beginIdempotentRequest(
-      ctx.store.db,
+      ctx,
       { appId: callerOf(request).appId, key, requestHash: requestHash(operation, bodyOf(request)) },
       settings,
       ctx.now,
     );
-    if (outcome.kind === 'replay') {
+    if (outcome.kind === 'result') {
+      // Serialised as the route's own 200 is: the same bytes as the first response.
+      return reply.code(200).header(REPLAYED_HEADER, 'true').send(success(request, outcome.result));
+    }
+    if (outcome.kind === 'response') {
       return reply
         .code(outcome.response.status)
         .header(REPLAYED_HEADER, 'true')
         .type('application/json; charset=utf-8')
         .send(outcome.response.body);
     }
-    request.idempotency = new RequestIdempotency(outcome.claim, request);
+    request.idempotency = { claim: outcome.claim, handedToOperation: false };
   };
 }
 
@@ -129,13 +120,12 @@ function finishHook(ctx: ServiceContext): onSendHookHandler {
     const handle = request.idempotency;
     if (handle === null) return payload;
     request.idempotency = null;
-    if (handle.recordedBody !== undefined && reply.statusCode === 200) return handle.recordedBody;
+    // The operation recorded its result in its own commit.
+    if (handle.handedToOperation && reply.statusCode === 200) return payload;
     try {
       if (reply.statusCode >= 500 || typeof payload !== 'string') {
-        await releaseClaim(ctx.store.db, handle.claim);
-      } else if (
-        !(await completeClaim(ctx.store.db, handle.claim, { status: reply.statusCode, body: payload }))
-      ) {
+        await releaseClaim(ctx, handle.claim);
+      } else if (!(await completeClaim(ctx, handle.claim, { status: reply.statusCode, body: payload }))) {
         request.log.warn({ operation: request.routeOptions.config.operation }, 'idempotency claim lost');
       }
     } catch (error) {
@@ -207,7 +197,7 @@ export function installIdempotency(app: FastifyInstance, ctx: ServiceContext): v
   });
 
   const purge = () => {
-    purgeExpiredKeys(ctx.store.db, ctx.now()).then(
+    purgeExpiredKeys(ctx, ctx.now()).then(
       (removed) => {
         if (removed > 0) app.log.info({ removed }, 'expired idempotency keys removed');
       },

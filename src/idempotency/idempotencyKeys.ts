@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Kysely } from 'kysely';
+import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
-import type { Database } from '../store/tables.ts';
 import {
   completeClaimRow,
   deleteClaim,
@@ -37,24 +36,22 @@ export interface IdempotencyClaim {
   readonly claimToken: string;
 }
 
+/** A response as the transport sent it, recorded by the transport: replayed byte for byte. */
 export interface StoredResponse {
   readonly status: number;
   readonly body: string;
 }
 
-export type BeginOutcome =
-  | { readonly kind: 'claimed'; readonly claim: IdempotencyClaim }
-  | { readonly kind: 'replay'; readonly response: StoredResponse };
-
 /**
- * Handed to an operation that records its own success inside its transaction, so that the commit
- * that makes it durable also records the response: a crash cannot separate the two, and a retry
- * after an acknowledged success replays it instead of running again.
+ * What a completed key holds: the domain result of an operation that recorded its own success in
+ * its transaction (handed the claim, as the submit is: a crash cannot separate the success from its
+ * record), or a response the transport recorded.
  */
-export interface IdempotentCompletion {
-  /** Records `data` as the operation's success in `trx`; throws if the claim was taken over. */
-  complete(trx: Kysely<Database>, data: unknown): Promise<void>;
-}
+export type StoredOutcome =
+  | { readonly kind: 'result'; readonly result: unknown }
+  | { readonly kind: 'response'; readonly response: StoredResponse };
+
+export type BeginOutcome = { readonly kind: 'claimed'; readonly claim: IdempotencyClaim } | StoredOutcome;
 
 /** How often a waiting request looks again: soon at first, then less often. */
 const POLL_MS = [10, 20, 40, 80, 100];
@@ -65,7 +62,7 @@ const POLL_MS = [10, 20, 40, 80, 100];
  * holder did not finish within the wait).
  */
 export async function beginIdempotentRequest(
-  db: Kysely<Database>,
+  ctx: Pick<ServiceContext, 'store'>,
   request: { appId: string; key: string; requestHash: string },
   settings: IdempotencySettings,
   now: () => number,
@@ -86,6 +83,7 @@ export async function beginIdempotentRequest(
     claim: { appId: request.appId, key: request.key, claimToken },
   });
 
+  const db = ctx.store.db;
   for (let round = 0; ; round++) {
     const fresh = newClaim();
     const row = {
@@ -94,7 +92,7 @@ export async function beginIdempotentRequest(
       state: 'in_progress' as const,
       ...fresh,
     };
-    if (await insertClaim(db, { ...row, status_code: null, response_body: null })) {
+    if (await insertClaim(db, { ...row, status_code: null, response_body: null, result: null })) {
       return claimed(fresh.claim_token);
     }
     const seen = await findKey(db, request.appId, request.key);
@@ -107,8 +105,11 @@ export async function beginIdempotentRequest(
       continue;
     }
     if (seen.request_hash !== request.requestHash) throw new ServiceError('idempotencyKeyReused');
+    if (seen.state === 'completed' && seen.result !== null) {
+      return { kind: 'result', result: JSON.parse(seen.result) as unknown };
+    }
     if (seen.state === 'completed' && seen.status_code !== null && seen.response_body !== null) {
-      return { kind: 'replay', response: { status: seen.status_code, body: seen.response_body } };
+      return { kind: 'response', response: { status: seen.status_code, body: seen.response_body } };
     }
     const wait = POLL_MS[Math.min(round, POLL_MS.length - 1)]!;
     if (Date.now() + wait > deadline) {
@@ -118,21 +119,21 @@ export async function beginIdempotentRequest(
   }
 }
 
-/** Stores the response of a claim; false when the claim was lost to a takeover. */
+/** Stores the transport's response of a claim; false when the claim was lost to a takeover. */
 export function completeClaim(
-  db: Kysely<Database>,
+  ctx: Pick<ServiceContext, 'store'>,
   claim: IdempotencyClaim,
   response: StoredResponse,
 ): Promise<boolean> {
-  return completeClaimRow(db, claim, response);
+  return completeClaimRow(ctx.store.db, claim, response);
 }
 
 /** Gives the claim up after a fault, so that a retry runs the operation again. */
-export function releaseClaim(db: Kysely<Database>, claim: IdempotencyClaim): Promise<void> {
-  return deleteClaim(db, claim);
+export function releaseClaim(ctx: Pick<ServiceContext, 'store'>, claim: IdempotencyClaim): Promise<void> {
+  return deleteClaim(ctx.store.db, claim);
 }
 
 /** Removes keys past their retention; run periodically by every instance (harmless when repeated). */
-export function purgeExpiredKeys(db: Kysely<Database>, now: number): Promise<number> {
-  return deleteExpiredKeys(db, now);
+export function purgeExpiredKeys(ctx: Pick<ServiceContext, 'store'>, now: number): Promise<number> {
+  return deleteExpiredKeys(ctx.store.db, now);
 }

@@ -39,7 +39,7 @@ export async function takeOverClaim(
 ): Promise<boolean> {
   const result = await db
     .updateTable('idempotency_keys')
-    .set({ ...claim, state: 'in_progress', status_code: null, response_body: null })
+    .set({ ...claim, state: 'in_progress', status_code: null, response_body: null, result: null })
     .where('app_id', '=', seen.app_id)
     .where('idempotency_key', '=', seen.idempotency_key)
     .where('claim_token', '=', seen.claim_token)

@@ -74,13 +74,12 @@ export async function reencryptBatch(
 ): Promise<BatchResult> {
   const { store, keyRing } = ctx;
   return store.transaction(async (trx) => {
-    const lock = store.kind === 'postgres' ? sql` for update skip locked` : sql``;
     const rows = await sql<{ pk: string; enc: string; aad_part: string }>`
       select ${sql.ref(target.pk)} as pk, ${sql.ref(target.column)} as enc, ${sql.ref(target.aadColumn)} as aad_part
       from ${store.table(target.table)}
       where key_id = ${keyId} and ${sql.ref(target.pk)} > ${after}
       order by ${sql.ref(target.pk)}
-      limit ${limit}${lock}`.execute(trx);
+      limit ${limit}${store.skipLockedClause}`.execute(trx);
     const result: BatchResult = { moved: 0, skipped: 0, failed: [], last: null };
     for (const row of rows.rows) {
       result.last = row.pk;

@@ -81,7 +81,7 @@ async function candidates(
     select busi_water_no, status, updated_at from ${store.table('applications')}
     where erased_at is null and status in ${FINAL_IN} and updated_at < ${cutoff}${position}
     order by updated_at, busi_water_no
-    limit ${limit}${lock ? sql` for update skip locked` : sql``}`.execute(db);
+    limit ${limit}${lock ? store.skipLockedClause : sql``}`.execute(db);
   return rows.rows.map((r) => ({ ...r, updated_at: Number(r.updated_at) }));
 }
 
@@ -111,14 +111,7 @@ export async function runRetention(ctx: ServiceContext, options: RetentionOption
       for (const row of batch) note(row.busi_water_no);
     } else {
       batch = await ctx.store.transaction(async (trx) => {
-        const rows = await candidates(
-          ctx.store,
-          trx,
-          cutoff,
-          after,
-          batchSize,
-          ctx.store.kind === 'postgres',
-        );
+        const rows = await candidates(ctx.store, trx, cutoff, after, batchSize, true);
         for (const row of rows) {
           if (await erase(ctx, trx, row, cutoff, options)) note(row.busi_water_no);
         }
@@ -175,15 +168,5 @@ async function erase(
  * VACUUM removes them.
  */
 async function dropOldVersions(ctx: ServiceContext): Promise<boolean> {
-  if (ctx.store.kind === 'postgres') {
-    await sql`vacuum ${ctx.store.table('applications')}`.execute(ctx.store.db);
-    return true;
-  }
-  // A reader in another process (the CLI) can hold the log for a moment.
-  for (let attempt = 1; ; attempt++) {
-    const result = await sql<{ busy: number }>`pragma wal_checkpoint(truncate)`.execute(ctx.store.db);
-    if (Number(result.rows[0]?.busy ?? 0) === 0) return true;
-    if (attempt === 5) return false;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  return ctx.store.dropOldVersions('applications');
 }

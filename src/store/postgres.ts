@@ -1,9 +1,27 @@
-import { CompiledQuery, Kysely, PostgresDialect, sql, WithSchemaPlugin } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  sql,
+  WithSchemaPlugin,
+  type SelectQueryBuilder,
+} from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { ConnectionBudget, Store, StoreOptions } from './connect.ts';
 import { migratePostgres, postgresMigrationStatus } from './migrate.ts';
+import { isUniqueViolation, violatedConstraint } from './errors.ts';
 import { qualified, type Statement } from './statements.ts';
+import {
+  completeClaimWithResult,
+  INSERT_SUBMISSION,
+  SUBMISSION_CONSTRAINTS,
+  submissionParameters,
+  SubmissionRefused,
+  type SubmissionCompletion,
+  type SubmissionOutcome,
+  type SubmissionRows,
+} from './submissions.ts';
 import type { Database } from './tables.ts';
 
 // BIGINT columns hold millisecond times: they fit a double exactly, so read them as numbers.
@@ -50,10 +68,64 @@ export function openPostgres(config: Config, options: StoreOptions): Store {
     }
     return text;
   };
+  const run = async <R>(statement: Statement, parameters: readonly unknown[], within?: Kysely<Database>) => {
+    if (within !== undefined) {
+      const result = await within.executeQuery<R>(CompiledQuery.raw(textOf(statement), [...parameters]));
+      return result.rows;
+    }
+    const result = await pool.query({
+      ...(config.databasePreparedStatements ? { name: statement.name } : {}),
+      text: textOf(statement),
+      values: parameters as unknown[],
+    });
+    return result.rows as R[];
+  };
+
+  /** One statement, its own transaction, unless a claim is completed with it. */
+  const insertSubmission = async (
+    rows: SubmissionRows,
+    completion: SubmissionCompletion | undefined,
+  ): Promise<SubmissionOutcome> => {
+    const parameters = submissionParameters(rows);
+    try {
+      if (completion === undefined) {
+        await run(INSERT_SUBMISSION, parameters);
+        return 'ok';
+      }
+      return await db.transaction().execute(async (trx) => {
+        await run(INSERT_SUBMISSION, parameters, trx);
+        if (!(await completeClaimWithResult(trx, completion))) throw new SubmissionRefused('claim_lost');
+        return 'ok' as const;
+      });
+    } catch (error) {
+      if (error instanceof SubmissionRefused) return error.outcome;
+      // The unique constraints decide, by name: a check before the insert could race.
+      const outcome = isUniqueViolation(error)
+        ? SUBMISSION_CONSTRAINTS[violatedConstraint(error) ?? '']
+        : undefined;
+      if (outcome !== undefined) return outcome;
+      throw error;
+    }
+  };
+
   return {
-    kind: 'postgres',
+    label: 'postgres',
     db,
     transaction: (work) => db.transaction().execute(work),
+    insertSubmission,
+    skipLocked: <DB, TB extends keyof DB, O>(
+      query: SelectQueryBuilder<DB, TB, O>,
+      options: { of?: string; keyShare?: boolean } = {},
+    ) => {
+      const of = options.of as Parameters<typeof query.forUpdate>[0];
+      return (options.keyShare === true ? query.forNoKeyUpdate(of) : query.forUpdate(of)).skipLocked();
+    },
+    skipLockedClause: sql` for update skip locked`,
+    lockRows: (query) => query.forUpdate(),
+    dropOldVersions: async (table) => {
+      await sql`vacuum ${sql.table(`${schema}.${table}`)}`.execute(db);
+      return true;
+    },
     migrate: (onApplied) => migratePostgres(pool, schema, onApplied),
     migrationStatus: () => postgresMigrationStatus(pool, schema),
     ping: async () => {
@@ -61,18 +133,7 @@ export function openPostgres(config: Config, options: StoreOptions): Store {
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     table: (name) => sql.table(`${schema}.${name}`),
-    run: async <R>(statement: Statement, parameters: readonly unknown[], within?: Kysely<Database>) => {
-      if (within !== undefined) {
-        const result = await within.executeQuery<R>(CompiledQuery.raw(textOf(statement), [...parameters]));
-        return result.rows;
-      }
-      const result = await pool.query({
-        ...(config.databasePreparedStatements ? { name: statement.name } : {}),
-        text: textOf(statement),
-        values: parameters as unknown[],
-      });
-      return result.rows as R[];
-    },
+    run,
     connectionBudget: (processes) => connectionBudget(pool, config, processes),
     // Kysely ends the pool only if it ever used it; a process that only migrated would otherwise
     // wait for the idle time-out before it can exit.

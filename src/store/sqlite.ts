@@ -6,6 +6,7 @@ import type { Store } from './connect.ts';
 import { groupCommitter } from './groupCommit.ts';
 import { migrateSqlite, sqliteMigrationStatus } from './migrate.ts';
 import { NodeSqliteDialect } from './sqliteDialect.ts';
+import { insertSubmissionSqlite, SubmissionRefused } from './submissions.ts';
 import type { Database } from './tables.ts';
 
 export const SQLITE_FILE = 'cardapply.db';
@@ -26,9 +27,30 @@ export function openSqlite(dataDir: string): Store {
   // Concurrent transactions share one commit (one fsync): see groupCommit.ts.
   const committer = groupCommitter(db);
   return {
-    kind: 'sqlite',
+    label: 'sqlite',
     db,
     transaction: (work) => committer.transaction(work),
+    insertSubmission: async (rows, completion) => {
+      try {
+        return await committer.transaction((trx) => insertSubmissionSqlite(trx, rows, completion));
+      } catch (error) {
+        if (error instanceof SubmissionRefused) return error.outcome;
+        throw error;
+      }
+    },
+    // One writer at a time: the write transaction is the lock.
+    skipLocked: (query) => query,
+    skipLockedClause: sql``,
+    lockRows: (query) => query,
+    dropOldVersions: async () => {
+      // A reader in another process (the CLI) can hold the log for a moment.
+      for (let attempt = 1; ; attempt++) {
+        const result = await sql<{ busy: number }>`pragma wal_checkpoint(truncate)`.execute(db);
+        if (Number(result.rows[0]?.busy ?? 0) === 0) return true;
+        if (attempt === 5) return false;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    },
     groupCommitStats: () => committer.stats(),
     migrate: async (onApplied) => migrateSqlite(database, onApplied),
     migrationStatus: async () => sqliteMigrationStatus(database),

@@ -268,9 +268,11 @@ export interface IdempotencyKeysTable {
   claim_token: string;
   /** While in progress: after this a retry may take the claim over (its holder crashed). */
   locked_until: number | null;
+  /** A response recorded by the HTTP layer: its status and body exactly as sent, replayed byte for byte. */
   status_code: number | null;
-  /** The response body exactly as sent, replayed byte for byte. */
   response_body: string | null;
+  /** Or the domain result (JSON) of an operation that recorded its own success: replayed as its envelope. */
+  result: string | null;
   created_at: number;
   expires_at: number;
 }

@@ -75,15 +75,14 @@ export async function fanOutEvents(
     .executeTakeFirst();
   if (any === undefined) return 0;
   return store.transaction(async (trx) => {
-    let query = trx
+    const query = trx
       .selectFrom('events')
       .select(['event_id', 'app_id', 'type', 'created_at'])
       .where('fanned_out_at', 'is', null)
       .orderBy('created_at')
       .limit(options.limit);
     // NO KEY UPDATE: enough to keep other workers off, and no obstacle to the deliveries' foreign keys.
-    if (store.kind === 'postgres') query = query.forNoKeyUpdate().skipLocked();
-    const events = await query.execute();
+    const events = await store.skipLocked(query, { keyShare: true }).execute();
     if (events.length === 0) return 0;
     const endpoints = await activeEndpointsOf(trx, [...new Set(events.map((e) => e.app_id))]);
     const pairs = events.flatMap((event) =>
@@ -141,7 +140,7 @@ export async function claimDeliveries(
   if ((await due.select('d.id').limit(1).executeTakeFirst()) === undefined) return [];
 
   const claimed = await store.transaction(async (trx) => {
-    let query = trx
+    const query = trx
       .selectFrom('deliveries as d')
       .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
       .select(['d.id', 'd.status', 'd.leased_by', 'd.lease_until'])
@@ -151,8 +150,7 @@ export async function claimDeliveries(
       .orderBy('d.next_attempt_at')
       .limit(limit);
     // Lock only the delivery rows: the endpoint row stays free for operators (and other workers).
-    if (store.kind === 'postgres') query = query.forUpdate(['d']).skipLocked();
-    const rows = await query.execute();
+    const rows = await store.skipLocked(query, { of: 'd' }).execute();
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     const leaseUntil = now + leaseMs;
@@ -247,9 +245,8 @@ export async function completeDelivery(
   now: number,
 ): Promise<boolean> {
   return store.transaction(async (trx) => {
-    let exists = trx.selectFrom('deliveries').select('id').where('id', '=', delivery.id);
-    if (store.kind === 'postgres') exists = exists.forUpdate();
-    if ((await exists.executeTakeFirst()) === undefined) return false;
+    const exists = trx.selectFrom('deliveries').select('id').where('id', '=', delivery.id);
+    if ((await store.lockRows(exists).executeTakeFirst()) === undefined) return false;
     await trx
       .insertInto('delivery_attempts')
       .values({

@@ -27,12 +27,11 @@ export async function recordEndpointHealth(
     return undefined;
   }
   const disabled = await ctx.store.transaction(async (trx) => {
-    let read = trx
+    const read = trx
       .selectFrom('webhook_endpoints')
       .select(['app_id', 'status', 'failing_since', 'url'])
       .where('id', '=', endpointId);
-    if (ctx.store.kind === 'postgres') read = read.forUpdate();
-    const endpoint = await read.executeTakeFirst();
+    const endpoint = await ctx.store.lockRows(read).executeTakeFirst();
     if (endpoint === undefined || endpoint.status !== 'active') return false;
     const since = endpoint.failing_since ?? null;
     if (since === null) {

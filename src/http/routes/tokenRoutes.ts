@@ -62,7 +62,7 @@ export function tokenRoutes(ctx: ServiceContext) {
       async (request) => {
         const body = request.body as { app_id: string; app_secret: string };
         const token = await request.server.limits.limitSecretAttempts(request, body.app_id, () =>
-          issueToken(ctx.store.db, {
+          issueToken(ctx, {
             appId: body.app_id,
             appSecret: body.app_secret,
             ttlSeconds: ctx.config.tokenTtlSeconds,

@@ -47,12 +47,11 @@ export async function inspectStore(ctx: ServiceContext, postgres?: PostgresLocat
     integrity: 'ok',
     integrityCheck: '',
   };
-  if (ctx.store.kind === 'sqlite') {
+  if (postgres === undefined) {
     const check = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(ctx.store.db);
     state.integrity = check.rows.map((r) => r.integrity_check).join('; ');
     state.integrityCheck = 'integrity_check';
   } else {
-    if (postgres === undefined) throw new Error('inspectStore: the PostgreSQL location is needed');
     Object.assign(state, await checkPostgres(postgres));
   }
   return state;
