@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { parseEncryptionKeys } from './crypto/keyRing.ts';
 import { ENVIRONMENT, LOG_LEVELS, type VariableName } from './environment.ts';
 
@@ -8,6 +9,11 @@ import { ENVIRONMENT, LOG_LEVELS, type VariableName } from './environment.ts';
 export interface Config {
   /** TCP port of the HTTP API. */
   port: number;
+  /**
+   * Service processes on this machine sharing PORT (node:cluster): one per core uses them all.
+   * `auto` is the number of cores. The background jobs run in the first of them.
+   */
+  workers: number;
   /** Interface to listen on; 0.0.0.0 so that a container or load balancer can reach it. */
   host: string;
   /** Where the embedded store keeps its database and its generated encryption key. */
@@ -164,6 +170,12 @@ function optional(env: Env, name: VariableName): string | undefined {
   return value === undefined ? undefined : matching(name, value);
 }
 
+/** WORKERS: a number of processes, or `auto` for one per core. */
+function workersOf(env: Env): number {
+  const value = text(env, 'WORKERS');
+  return value === 'auto' ? availableParallelism() : Number(value);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = optional(env, 'DATABASE_URL');
   const databaseSchema = text(env, 'DATABASE_SCHEMA');
@@ -194,6 +206,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   return {
     port: integer(env, 'PORT'),
+    workers: workersOf(env),
     host: text(env, 'HOST'),
     dataDir: text(env, 'DATA_DIR'),
     databaseUrl,

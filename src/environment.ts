@@ -23,6 +23,12 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export const ENVIRONMENT = Type.Object({
   // Listening and storage.
   PORT: integer(8080, 0, 65535, 'TCP port of the HTTP API'),
+  WORKERS: text(
+    '1',
+    '^(auto|[1-9][0-9]{0,2})$',
+    'must be auto or a whole number from 1 to 999',
+    'service processes sharing `PORT` (`auto`: one per core); background jobs run in the first (docs/DEPLOYMENT.md)',
+  ),
   HOST: Type.String({
     default: '0.0.0.0',
     description: 'interface to listen on; all of them, so that a container or balancer can reach it',

@@ -1,5 +1,8 @@
+import cluster from 'node:cluster';
+import type { Logger } from 'pino';
 import { build } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { runPrimary, WORKER_INDEX_ENV } from './cluster.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { checkConnectionBudget, openContext } from './start.ts';
 import { startDispatcher } from './webhooks/dispatcher.ts';
@@ -10,16 +13,32 @@ import { startSupplementExpiryJob } from './applications/supplementExpiry.ts';
 import { onShutdownSignals } from './shutdown.ts';
 
 /**
- * Runs the service (loaded by main.ts): configuration, store, HTTP server, background jobs.
- * Shutdown runs once: stop accepting, finish requests in flight, close the store; a second signal
- * forces exit.
+ * Runs the service (loaded by main.ts): configuration, store, HTTP server, background jobs. With
+ * WORKERS > 1 this process is the primary of a node:cluster (cluster.ts) and the workers, started
+ * from the same entry point, serve the one port; the background jobs (webhook dispatcher,
+ * re-encryption, re-keying, supplement expiry, retention) run in the first worker only, once per
+ * machine. Shutdown runs once: stop accepting, finish requests in flight, close the store; a second
+ * signal forces exit.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config);
-  const ctx = await openContext(config, logger);
-  await checkConnectionBudget(ctx, logger, 1);
+  if (config.workers > 1 && cluster.isPrimary) {
+    await runPrimary(config, logger);
+    return;
+  }
+  const index = cluster.isWorker ? Number(process.env[WORKER_INDEX_ENV] ?? 0) : undefined;
+  await runService(config, index === undefined ? logger : logger.child({ worker_index: index }), index);
+}
+
+/** One service process: alone (`worker` undefined) or worker `worker` of the machine's cluster. */
+async function runService(config: Config, logger: Logger, worker: number | undefined): Promise<void> {
+  const inCluster = worker !== undefined;
+  // The primary migrated and checked the connection budget for the whole machine.
+  const ctx = await openContext(config, logger, { migrate: !inCluster });
+  if (!inCluster) await checkConnectionBudget(ctx, logger, 1);
   const app = await build(ctx, { logger });
+  const runsBackground = worker === undefined || worker === 0;
 
   let dispatcher: ReturnType<typeof startDispatcher> | undefined;
   // Background work and the metrics listener, stopped with the dispatcher.
@@ -31,34 +50,40 @@ async function main(): Promise<void> {
     message: 'shutting down: finishing requests in flight',
     drain: () => Promise.all([app.close(), dispatcher?.stop(), ...background.map((job) => job.stop())]),
     close: () => ctx.store.close(),
+    ...(inCluster ? { signals: ['SIGTERM'] as const } : {}),
   });
   // Log level at run time: SIGUSR2 switches between LOG_LEVEL and debug (children follow the root).
   process.on('SIGUSR2', () => {
     logger.level = logger.level === 'debug' ? config.logLevel : 'debug';
     logger.warn({ log_level: logger.level }, 'log level changed');
   });
+  const dispatching = config.webhooks.inProcess && runsBackground;
   // Not ready until the dispatcher runs, when this process is meant to run it.
-  if (config.webhooks.inProcess) ctx.workers.register('webhook dispatcher', () => dispatcher !== undefined);
+  if (dispatching) ctx.workers.register('webhook dispatcher', () => dispatcher !== undefined);
 
   const address = await app.listen({ port: config.port, host: config.host });
   // The webhook dispatcher, unless separate `cardapply worker` processes deliver (WEBHOOK_WORKER=false).
-  if (config.webhooks.inProcess && !shutdown.stopping) {
+  if (dispatching && !shutdown.stopping) {
     dispatcher = startDispatcher(ctx, logger, {
       onAttempt: (report) => ctx.metrics.webhookAttempts.inc({ outcome: report.outcome }),
     });
   }
   if (!shutdown.stopping) {
-    background.push(startKeyJobs(ctx, logger));
-    background.push(startSupplementExpiryJob(ctx, logger));
-    const retention = startRetentionJob(ctx, logger);
+    // Every process follows a rotation of the key file; one runs the store-wide jobs.
+    background.push(startKeyJobs(ctx, logger, { jobs: runsBackground }));
+    if (runsBackground) background.push(startSupplementExpiryJob(ctx, logger));
+    const retention = runsBackground ? startRetentionJob(ctx, logger) : undefined;
     if (retention !== undefined) background.push(retention);
   }
-  if (config.operations.metricsPort !== undefined && !shutdown.stopping) {
+  // One metrics listener per machine: in a cluster it shows the first worker's registry only.
+  if (config.operations.metricsPort !== undefined && !shutdown.stopping && runsBackground) {
     const metricsServer = await startMetricsServer(ctx.metrics, config.operations.metricsPort, config.host);
     background.push({ stop: () => metricsServer.close() });
     logger.info({ metrics_url: metricsServer.url }, 'metrics listening');
   }
-  logger.info({ url: address, store: ctx.store.label }, 'listening');
+  // Alone, the line that says where it listens; in a cluster the primary says it for all.
+  if (inCluster) logger.info({ store: ctx.store.label, pid: process.pid }, 'worker listening');
+  else logger.info({ url: address, store: ctx.store.label }, 'listening');
 }
 
 main().catch((error: unknown) => {

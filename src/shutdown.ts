@@ -18,6 +18,11 @@ export function onShutdownSignals(options: {
   message: string;
   drain: () => Promise<unknown>;
   close: () => Promise<void>;
+  /**
+   * The signals that start it (SIGTERM and SIGINT). A cluster worker listens to SIGTERM only: a
+   * Ctrl-C reaches the whole process group, and its primary turns it into one SIGTERM each.
+   */
+  signals?: readonly NodeJS.Signals[];
 }): Shutdown {
   const { logger } = options;
   const state = { stopping: false };
@@ -45,7 +50,10 @@ export function onShutdownSignals(options: {
         process.exit(1);
       });
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  const signals = options.signals ?? ['SIGTERM', 'SIGINT'];
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    // A signal not taken here is still caught, so that it does not end the process by default.
+    process.on(signal, () => (signals.includes(signal) ? shutdown(signal) : undefined));
+  }
   return state;
 }

@@ -8,7 +8,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
-import type { ConnectionBudget, Store, StoreOptions } from './connect.ts';
+import type { ConnectionBudget, Store, StoreOptions } from './store.ts';
 import { migratePostgres, postgresMigrationStatus } from './migrate.ts';
 import { isUniqueViolation, violatedConstraint } from './errors.ts';
 import { qualified, type Statement } from './statements.ts';

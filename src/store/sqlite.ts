@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { CompiledQuery, Kysely, sql } from 'kysely';
-import type { Store } from './connect.ts';
+import type { Store } from './store.ts';
 import { groupCommitter } from './groupCommit.ts';
 import { migrateSqlite, sqliteMigrationStatus } from './migrate.ts';
 import { NodeSqliteDialect } from './sqliteDialect.ts';
