@@ -3,6 +3,8 @@ import autocannon from 'autocannon';
 /** One load run: 32 connections, a fixed duration, every request built by `body()` (or a fixed one). */
 export interface LoadResult {
   rps: number;
+  /** Responses by status code class: 2xx, 4xx (a duplicate is a 409), 5xx. */
+  statuses: Record<string, number>;
   p50: number;
   p99: number;
   p999: number;
@@ -38,6 +40,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     p99: result.latency.p99,
     p999: result.latency.p99_9,
     non2xx: result.non2xx,
+    statuses: { '2xx': result['2xx'], '4xx': result['4xx'], '5xx': result['5xx'] },
     requests: result.requests.total,
     errors: result.errors + result.timeouts,
   };

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -10,8 +10,42 @@ export interface Server {
   /** Milliseconds from spawn to the line announcing its address. */
   startMs: number;
   stop(): Promise<void>;
-  /** Peak resident set size so far, in MB (VmHWM). */
+  /** Peak resident set size so far, in MB (VmHWM; the largest process of a cluster). */
   peakRssMb(): number;
+  /** CPU time used so far (user + system), in ms, by the server and the processes it started. */
+  cpuMs(): number;
+}
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/** The process and its descendants, from /proc. */
+function processTree(root: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parents.set(Number(entry), Number(fields[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++)
+    for (const [pid, parent] of parents) if (parent === tree[i]) tree.push(pid);
+  return tree;
+}
+
+function cpuMsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 (1-based), 12 and 13 after the command
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
 }
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -52,9 +86,17 @@ export async function startServer(script: 'service' | 'floor', env: Record<strin
       await exited;
     },
     peakRssMb: () => {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      const kb = Number(/VmHWM:\s+([0-9]+) kB/.exec(status)?.[1] ?? 0);
+      let kb = 0;
+      for (const pid of processTree(child.pid!)) {
+        try {
+          const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+          kb = Math.max(kb, Number(/VmHWM:\s+([0-9]+) kB/.exec(status)?.[1] ?? 0));
+        } catch {
+          // gone meanwhile
+        }
+      }
       return Math.round(kb / 102.4) / 10;
     },
+    cpuMs: () => processTree(child.pid!).reduce((sum, pid) => sum + cpuMsOf(pid), 0),
   };
 }

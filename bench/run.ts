@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../src/callers/credentials.ts';
 import { encodeCursor } from '../src/applications/listCursor.ts';
@@ -9,6 +9,7 @@ import { PATHS } from '../src/http/paths.ts';
 import { createLogger } from '../src/logger.ts';
 import { openContext } from '../src/start.ts';
 import { uniqueApplicant } from '../test/helpers/applicants.ts';
+import { startPgBouncer, type PgBouncer } from '../test/helpers/pgbouncer.ts';
 import { load, median, type LoadResult } from './load.ts';
 import { startServer, type Server } from './processes.ts';
 import { seedApplications, seededSerial } from './seed.ts';
@@ -17,6 +18,12 @@ import { seedApplications, seededSerial } from './seed.ts';
  * `npm run bench`: the service against the floor (a minimal durable insert) on the same store, the
  * same machine and the same load, in one run. Prints medians and ratios; writes bench/results/*.json.
  * BENCH_SMOKE=1 runs a seconds-long version (part of npm test) that only proves the bench works.
+ *
+ * Targets: SQLite; with DATABASE_URL, PostgreSQL directly and through a PgBouncer in transaction
+ * mode that the bench starts itself (floor and service both through it). Parts: `submit` (fresh
+ * submissions, floor and service interleaved), `dup` (a flood of one duplicate application, and the
+ * latency of another caller's fresh submissions meanwhile), `half` (p99 at half the maximum rate),
+ * `reads` (status query and list at 10k and 1M rows), `cold` (start to listening).
  */
 const SMOKE = process.env['BENCH_SMOKE'] === '1';
 const SECONDS = SMOKE ? 1 : Number(process.env['BENCH_SECONDS'] ?? 10);
@@ -26,22 +33,33 @@ const SMALL = SMOKE ? 1_000 : 10_000;
 const LARGE = SMOKE ? 5_000 : Number(process.env['BENCH_LARGE'] ?? 1_000_000);
 const PG_URL = process.env['DATABASE_URL'];
 const KEYS = `b1:${randomBytes(32).toString('base64')}`;
-/** Which parts to run (comma-separated): submit, half, reads, cold. All by default. */
-const PARTS = new Set((process.env['BENCH_PARTS'] ?? 'submit,half,reads,cold').split(','));
+/** Which parts to run (comma-separated): submit, dup, half, reads, cold. All by default. */
+const PARTS = new Set((process.env['BENCH_PARTS'] ?? 'submit,dup,half,reads,cold').split(','));
 const UNLIMITED = { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' };
+/** Extra environment for the service (e.g. WORKERS=2), to measure a setting. */
+const SERVICE_ENV: Record<string, string> = Object.fromEntries(
+  (process.env['BENCH_SERVICE_ENV'] ?? '')
+    .split(',')
+    .filter((pair) => pair.includes('='))
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
 
-type StoreName = 'sqlite' | 'postgres';
-const stores: StoreName[] = PG_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+type TargetName = 'sqlite' | 'postgres' | 'pgbouncer';
+const TARGETS: TargetName[] = (process.env['BENCH_TARGETS']?.split(',') as TargetName[] | undefined) ?? [
+  'sqlite',
+  ...(PG_URL ? (['postgres', 'pgbouncer'] as const) : []),
+];
 const cleanups: (() => void | Promise<void>)[] = [];
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+let bouncer: PgBouncer | undefined;
 
-function storeEnv(store: StoreName): Record<string, string> {
+function storeEnv(target: TargetName): Record<string, string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cardapply-bench-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const env: Record<string, string> = { DATA_DIR: dataDir, DATABASE_URL: '', ...UNLIMITED };
-  if (store === 'postgres') {
+  if (target !== 'sqlite') {
     Object.assign(env, {
-      DATABASE_URL: PG_URL!,
+      DATABASE_URL: target === 'pgbouncer' ? bouncer!.url : PG_URL!,
       DATABASE_SCHEMA: `bench_${randomBytes(4).toString('hex')}`,
       ENCRYPTION_KEYS: KEYS,
     });
@@ -62,9 +80,10 @@ async function dropSchema(env: Record<string, string>): Promise<void> {
 async function caller(
   env: Record<string, string>,
   server: Server,
+  name = 'bench',
 ): Promise<{ appId: string; token: string }> {
   const ctx = await openContext(loadConfig(env), createLogger({ logLevel: 'silent' }));
-  const app = await createApp(ctx.store.db, 'bench', Date.now());
+  const app = await createApp(ctx.store.db, name, Date.now());
   await ctx.store.close();
   const reply = await fetch(`${server.url}${PATHS.token}`, {
     method: 'POST',
@@ -76,43 +95,62 @@ async function caller(
 }
 
 let applicantCounter = 0;
+const freshBody = (appId: string) => () => JSON.stringify(uniqueApplicant(applicantCounter++, appId));
 
-interface SubmitRun extends LoadResult {
+interface Measured extends LoadResult {
   rssMb: number;
+  /** Server CPU (all its processes) per request, ms. */
+  cpuMsPerRequest: number;
+}
+
+/** A measured load: the server's CPU over the run, divided by the requests answered. */
+async function measure(server: Server, options: Parameters<typeof load>[0]): Promise<Measured> {
+  const cpuBefore = server.cpuMs();
+  const result = await load(options);
+  const cpu = server.cpuMs() - cpuBefore;
+  return {
+    ...result,
+    rssMb: server.peakRssMb(),
+    cpuMsPerRequest: Math.round((cpu / Math.max(1, result.requests)) * 1000) / 1000,
+  };
 }
 
 /** One measured submit run against a fresh server process on a fresh store. */
-async function submitRun(kind: 'service' | 'floor', store: StoreName): Promise<SubmitRun> {
-  const env = storeEnv(store);
+async function submitRun(kind: 'service' | 'floor', target: TargetName): Promise<Measured> {
+  const env = storeEnv(target);
   const server = await startServer(
     kind,
     kind === 'floor'
       ? {
           ...env,
-          FLOOR_STORE: store,
+          FLOOR_STORE: target === 'sqlite' ? 'sqlite' : 'postgres',
           DATABASE_SCHEMA: env['DATABASE_SCHEMA'] ?? `bench_floor_${randomBytes(4).toString('hex')}`,
         }
-      : env,
+      : { ...env, ...SERVICE_ENV },
   );
   try {
     const auth = kind === 'service' ? await caller(env, server) : { appId: 'floor', token: 'none' };
-    const body = () => JSON.stringify(uniqueApplicant(applicantCounter++, auth.appId));
-    const options = { url: server.url, path: PATHS.apply, headers: { authorization: auth.token }, body };
+    const options = {
+      url: server.url,
+      path: PATHS.apply,
+      headers: { authorization: auth.token },
+      body: freshBody(auth.appId),
+    };
     if (WARMUP > 0) await load({ ...options, seconds: WARMUP });
-    const result = await load({ ...options, seconds: SECONDS });
-    return { ...result, rssMb: server.peakRssMb() };
+    return await measure(server, { ...options, seconds: SECONDS });
   } finally {
     await server.stop();
-    if (store === 'postgres') await dropSchema(kind === 'floor' ? { DATABASE_SCHEMA: 'bench_floor' } : env);
+    await dropSchema(env);
   }
 }
 
-function summarize(runs: SubmitRun[]) {
+function summarize(runs: Measured[]) {
   return {
     rps: Math.round(median(runs.map((r) => r.rps))),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
     p999: median(runs.map((r) => r.p999)),
+    cpuMsPerRequest: median(runs.map((r) => r.cpuMsPerRequest)),
     non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
     peakRssMb: Math.max(...runs.map((r) => r.rssMb)),
@@ -120,31 +158,101 @@ function summarize(runs: SubmitRun[]) {
   };
 }
 
+type Summary = ReturnType<typeof summarize>;
+
 async function submitBenchmarks() {
-  const out: Record<string, unknown> = {};
-  for (const store of stores) {
-    const floor: SubmitRun[] = [];
-    const service: SubmitRun[] = [];
+  const out: Partial<Record<TargetName, { floor: Summary; service: Summary; ratio: number }>> = {};
+  for (const target of TARGETS) {
+    const floor: Measured[] = [];
+    const service: Measured[] = [];
     // Interleaved, so that a noisy moment of the machine hurts both alike.
     for (let run = 0; run < RUNS; run++) {
-      floor.push(await submitRun('floor', store));
-      service.push(await submitRun('service', store));
+      floor.push(await submitRun('floor', target));
+      service.push(await submitRun('service', target));
     }
     const f = summarize(floor);
     const s = summarize(service);
-    out[store] = { floor: f, service: s, ratio: Math.round((s.rps / f.rps) * 100) / 100 };
+    out[target] = { floor: f, service: s, ratio: Math.round((s.rps / f.rps) * 100) / 100 };
   }
   return out;
 }
 
+/**
+ * A caller floods one application it already submitted (retries without an Idempotency-Key):
+ * every answer a 409. Then another caller's fresh submissions at a fixed rate, alone and during
+ * the flood, to see whether the duplicates slow anyone else down.
+ */
+async function duplicateFlood(target: TargetName, freshRps: number) {
+  const env = storeEnv(target);
+  const server = await startServer('service', { ...env, ...SERVICE_ENV });
+  try {
+    const flooder = await caller(env, server, 'flooder');
+    const other = await caller(env, server, 'other');
+    const applicant = uniqueApplicant(applicantCounter++, flooder.appId);
+    const first = await fetch(`${server.url}${PATHS.apply}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: flooder.token },
+      body: JSON.stringify(applicant),
+    });
+    if (first.status !== 200) throw new Error(`first submission: ${first.status}`);
+    const flood = {
+      url: server.url,
+      path: PATHS.apply,
+      headers: { authorization: flooder.token },
+      body: () => JSON.stringify({ ...applicant, timestamp: nowSeconds() }),
+    };
+    const runs: Measured[] = [];
+    if (WARMUP > 0) await load({ ...flood, seconds: WARMUP });
+    for (let i = 0; i < RUNS; i++) runs.push(await measure(server, { ...flood, seconds: SECONDS }));
+    const rate = Math.max(1, Math.round(freshRps / 4));
+    const fresh = {
+      url: server.url,
+      path: PATHS.apply,
+      headers: { authorization: other.token },
+      body: freshBody(other.appId),
+      rate,
+      connections: 8,
+    };
+    const alone = await load({ ...fresh, seconds: SECONDS });
+    const [during] = await Promise.all([
+      load({ ...fresh, seconds: SECONDS }),
+      load({ ...flood, seconds: SECONDS + 1 }),
+    ]);
+    const s = summarize(runs);
+    return {
+      rps: s.rps,
+      p50: s.p50,
+      p99: s.p99,
+      cpuMsPerRequest: s.cpuMsPerRequest,
+      answered409: runs.reduce((sum, r) => sum + (r.statuses['4xx'] ?? 0), 0),
+      other2xx: runs.reduce((sum, r) => sum + (r.statuses['2xx'] ?? 0), 0),
+      fiveXx: runs.reduce((sum, r) => sum + (r.statuses['5xx'] ?? 0), 0),
+      ratioToFresh: Math.round((s.rps / freshRps) * 100) / 100,
+      otherCaller: {
+        rate,
+        alone: { p50: alone.p50, p99: alone.p99, non2xx: alone.non2xx },
+        duringFlood: { p50: during.p50, p99: during.p99, non2xx: during.non2xx },
+      },
+      runs: s.runs,
+    };
+  } finally {
+    await server.stop();
+    await dropSchema(env);
+  }
+}
+
 /** p99 latency of the service at half its maximum rate. */
-async function halfRateLatency(store: StoreName, maxRps: number) {
-  const env = storeEnv(store);
-  const server = await startServer('service', env);
+async function halfRateLatency(target: TargetName, maxRps: number) {
+  const env = storeEnv(target);
+  const server = await startServer('service', { ...env, ...SERVICE_ENV });
   try {
     const auth = await caller(env, server);
-    const body = () => JSON.stringify(uniqueApplicant(applicantCounter++, auth.appId));
-    const options = { url: server.url, path: PATHS.apply, headers: { authorization: auth.token }, body };
+    const options = {
+      url: server.url,
+      path: PATHS.apply,
+      headers: { authorization: auth.token },
+      body: freshBody(auth.appId),
+    };
     const rate = Math.max(1, Math.round(maxRps / 2));
     if (WARMUP > 0) await load({ ...options, seconds: WARMUP, rate });
     const result = await load({ ...options, seconds: SECONDS, rate });
@@ -156,9 +264,10 @@ async function halfRateLatency(store: StoreName, maxRps: number) {
 }
 
 /** Status queries by serial at a small and a large table, and list pages at the large one. */
-async function readBenchmarks(store: StoreName) {
-  const env = storeEnv(store);
-  const server = await startServer('service', env);
+async function readBenchmarks(target: TargetName) {
+  const store = target === 'sqlite' ? 'sqlite' : 'postgres';
+  const env = storeEnv(target);
+  const server = await startServer('service', { ...env, ...SERVICE_ENV });
   try {
     const auth = await caller(env, server);
     const ctx = await openContext(loadConfig(env), createLogger({ logLevel: 'silent' }));
@@ -233,7 +342,7 @@ async function coldStart() {
   const env = storeEnv('sqlite');
   const times: number[] = [];
   for (let i = 0; i < (SMOKE ? 1 : 5); i++) {
-    const server = await startServer('service', env);
+    const server = await startServer('service', { ...env, ...SERVICE_ENV });
     times.push(server.startMs);
     await server.stop();
   }
@@ -241,51 +350,79 @@ async function coldStart() {
 }
 
 const started = new Date();
+const load1 = loadavg()[0]!;
 console.log(
-  `cardapply bench: ${SECONDS}s runs after ${WARMUP}s warm-up, ${RUNS} run(s), 32 connections, stores: ${stores.join(', ')}`,
+  `cardapply bench: ${SECONDS}s runs after ${WARMUP}s warm-up, ${RUNS} run(s), 32 connections, targets: ${TARGETS.join(', ')}; load average at start ${load1.toFixed(2)} on ${cpus().length} cores${Object.keys(SERVICE_ENV).length > 0 ? `; service env ${JSON.stringify(SERVICE_ENV)}` : ''}`,
 );
 try {
-  const submit = (await submitBenchmarks()) as Record<
-    StoreName,
-    { floor: ReturnType<typeof summarize>; service: ReturnType<typeof summarize>; ratio: number }
-  >;
-  const halfRate: Record<string, unknown> = {};
+  if (TARGETS.includes('pgbouncer')) {
+    bouncer = await startPgBouncer(PG_URL!, { poolSize: 20 });
+    cleanups.push(() => bouncer!.stop());
+  }
+  const submit = await submitBenchmarks();
+  const rpsOf = (target: TargetName) => submit[target]?.service.rps ?? 100;
+  const dup: Partial<Record<TargetName, unknown>> = {};
+  if (PARTS.has('dup'))
+    for (const target of TARGETS) dup[target] = await duplicateFlood(target, rpsOf(target));
+  const halfRate: Partial<Record<TargetName, unknown>> = {};
   if (PARTS.has('half'))
-    for (const store of stores) halfRate[store] = await halfRateLatency(store, submit[store].service.rps);
-  const reads: Record<string, unknown> = {};
-  if (PARTS.has('reads')) for (const store of stores) reads[store] = await readBenchmarks(store);
+    for (const target of TARGETS) halfRate[target] = await halfRateLatency(target, rpsOf(target));
+  const reads: Partial<Record<TargetName, unknown>> = {};
+  if (PARTS.has('reads'))
+    for (const target of TARGETS.filter((t) => t !== 'pgbouncer'))
+      reads[target] = await readBenchmarks(target);
   const cold = PARTS.has('cold') ? await coldStart() : undefined;
   const results = {
     at: started.toISOString(),
-    machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
-    settings: { seconds: SECONDS, warmup: WARMUP, runs: RUNS, connections: 32, small: SMALL, large: LARGE },
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0]?.model,
+      node: process.version,
+      loadAverageAtStart: load1,
+      loadAverageAtEnd: loadavg()[0],
+    },
+    settings: {
+      seconds: SECONDS,
+      warmup: WARMUP,
+      runs: RUNS,
+      connections: 32,
+      small: SMALL,
+      large: LARGE,
+      serviceEnv: SERVICE_ENV,
+    },
     submit,
+    duplicateFlood: dup,
     halfRate,
     reads,
     coldStart: cold,
   };
 
-  console.log('\nSubmit (median of runs)          rps      p50 ms  p99 ms  p99.9 ms  non-2xx  peak RSS MB');
-  for (const store of stores) {
+  console.log(
+    '\nSubmit (median of runs)          rps      p50 ms  p99 ms  p99.9 ms  non-2xx  peak RSS MB  CPU ms/req',
+  );
+  for (const target of TARGETS) {
+    const result = submit[target]!;
     for (const kind of ['floor', 'service'] as const) {
-      const r = submit[store][kind];
+      const r = result[kind];
       console.log(
-        `  ${`${kind} on ${store}`.padEnd(30)} ${String(r.rps).padStart(7)} ${String(r.p50).padStart(9)} ${String(r.p99).padStart(7)} ${String(r.p999).padStart(9)} ${String(r.non2xx).padStart(8)} ${String(r.peakRssMb).padStart(12)}`,
+        `  ${`${kind} on ${target}`.padEnd(30)} ${String(r.rps).padStart(7)} ${String(r.p50).padStart(9)} ${String(r.p99).padStart(7)} ${String(r.p999).padStart(9)} ${String(r.non2xx).padStart(8)} ${String(r.peakRssMb).padStart(12)} ${String(r.cpuMsPerRequest).padStart(11)}`,
       );
     }
     console.log(
-      `  ratio service / floor on ${store}: ${submit[store].ratio}  (runs: floor ${submit[store].floor.runs.join(', ')}; service ${submit[store].service.runs.join(', ')})`,
+      `  ratio service / floor on ${target}: ${result.ratio}  (runs: floor ${result.floor.runs.join(', ')}; service ${result.service.runs.join(', ')})`,
     );
   }
-  console.log('\nHalf of the maximum rate:', JSON.stringify(halfRate));
+  console.log('\nDuplicate flood:', JSON.stringify(dup, null, 1));
+  console.log('Half of the maximum rate:', JSON.stringify(halfRate));
   console.log('Reads:', JSON.stringify(reads, null, 1));
   console.log('Cold start to listening on SQLite:', JSON.stringify(cold));
+  console.log(`load average at end ${loadavg()[0]!.toFixed(2)}`);
   if (!SMOKE) {
     const file = new URL(`./results/${started.toISOString().replace(/[:.]/g, '-')}.json`, import.meta.url);
     writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
     console.log(`\nwritten: bench/results/${file.pathname.split('/').pop()}`);
   }
-  const failed = stores.some((s) => submit[s].service.non2xx > 0 || submit[s].floor.non2xx > 0);
+  const failed = TARGETS.some((t) => submit[t]!.service.non2xx > 0 || submit[t]!.floor.non2xx > 0);
   if (failed) {
     console.error('some requests failed (non-2xx): the figures are not comparable');
     process.exitCode = 1;

@@ -106,6 +106,8 @@ export async function startPgBouncer(
         stop: async () => {
           process.removeListener('exit', kill);
           if (!exited) {
+            // Held again, so that the process waits for the bouncer to go.
+            child.ref();
             child.kill('SIGTERM');
             await gone;
           }
