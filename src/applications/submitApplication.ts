@@ -65,15 +65,16 @@ export async function submitApplication(
       rows,
       claim === undefined ? undefined : { ...claim, result: JSON.stringify(result) },
     );
-    switch (outcome) {
+    switch (outcome.kind) {
       case 'ok':
         ctx.metrics.onSubmitted();
         return result;
       case 'document_taken':
-        throw duplicateOf(caller, await findActiveByCertHash(ctx.store.db, documentHash));
+        throw duplicateOf(caller, outcome.holder ?? (await findActiveByCertHash(ctx.store.db, documentHash)));
       case 'external_id_taken':
         throw externalIdTaken(
-          await findActiveByExternalId(ctx.store.db, caller.appId, application.external_id ?? ''),
+          outcome.holder ??
+            (await findActiveByExternalId(ctx.store.db, caller.appId, application.external_id ?? '')),
         );
       case 'card_no_taken':
         // Requested: 409. Drawn at random (1 in 10^9 to collide): draw another.
@@ -92,7 +93,11 @@ export interface SubmitResult {
   busi_water_no: string;
 }
 
-/** The serial is shown only to the app that owns it: another app's application stays invisible. */
+/**
+ * The application that holds the document, shown only to the app that owns it: another app's
+ * application stays invisible. It may have reached a final state in between: then it is a 409 all
+ * the same, and a retry goes through.
+ */
 function duplicateOf(
   caller: Caller,
   existing: { busi_water_no: string; app_id: string } | undefined,

@@ -10,18 +10,8 @@ import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { ConnectionBudget, Store, StoreOptions } from './store.ts';
 import { migratePostgres, postgresMigrationStatus } from './migrate.ts';
-import { isUniqueViolation, violatedConstraint } from './errors.ts';
+import { submissionBatcher } from './postgresSubmissions.ts';
 import { qualified, type Statement } from './statements.ts';
-import {
-  completeClaimWithResult,
-  INSERT_SUBMISSION,
-  SUBMISSION_CONSTRAINTS,
-  submissionParameters,
-  SubmissionRefused,
-  type SubmissionCompletion,
-  type SubmissionOutcome,
-  type SubmissionRows,
-} from './submissions.ts';
 import type { Database } from './tables.ts';
 
 // BIGINT columns hold millisecond times: they fit a double exactly, so read them as numbers.
@@ -81,38 +71,18 @@ export function openPostgres(config: Config, options: StoreOptions): Store {
     return result.rows as R[];
   };
 
-  /** One statement, its own transaction, unless a claim is completed with it. */
-  const insertSubmission = async (
-    rows: SubmissionRows,
-    completion: SubmissionCompletion | undefined,
-  ): Promise<SubmissionOutcome> => {
-    const parameters = submissionParameters(rows);
-    try {
-      if (completion === undefined) {
-        await run(INSERT_SUBMISSION, parameters);
-        return 'ok';
-      }
-      return await db.transaction().execute(async (trx) => {
-        await run(INSERT_SUBMISSION, parameters, trx);
-        if (!(await completeClaimWithResult(trx, completion))) throw new SubmissionRefused('claim_lost');
-        return 'ok' as const;
-      });
-    } catch (error) {
-      if (error instanceof SubmissionRefused) return error.outcome;
-      // The unique constraints decide, by name: a check before the insert could race.
-      const outcome = isUniqueViolation(error)
-        ? SUBMISSION_CONSTRAINTS[violatedConstraint(error) ?? '']
-        : undefined;
-      if (outcome !== undefined) return outcome;
-      throw error;
-    }
-  };
+  // Half the pool at most for submissions in flight: the rest stays free for reads and tokens.
+  const submissions = submissionBatcher(
+    { run },
+    { maxInFlight: Math.max(1, Math.floor(config.databasePoolSize / 2)), maxBatch: 64 },
+  );
 
   return {
     label: 'postgres',
     db,
     transaction: (work) => db.transaction().execute(work),
-    insertSubmission,
+    insertSubmission: (rows, completion) => submissions.insert(rows, completion),
+    groupCommitStats: () => submissions.stats(),
     skipLocked: <DB, TB extends keyof DB, O>(
       query: SelectQueryBuilder<DB, TB, O>,
       options: { of?: string; keyShare?: boolean } = {},

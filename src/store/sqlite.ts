@@ -6,7 +6,7 @@ import type { Store } from './store.ts';
 import { groupCommitter } from './groupCommit.ts';
 import { migrateSqlite, sqliteMigrationStatus } from './migrate.ts';
 import { NodeSqliteDialect } from './sqliteDialect.ts';
-import { insertSubmissionSqlite, SubmissionRefused } from './submissions.ts';
+import { documentHolder, insertSubmissionSqlite, SubmissionRefused } from './submissions.ts';
 import type { Database } from './tables.ts';
 
 export const SQLITE_FILE = 'cardapply.db';
@@ -31,6 +31,9 @@ export function openSqlite(dataDir: string): Store {
     db,
     transaction: (work) => committer.transaction(work),
     insertSubmission: async (rows, completion) => {
+      // A duplicate is answered from a read, without waiting for the writer.
+      const holder = await documentHolder(db, rows.application.cert_hash);
+      if (holder !== undefined) return { kind: 'document_taken', holder };
       try {
         return await committer.transaction((trx) => insertSubmissionSqlite(trx, rows, completion));
       } catch (error) {

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { statement } from './statements.ts';
 import type { ApplicationsTable, ApplicationTransitionsTable, Database, EventsTable } from './tables.ts';
 
 /**
@@ -28,79 +27,51 @@ export interface SubmissionCompletion {
 
 /**
  * `ok`: stored and durable. Or nothing was stored because the document already has an active
- * application (`document_taken`), the app's reference (`external_id`) is held by another of its
- * active applications (`external_id_taken`), the card number is taken (`card_no_taken`), or the idempotency
- * claim was taken over by a retry after its lease (`claim_lost`).
+ * application (`document_taken`, with it when the store read it), the app's reference
+ * (`external_id`) is held by another of its active applications (`external_id_taken`), the card
+ * number is taken (`card_no_taken`), or the idempotency claim was taken over by a retry after its
+ * lease (`claim_lost`).
  */
 export type SubmissionOutcome =
-  'ok' | 'document_taken' | 'external_id_taken' | 'card_no_taken' | 'claim_lost';
+  | { readonly kind: 'ok' }
+  | { readonly kind: 'document_taken'; readonly holder?: DocumentHolder | undefined }
+  | { readonly kind: 'external_id_taken'; readonly holder?: DocumentHolder | undefined }
+  | { readonly kind: 'card_no_taken' }
+  | { readonly kind: 'claim_lost' };
 
-/** The unique constraints a submission can meet, by name (PostgreSQL reports the name). */
-export const SUBMISSION_CONSTRAINTS: Readonly<Record<string, SubmissionOutcome>> = {
-  applications_active_cert_hash_key: 'document_taken',
-  applications_active_external_id_key: 'external_id_taken',
-  applications_card_no_hash_key: 'card_no_taken',
-};
+/** The active application that holds a document (or an app's reference). */
+export interface DocumentHolder {
+  busi_water_no: string;
+  app_id: string;
+}
+
+export const STORED: SubmissionOutcome = { kind: 'ok' };
+export const CARD_NO_TAKEN: SubmissionOutcome = { kind: 'card_no_taken' };
+export const CLAIM_LOST: SubmissionOutcome = { kind: 'claim_lost' };
 
 /** Thrown inside a transaction to roll a submission back; never leaves the store. */
 export class SubmissionRefused extends Error {
   readonly outcome: SubmissionOutcome;
   constructor(outcome: SubmissionOutcome) {
-    super(outcome);
+    super(outcome.kind);
     this.outcome = outcome;
   }
 }
 
-export function submissionParameters({ application: a, transition: t, event: e }: SubmissionRows): unknown[] {
-  return [
-    a.busi_water_no,
-    a.app_id,
-    a.status,
-    a.status_reason,
-    a.cert_type,
-    a.cert_hash,
-    a.active_cert_hash,
-    a.card_no_hash,
-    a.card_no_masked,
-    a.payload_enc,
-    a.key_id,
-    a.version,
-    a.created_at,
-    a.updated_at,
-    a.external_id ?? null,
-    a.active_external_id ?? null,
-    t.busi_water_no,
-    t.from_status,
-    t.to_status,
-    t.actor,
-    t.reason,
-    t.details,
-    t.at,
-    e.event_id,
-    e.app_id,
-    e.busi_water_no,
-    e.type,
-    e.payload,
-    e.created_at,
-    e.seq,
-    e.fanned_out_at,
-  ];
+/**
+ * The active application of a document, if any: a read, so that a duplicate is answered without
+ * an insert (the unique index still decides when two race).
+ */
+export async function documentHolder(
+  db: Kysely<Database>,
+  certHash: string,
+): Promise<DocumentHolder | undefined> {
+  return db
+    .selectFrom('applications')
+    .select(['busi_water_no', 'app_id'])
+    .where('active_cert_hash', '=', certHash)
+    .executeTakeFirst();
 }
-
-/** PostgreSQL: the three rows of a submission in one statement (data-modifying CTEs). */
-export const INSERT_SUBMISSION = statement(
-  'insert_submission',
-  `WITH application AS (
-     INSERT INTO {applications} (busi_water_no, app_id, status, status_reason, cert_type, cert_hash,
-       active_cert_hash, card_no_hash, card_no_masked, payload_enc, key_id, version, created_at, updated_at,
-       external_id, active_external_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)),
-   transition AS (
-     INSERT INTO {application_transitions} (busi_water_no, from_status, to_status, actor, reason, details, at)
-     VALUES (?, ?, ?, ?, ?, ?, ?))
-   INSERT INTO {events} (event_id, app_id, busi_water_no, type, payload, created_at, seq, fanned_out_at)
-   VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-);
 
 /** Completes an idempotency claim with the operation's result, if the claim still holds. */
 export async function completeClaimWithResult(
@@ -127,33 +98,29 @@ export async function insertSubmissionSqlite(
   rows: SubmissionRows,
   completion: SubmissionCompletion | undefined,
 ): Promise<SubmissionOutcome> {
-  const active = await db
-    .selectFrom('applications')
-    .select('busi_water_no')
-    .where('active_cert_hash', '=', rows.application.cert_hash)
-    .executeTakeFirst();
-  if (active !== undefined) return 'document_taken';
+  const holder = await documentHolder(db, rows.application.cert_hash);
+  if (holder !== undefined) return { kind: 'document_taken', holder };
   const externalId = rows.application.active_external_id;
   if (externalId !== undefined && externalId !== null) {
     const sameReference = await db
       .selectFrom('applications')
-      .select('busi_water_no')
+      .select(['busi_water_no', 'app_id'])
       .where('app_id', '=', rows.application.app_id)
       .where('active_external_id', '=', externalId)
       .executeTakeFirst();
-    if (sameReference !== undefined) return 'external_id_taken';
+    if (sameReference !== undefined) return { kind: 'external_id_taken', holder: sameReference };
   }
   const card = await db
     .selectFrom('applications')
     .select('busi_water_no')
     .where('card_no_hash', '=', rows.application.card_no_hash)
     .executeTakeFirst();
-  if (card !== undefined) return 'card_no_taken';
+  if (card !== undefined) return CARD_NO_TAKEN;
   await db.insertInto('applications').values(rows.application).execute();
   await db.insertInto('application_transitions').values(rows.transition).execute();
   await db.insertInto('events').values(rows.event).execute();
   if (completion !== undefined && !(await completeClaimWithResult(db, completion))) {
-    throw new SubmissionRefused('claim_lost');
+    throw new SubmissionRefused(CLAIM_LOST);
   }
-  return 'ok';
+  return STORED;
 }
