@@ -46,6 +46,11 @@ export interface Config {
   timestampSkewSeconds: number;
   /** Lifetime of an access token. */
   tokenTtlSeconds: number;
+  /**
+   * How long a process may answer from its memory that a token works (0 to 1000 ms): a revoked
+   * token or a disabled app is refused by every instance within this time.
+   */
+  tokenCacheMs: number;
   /** JSON file that replaces the default code tables. */
   codesFile: string | undefined;
   /** Enables the caller's lifecycle simulation endpoint for integration testing. */
@@ -220,6 +225,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitBurst: integer(env, 'RATE_LIMIT_BURST'),
     timestampSkewSeconds: integer(env, 'TIMESTAMP_SKEW_SECONDS'),
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS'),
+    tokenCacheMs: integer(env, 'TOKEN_CACHE_MS'),
     codesFile: optional(env, 'CODES_FILE'),
     sandbox: boolean(env, 'SANDBOX'),
     logLevel,

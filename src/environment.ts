@@ -129,6 +129,12 @@ export const ENVIRONMENT = Type.Object({
     "allowed distance of a request's `timestamp` from server time: bounds the replay window",
   ),
   TOKEN_TTL_SECONDS: integer(7200, 60, 30 * 86_400, 'access token lifetime'),
+  TOKEN_CACHE_MS: integer(
+    1000,
+    0,
+    1000,
+    'how long a process trusts a token it checked (0 to 1000 ms): a revoked token or disabled app is refused everywhere within it',
+  ),
   IDEMPOTENCY_TTL_SECONDS: integer(
     86_400,
     86_400,

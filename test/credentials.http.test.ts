@@ -16,16 +16,29 @@ import {
   type TestCaller,
   type TestService,
 } from './helpers/service.ts';
+import { startInstances } from './helpers/instances.ts';
 import { storeNames } from './helpers/stores.ts';
 import { SYSTEM } from '../src/audit/actor.ts';
 
 /**
  * Stolen credentials and their remedies, over real HTTP on every store: tokens revoked one by one
  * or all of an app, expired tokens, disabled apps, secret rotation with an overlap, each refused at
- * once; the replay window on every caller route; and the `cardapply` commands that do it.
+ * once by the instance that made the change and within a second by every other one (a process
+ * keeps a token that worked for at most TOKEN_CACHE_MS); the replay window on every caller route;
+ * and the `cardapply` commands that do it.
  */
 
 const by = { actor: SYSTEM, source: 'test' };
+
+/** Whether `check` turns true within `ms` (tried every 50 ms). */
+async function within(ms: number, check: () => Promise<boolean>): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 const CLI = fileURLToPath(new URL('../bin/cardapply.js', import.meta.url));
 
 for (const storeName of storeNames()) {
@@ -252,7 +265,11 @@ for (const storeName of storeNames()) {
             rate_limit_burst: 7,
           },
         );
-        assert.equal((await query(fresh, appId)).headers.get('ratelimit-limit'), '7');
+        // Another process changed the app: this instance sees it within a second (TOKEN_CACHE_MS).
+        assert.ok(
+          await within(1_100, async () => (await query(fresh, appId)).headers.get('ratelimit-limit') === '7'),
+          'the new limit applies within a second',
+        );
         assert.deepEqual(await cli('apps', 'set-limit', '--app', appId, '--default', '--json'), {
           app_id: appId,
           rate_limit_per_second: null,
@@ -299,6 +316,49 @@ for (const storeName of storeNames()) {
         );
         await assert.rejects(cli('apps', 'disable', '--app', 'app_nosuchapp'), /app_id: no such app/);
       });
+    });
+  });
+}
+
+for (const storeName of storeNames()) {
+  describe(`revocation across instances on ${storeName}`, () => {
+    test('a token revoked or an app disabled on one instance is refused by another within a second', async () => {
+      const group = await startInstances(storeName, 2);
+      try {
+        const [a, b] = group.instances as [TestService, TestService];
+        const caller = await newCaller(a);
+        const query = (instance: TestService, who: TestCaller = caller) =>
+          post(
+            instance.baseUrl,
+            PATHS.query,
+            { app_id: who.appId, timestamp: nowSeconds(), busi_water_no: 'NOSUCHSERIAL' },
+            { token: who.token },
+          );
+        // Both have just accepted the token: each holds it in its cache.
+        assert.equal((await query(a)).status, 404);
+        assert.equal((await query(b)).status, 404);
+        await revokeTokens(a.ctx, { token: caller.token }, by);
+        const revokedAt = Date.now();
+        assert.equal((await query(a)).status, 401, 'refused at once where it was revoked');
+        assert.ok(
+          await within(1_000, async () => (await query(b)).status === 401),
+          'and within a second elsewhere',
+        );
+        assert.ok(Date.now() - revokedAt <= 1_200);
+
+        const second = await newCaller(a, 'second partner');
+        const other = (instance: TestService) => query(instance, second);
+        assert.equal((await other(a)).status, 404);
+        assert.equal((await other(b)).status, 404);
+        await setAppStatus(b.ctx, second.appId, 'disabled', by);
+        assert.equal((await other(b)).status, 403, 'refused at once where it was disabled');
+        assert.ok(
+          await within(1_000, async () => (await other(a)).status === 403),
+          'and within a second elsewhere',
+        );
+      } finally {
+        await group.close();
+      }
     });
   });
 }

@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import { ServiceError } from '../errors/serviceError.ts';
 import { hashSecret, newAppId, newSecret, secretMatches } from '../crypto/secrets.ts';
 import type { ServiceContext } from '../context.ts';
-import type { Store } from '../store/connect.ts';
 import type { Database } from '../store/tables.ts';
 import {
   findApp,
@@ -12,6 +11,7 @@ import {
   insertToken,
   liveSecretHashes,
 } from './appRepository.ts';
+import { tokenCacheOf } from './tokenCache.ts';
 
 /**
  * Callers and their credentials: apps with a secret, exchanged for short-lived opaque access
@@ -88,11 +88,25 @@ export function tokenFromHeader(header: string | undefined): string | undefined 
   return match?.[1];
 }
 
-export async function authenticate(store: Store, header: string | undefined, now: number): Promise<Caller> {
+export async function authenticate(
+  ctx: Pick<ServiceContext, 'store' | 'config'>,
+  header: string | undefined,
+  now: number,
+): Promise<Caller> {
   const token = tokenFromHeader(header);
   if (token === undefined) throw new ServiceError('tokenMissing');
   // Looked up by its hash: the lookup itself reveals nothing about stored tokens.
-  const row = await findTokenWithApp(store, hashSecret(token));
+  const tokenHash = hashSecret(token);
+  const ttlMs = ctx.config.tokenCacheMs;
+  const cache = ttlMs > 0 ? tokenCacheOf(ctx.store, ttlMs) : undefined;
+  let row = cache?.get(tokenHash);
+  if (row === undefined) {
+    const generation = cache?.generation ?? 0;
+    row = await findTokenWithApp(ctx.store, tokenHash);
+    if (row !== undefined && row.revoked_at === null && row.app_status === 'active' && row.expires_at > now) {
+      cache?.set(tokenHash, row, generation);
+    }
+  }
   if (row === undefined || row.revoked_at !== null) throw new ServiceError('tokenInvalid');
   if (row.expires_at <= now) throw new ServiceError('tokenExpired');
   if (row.app_status !== 'active') throw new ServiceError('appDisabled');

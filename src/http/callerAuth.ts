@@ -44,13 +44,13 @@ export function bodyOf(request: FastifyRequest): Record<string, unknown> {
 /**
  * Who is calling: the token names the app, the app's rate limit has room, the body's `app_id` must
  * be that app, and the `timestamp` must be fresh. Runs after the body is parsed and before it is
- * validated. The token and the app's status are read on every request: a revoked token or a
- * disabled app stops working at once, on every instance.
+ * validated. A revoked token or a disabled app stops working at once on the instance that made the
+ * change, and within TOKEN_CACHE_MS (at most a second) on every other one (apps/tokenCache.ts).
  */
 export function callerAuthentication(ctx: ServiceContext) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const now = ctx.now();
-    const caller = await authenticate(ctx.store, request.headers.authorization, now);
+    const caller = await authenticate(ctx, request.headers.authorization, now);
     request.caller = caller;
     await request.server.limits.limitCaller(reply, caller);
     const body = bodyOf(request);

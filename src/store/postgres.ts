@@ -12,6 +12,7 @@ import type { ConnectionBudget, Store, StoreOptions } from './store.ts';
 import { migratePostgres, postgresMigrationStatus } from './migrate.ts';
 import { submissionBatcher } from './postgresSubmissions.ts';
 import { qualified, type Statement } from './statements.ts';
+import { WriteWatch } from './writeWatch.ts';
 import type { Database } from './tables.ts';
 
 // BIGINT columns hold millisecond times: they fit a double exactly, so read them as numbers.
@@ -45,9 +46,10 @@ export function openPostgres(config: Config, options: StoreOptions): Store {
   // going away would be an uncaught 'error' event and crash the process. Its next query fails
   // instead, and the pool drops it on release.
   pool.on('connect', (client) => client.on('error', (error) => options.onBackgroundError?.(error)));
+  const watch = new WriteWatch();
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
-    plugins: [new WithSchemaPlugin(schema)],
+    plugins: [watch, new WithSchemaPlugin(schema)],
   });
   const texts = new Map<Statement, string>();
   const textOf = (statement: Statement): string => {
@@ -102,6 +104,7 @@ export function openPostgres(config: Config, options: StoreOptions): Store {
       await sql`select 1`.execute(db);
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    watchWrites: (tables, listener) => watch.on(tables, listener),
     table: (name) => sql.table(`${schema}.${name}`),
     run,
     connectionBudget: (processes) => connectionBudget(pool, config, processes),

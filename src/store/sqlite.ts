@@ -6,6 +6,7 @@ import type { Store } from './store.ts';
 import { groupCommitter } from './groupCommit.ts';
 import { migrateSqlite, sqliteMigrationStatus } from './migrate.ts';
 import { NodeSqliteDialect } from './sqliteDialect.ts';
+import { WriteWatch } from './writeWatch.ts';
 import { documentHolder, insertSubmissionSqlite, SubmissionRefused } from './submissions.ts';
 import type { Database } from './tables.ts';
 
@@ -23,7 +24,8 @@ export function openSqlite(dataDir: string): Store {
   // Deleted and overwritten content is zeroed, not left in free pages: retention's erasures leave
   // no trace in the file (the WAL is checkpointed and truncated after them).
   database.exec('PRAGMA secure_delete = ON');
-  const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(database) });
+  const watch = new WriteWatch();
+  const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(database), plugins: [watch] });
   // Concurrent transactions share one commit (one fsync): see groupCommit.ts.
   const committer = groupCommitter(db);
   return {
@@ -61,6 +63,7 @@ export function openSqlite(dataDir: string): Store {
       await sql`select 1`.execute(db);
     },
     poolStats: () => undefined,
+    watchWrites: (tables, listener) => watch.on(tables, listener),
     table: (name) => sql.table(name),
     run: async <R>(statement: { sqlite: string }, parameters: readonly unknown[], within = db) => {
       const result = await within.executeQuery<R>(CompiledQuery.raw(statement.sqlite, [...parameters]));

@@ -55,6 +55,12 @@ export interface Store {
   ping(): Promise<void>;
   /** Connections of the PostgreSQL pool (for metrics); undefined for SQLite, which has one. */
   poolStats(): { total: number; idle: number; waiting: number } | undefined;
+  /**
+   * Calls `listener` whenever this process has changed rows of one of `tables` (UPDATE or DELETE
+   * through `db`), right after the statement: a process-local cache can drop what it knows. Other
+   * processes' changes are not seen. Returns the unsubscribe.
+   */
+  watchWrites(tables: readonly (keyof Database & string)[], listener: () => void): () => void;
   /** A table for raw SQL (`sql\`... from ${store.table('applications')}\``): schema-qualified on PostgreSQL. */
   table(name: keyof Database & string): RawBuilder<unknown>;
   /**
