@@ -1,31 +1,40 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { CompiledQuery, Kysely, sql } from 'kysely';
 import type { Store } from './store.ts';
 import { groupCommitter } from './groupCommit.ts';
 import { migrateSqlite, sqliteMigrationStatus } from './migrate.ts';
 import { NodeSqliteDialect } from './sqliteDialect.ts';
 import { WriteWatch } from './writeWatch.ts';
-import { documentHolder, insertSubmissionSqlite, SubmissionRefused } from './submissions.ts';
+import { openSqliteConnection } from './sqliteConnection.ts';
+import { startSqliteWriter, type SqliteWriter } from './sqliteWriter.ts';
+import { DOCUMENT_HOLDER, type DocumentHolder } from './submissions.ts';
+import type { Statement } from './statements.ts';
 import type { Database } from './tables.ts';
 
 export const SQLITE_FILE = 'cardapply.db';
 
 export function openSqlite(dataDir: string): Store {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const database = new DatabaseSync(join(dataDir, SQLITE_FILE));
-  // First: switching a new file to WAL waits for the lock when several processes open it at once.
-  database.exec('PRAGMA busy_timeout = 5000');
-  // WAL with synchronous=FULL: a committed transaction survives a crash and a power cut.
-  database.exec('PRAGMA journal_mode = WAL');
-  database.exec('PRAGMA synchronous = FULL');
-  database.exec('PRAGMA foreign_keys = ON');
-  // Deleted and overwritten content is zeroed, not left in free pages: retention's erasures leave
-  // no trace in the file (the WAL is checkpointed and truncated after them).
-  database.exec('PRAGMA secure_delete = ON');
+  const file = join(dataDir, SQLITE_FILE);
+  const database = openSqliteConnection(file);
+  // Submissions are stored by a thread of their own (sqliteWriterThread.ts), started with the
+  // first one (by then the tables exist); from then on the checkpoints are its work too, not this
+  // event loop's.
+  let writer: SqliteWriter | undefined;
+  const writerOf = (): SqliteWriter => {
+    if (writer === undefined) {
+      writer = startSqliteWriter(file);
+      database.exec('PRAGMA wal_autocheckpoint = 0');
+    }
+    return writer;
+  };
   const watch = new WriteWatch();
   const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(database), plugins: [watch] });
+  const run = async <R>(statement: Statement, parameters: readonly unknown[], within = db) => {
+    const result = await within.executeQuery<R>(CompiledQuery.raw(statement.sqlite, [...parameters]));
+    return result.rows;
+  };
   // Concurrent transactions share one commit (one fsync): see groupCommit.ts.
   const committer = groupCommitter(db);
   return {
@@ -34,14 +43,9 @@ export function openSqlite(dataDir: string): Store {
     transaction: (work) => committer.transaction(work),
     insertSubmission: async (rows, completion) => {
       // A duplicate is answered from a read, without waiting for the writer.
-      const holder = await documentHolder(db, rows.application.cert_hash);
-      if (holder !== undefined) return { kind: 'document_taken', holder };
-      try {
-        return await committer.transaction((trx) => insertSubmissionSqlite(trx, rows, completion));
-      } catch (error) {
-        if (error instanceof SubmissionRefused) return error.outcome;
-        throw error;
-      }
+      const [holder] = await run<DocumentHolder>(DOCUMENT_HOLDER, [rows.application.cert_hash]);
+      if (holder !== undefined) return { kind: 'document_taken', holder: { ...holder } };
+      return writerOf().insert(rows, completion);
     },
     // One writer at a time: the write transaction is the lock.
     skipLocked: (query) => query,
@@ -56,7 +60,11 @@ export function openSqlite(dataDir: string): Store {
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     },
-    groupCommitStats: () => committer.stats(),
+    groupCommitStats: () => {
+      const shared = committer.stats();
+      const written = writer?.stats() ?? { commits: 0, units: 0 };
+      return { commits: shared.commits + written.commits, units: shared.units + written.units };
+    },
     migrate: async (onApplied) => migrateSqlite(database, onApplied),
     migrationStatus: async () => sqliteMigrationStatus(database),
     ping: async () => {
@@ -65,11 +73,11 @@ export function openSqlite(dataDir: string): Store {
     poolStats: () => undefined,
     watchWrites: (tables, listener) => watch.on(tables, listener),
     table: (name) => sql.table(name),
-    run: async <R>(statement: { sqlite: string }, parameters: readonly unknown[], within = db) => {
-      const result = await within.executeQuery<R>(CompiledQuery.raw(statement.sqlite, [...parameters]));
-      return result.rows;
-    },
+    run,
     connectionBudget: async () => undefined,
-    close: () => db.destroy(),
+    close: async () => {
+      await writer?.close();
+      await db.destroy();
+    },
   };
 }

@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { ApplicationsTable, ApplicationTransitionsTable, Database, EventsTable } from './tables.ts';
+import { statement } from './statements.ts';
+import type { ApplicationsTable, ApplicationTransitionsTable, EventsTable } from './tables.ts';
 
 /**
  * The rows of a submission and what storing them can answer. The store decides how they are
@@ -49,78 +49,11 @@ export const STORED: SubmissionOutcome = { kind: 'ok' };
 export const CARD_NO_TAKEN: SubmissionOutcome = { kind: 'card_no_taken' };
 export const CLAIM_LOST: SubmissionOutcome = { kind: 'claim_lost' };
 
-/** Thrown inside a transaction to roll a submission back; never leaves the store. */
-export class SubmissionRefused extends Error {
-  readonly outcome: SubmissionOutcome;
-  constructor(outcome: SubmissionOutcome) {
-    super(outcome.kind);
-    this.outcome = outcome;
-  }
-}
-
 /**
  * The active application of a document, if any: a read, so that a duplicate is answered without
  * an insert (the unique index still decides when two race).
  */
-export async function documentHolder(
-  db: Kysely<Database>,
-  certHash: string,
-): Promise<DocumentHolder | undefined> {
-  return db
-    .selectFrom('applications')
-    .select(['busi_water_no', 'app_id'])
-    .where('active_cert_hash', '=', certHash)
-    .executeTakeFirst();
-}
-
-/** Completes an idempotency claim with the operation's result, if the claim still holds. */
-export async function completeClaimWithResult(
-  db: Kysely<Database>,
-  completion: SubmissionCompletion,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('idempotency_keys')
-    .set({ state: 'completed', result: completion.result, locked_until: null })
-    .where('app_id', '=', completion.appId)
-    .where('idempotency_key', '=', completion.key)
-    .where('claim_token', '=', completion.claimToken)
-    .where('state', '=', 'in_progress')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
-/**
- * SQLite: the unique indexes checked first (node:sqlite does not say which index a write broke),
- * then the three inserts. Inside the caller's write transaction, and SQLite has one writer: no race.
- */
-export async function insertSubmissionSqlite(
-  db: Kysely<Database>,
-  rows: SubmissionRows,
-  completion: SubmissionCompletion | undefined,
-): Promise<SubmissionOutcome> {
-  const holder = await documentHolder(db, rows.application.cert_hash);
-  if (holder !== undefined) return { kind: 'document_taken', holder };
-  const externalId = rows.application.active_external_id;
-  if (externalId !== undefined && externalId !== null) {
-    const sameReference = await db
-      .selectFrom('applications')
-      .select(['busi_water_no', 'app_id'])
-      .where('app_id', '=', rows.application.app_id)
-      .where('active_external_id', '=', externalId)
-      .executeTakeFirst();
-    if (sameReference !== undefined) return { kind: 'external_id_taken', holder: sameReference };
-  }
-  const card = await db
-    .selectFrom('applications')
-    .select('busi_water_no')
-    .where('card_no_hash', '=', rows.application.card_no_hash)
-    .executeTakeFirst();
-  if (card !== undefined) return CARD_NO_TAKEN;
-  await db.insertInto('applications').values(rows.application).execute();
-  await db.insertInto('application_transitions').values(rows.transition).execute();
-  await db.insertInto('events').values(rows.event).execute();
-  if (completion !== undefined && !(await completeClaimWithResult(db, completion))) {
-    throw new SubmissionRefused(CLAIM_LOST);
-  }
-  return STORED;
-}
+export const DOCUMENT_HOLDER = statement(
+  'document_holder',
+  'SELECT busi_water_no, app_id FROM {applications} WHERE active_cert_hash = ?',
+);

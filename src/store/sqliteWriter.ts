@@ -1,0 +1,98 @@
+import { Worker } from 'node:worker_threads';
+import type { SubmissionCompletion, SubmissionOutcome, SubmissionRows } from './submissions.ts';
+import { encodeRequest, type WriterMessage } from './sqliteWriterProtocol.ts';
+
+/**
+ * The service side of the submission writer thread (sqliteWriterThread.ts): hands it submissions,
+ * answers each when its batch's commit returned. Should the thread die (it never should), the
+ * submissions it held are refused (none was acknowledged) and a new thread takes over.
+ */
+export interface SqliteWriter {
+  insert(rows: SubmissionRows, completion: SubmissionCompletion | undefined): Promise<SubmissionOutcome>;
+  stats(): { commits: number; units: number };
+  close(): Promise<void>;
+}
+
+interface Pending {
+  resolve: (outcome: SubmissionOutcome) => void;
+  reject: (error: unknown) => void;
+}
+
+const THREAD = new URL('./sqliteWriterThread.ts', import.meta.url);
+
+export function startSqliteWriter(
+  file: string,
+  options: { checkpointIntervalMs?: number } = {},
+): SqliteWriter {
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let units = 0;
+  let commitsBefore = 0;
+  let commits = 0;
+  let closing: Promise<void> | undefined;
+  let worker = spawn();
+
+  function spawn(): Worker {
+    const thread = new Worker(THREAD, {
+      workerData: { file, checkpointIntervalMs: options.checkpointIntervalMs ?? 1_000 },
+    });
+    // The service may exit while the thread idles; close() ends it properly.
+    thread.unref();
+    thread.on('message', (message: WriterMessage) => {
+      if ('closed' in message) return;
+      commits = commitsBefore + message.commits;
+      for (const reply of message.batch) {
+        const waiting = pending.get(reply.id);
+        if (waiting === undefined) continue;
+        pending.delete(reply.id);
+        if ('outcome' in reply) {
+          units += 1;
+          waiting.resolve(reply.outcome);
+        } else {
+          waiting.reject(Object.assign(new Error(reply.error.message), reply.error));
+        }
+      }
+      if (pending.size === 0) thread.unref();
+    });
+    thread.on('error', (error) => fail(thread, error));
+    thread.on('exit', (code) => {
+      if (closing === undefined) fail(thread, new Error(`the submission writer stopped (exit ${code})`));
+    });
+    return thread;
+  }
+
+  /** The thread is gone: what it held was not committed, or not known to be; refuse it, go on. */
+  function fail(thread: Worker, error: unknown): void {
+    if (thread !== worker) return;
+    for (const waiting of pending.values()) waiting.reject(error);
+    pending.clear();
+    commitsBefore = commits;
+    if (closing === undefined) worker = spawn();
+  }
+
+  return {
+    insert(rows, completion) {
+      if (closing !== undefined) return Promise.reject(new Error('the store is closed'));
+      const id = nextId++;
+      return new Promise<SubmissionOutcome>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        worker.ref();
+        // A flat array: cheaper to copy between threads than the row objects.
+        worker.postMessage(encodeRequest(id, rows, completion));
+      });
+    },
+    stats: () => ({ commits, units }),
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        const thread = worker;
+        thread.ref();
+        thread.on('message', (message: WriterMessage) => {
+          if ('closed' in message) resolve();
+        });
+        thread.once('exit', () => resolve());
+        thread.postMessage('close');
+      });
+      return closing;
+    },
+  };
+}
