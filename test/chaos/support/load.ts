@@ -27,6 +27,8 @@ export interface Load {
   readonly statuses: Map<number, number>;
   connectionErrors: number;
   sent: number;
+  /** Requests sent and not answered (nor failed) yet. */
+  inFlight: number;
   stop(): Promise<void>;
 }
 
@@ -38,6 +40,7 @@ export function startLoad(options: LoadOptions): Load {
     statuses: new Map(),
     connectionErrors: 0,
     sent: 0,
+    inFlight: 0,
     stop: async () => {
       stopped = true;
       await Promise.all(workers);
@@ -48,6 +51,7 @@ export function startLoad(options: LoadOptions): Load {
     while (!stopped) {
       const body = options.next();
       load.sent++;
+      load.inFlight++;
       let reply: Exchange;
       try {
         reply = await send(value(options.baseUrl), PATHS.apply, {
@@ -56,7 +60,9 @@ export function startLoad(options: LoadOptions): Load {
           headers: options.headers?.() ?? {},
           timeoutMs: options.timeoutMs ?? 30_000,
         });
+        load.inFlight--;
       } catch {
+        load.inFlight--;
         load.connectionErrors++;
         if (options.endOnConnectionError) return;
         await new Promise((r) => setTimeout(r, 50));
