@@ -73,11 +73,10 @@ export function openPostgres(config: Config, options: StoreOptions): Store {
     return result.rows as R[];
   };
 
-  // Half the pool at most for submissions in flight: the rest stays free for reads and tokens.
-  const submissions = submissionBatcher(
-    { run },
-    { maxInFlight: Math.max(1, Math.floor(config.databasePoolSize / 2)), maxBatch: 64 },
-  );
+  // One batch statement in flight: the next one forms meanwhile. Measured against 2 and against
+  // half the pool (8): fewer, larger batches cost PostgreSQL less per submission (a batch of 32
+  // costs about a seventh of 32 single inserts) and the throughput was highest.
+  const submissions = submissionBatcher({ run }, { maxInFlight: 1, maxBatch: 64 });
 
   return {
     label: 'postgres',

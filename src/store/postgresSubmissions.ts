@@ -20,7 +20,7 @@ import {
  * submissions are stored one by one, so that a failing one is refused alone.
  *
  * Up to `maxInFlight` statements run at once: under light load every submission goes alone at
- * once; batches form only while the earlier ones are in flight.
+ * once; batches form only while the earlier ones are in flight, and grow with the load.
  */
 export interface SubmissionBatcher {
   insert(rows: SubmissionRows, completion: SubmissionCompletion | undefined): Promise<SubmissionOutcome>;
