@@ -1,6 +1,7 @@
 import { defaultCodeTables, TABLE_NAMES } from '../src/codes/tables.ts';
 import { environmentDocs } from '../src/environment.ts';
-import { ERRORS, GUIDANCE, type ErrorName } from '../src/errors/catalogue.ts';
+import { ERRORS, type ErrorName } from '../src/errors/catalogue.ts';
+import { GUIDANCE } from '../src/errors/guidance.ts';
 
 /**
  * Reference pages generated from the code, so they cannot drift from it: the default code tables

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { codesMarkdown, errorsMarkdown } from '../scripts/referenceDocs.ts';
-import { ERRORS, GUIDANCE } from '../src/errors/catalogue.ts';
+import { ERRORS } from '../src/errors/catalogue.ts';
+import { GUIDANCE } from '../src/errors/guidance.ts';
 
 // The committed reference pages are what the code says (run `npm run docs` after changing either).
 test('docs/CODES.md lists the default code tables in force', () => {
