@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
  *    (app.ts, http/) anything but the entry points; the wiring (start.ts) builds the context from
  *    the domain; the domain (every other folder, and context.ts, the type every domain function
  *    receives) neither the transport nor the entry points; the foundations (store/, crypto/,
- *    errors/, validation/ and the leaf modules config, environment, logger, redaction, shutdown) nothing above
- *    them.
+ *    errors/, validation/, config/ and the leaf modules config, environment, logger, redaction,
+ *    shutdown) nothing above them.
  * 3. Only the transport and the entry points know the HTTP framework (`fastify`, `@fastify/*`).
  *
  * Imports are read from the source text (`from '...'`, `import('...')`), relative ones only:
@@ -22,7 +22,7 @@ export type Layer = 'entry' | 'transport' | 'wiring' | 'domain' | 'foundation';
 
 const RANK: Record<Layer, number> = { entry: 4, transport: 3, wiring: 2, domain: 1, foundation: 0 };
 
-const FOUNDATION_FOLDERS = new Set(['store', 'crypto', 'errors', 'validation']);
+const FOUNDATION_FOLDERS = new Set(['store', 'crypto', 'errors', 'validation', 'config']);
 const FOUNDATION_FILES = new Set(['config.ts', 'environment.ts', 'logger.ts', 'redaction.ts', 'shutdown.ts']);
 
 /** The layer of a source file, from its path relative to src/. */

@@ -27,6 +27,7 @@ describe('the architecture of src/', () => {
     assert.equal(layerOf('context.ts'), 'domain');
     assert.equal(layerOf('store/connect.ts'), 'foundation');
     assert.equal(layerOf('redaction.ts'), 'foundation');
+    assert.equal(layerOf('config/webhooks.ts'), 'foundation');
   });
 });
 
