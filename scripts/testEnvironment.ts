@@ -7,9 +7,8 @@ import { COMPONENTS, hasComponent, type ComponentName } from '../test/helpers/co
  */
 const missing = (Object.keys(COMPONENTS) as ComponentName[]).filter((name) => !hasComponent(name));
 if (missing.length === 0) {
-  console.log(
-    'test environment: PostgreSQL, its binaries, Redis and Chromium were all here; nothing skipped',
-  );
+  const names = Object.values(COMPONENTS).map((component) => component.name);
+  console.log(`test environment: ${names.join(', ')} were all here; nothing skipped`);
 } else {
   console.log('\ntest environment: skipped for want of a component:');
   for (const name of missing) {

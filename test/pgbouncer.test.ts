@@ -6,6 +6,7 @@ import { PATHS } from '../src/http/paths.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
 import { spawnService, type ServiceProcess } from './helpers/process.ts';
 import { nowSeconds, post, type Reply } from './helpers/service.ts';
+import { skipWithout } from './helpers/components.ts';
 import { startPgBouncer, type PgBouncer } from './helpers/pgbouncer.ts';
 import { createStoreTarget, type StoreTarget } from './helpers/stores.ts';
 import { Writable } from 'node:stream';
@@ -25,9 +26,7 @@ import type { ServiceContext } from '../src/context.ts';
 const INSTANCES = 3;
 const SUBMISSIONS = 300;
 
-const skip = !process.env['DATABASE_URL'] && 'PostgreSQL only (DATABASE_URL)';
-
-describe('behind PgBouncer in transaction mode', { skip }, () => {
+describe('behind PgBouncer in transaction mode', { skip: skipWithout('postgres', 'pgbouncer') }, () => {
   let bouncer: PgBouncer;
   let target: StoreTarget;
   let ctx: ServiceContext;

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { PGBOUNCER_BIN } from './pgbouncer.ts';
 import { privatePostgresAvailable } from './privatePostgres.ts';
 
 /**
@@ -41,6 +42,12 @@ export const COMPONENTS = {
     needs: 'outage and readiness tests, which start and stop private PostgreSQL servers',
     install: 'apt-get install -y postgresql',
     available: privatePostgresAvailable,
+  },
+  pgbouncer: {
+    name: `PgBouncer (${PGBOUNCER_BIN})`,
+    needs: 'the pooler tests (test/pgbouncer.test.ts, npm run test:pgbouncer)',
+    install: 'apt-get install -y pgbouncer',
+    available: () => existsSync(PGBOUNCER_BIN),
   },
   redis: {
     name: 'Redis (127.0.0.1:6379 or REDIS_URL)',
