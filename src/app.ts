@@ -149,7 +149,7 @@ export async function build(ctx: ServiceContext, options: BuildOptions): Promise
       },
       security: [{ accessToken: [] }],
     },
-    // Complete request and response examples per caller operation (src/http/openapiDocs.ts).
+    // Complete request and response examples per caller operation (src/http/openapiExamples.ts).
     transform: withExamples,
   });
   // The reference at /docs renders the caller API's document.
