@@ -51,7 +51,7 @@ function cpuMsOf(pid: number): number {
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export async function startServer(script: 'service' | 'floor', env: Record<string, string>): Promise<Server> {
-  const file = script === 'service' ? `${ROOT}src/main.ts` : `${ROOT}bench/floor.ts`;
+  const file = script === 'service' ? `${ROOT}bin/server.js` : `${ROOT}bench/floor.ts`;
   const started = performance.now();
   const child = spawn(process.execPath, [file], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },

@@ -29,7 +29,7 @@ const FOUNDATION_FILES = new Set(['config.ts', 'environment.ts', 'logger.ts', 'r
 export function layerOf(path: string): Layer {
   const [top, ...rest] = path.split('/');
   if (rest.length === 0) {
-    if (top === 'main.ts' || top === 'server.ts') return 'entry';
+    if (top === 'server.ts') return 'entry';
     if (top === 'app.ts') return 'transport';
     if (top === 'start.ts') return 'wiring';
     if (FOUNDATION_FILES.has(top!)) return 'foundation';

@@ -13,7 +13,7 @@ import { startSupplementExpiryJob } from './applications/supplementExpiry.ts';
 import { onShutdownSignals } from './shutdown.ts';
 
 /**
- * Runs the service (loaded by main.ts): configuration, store, HTTP server, background jobs. With
+ * Runs the service (loaded by bin/server.js): configuration, store, HTTP server, background jobs. With
  * WORKERS > 1 this process is the primary of a node:cluster (cluster.ts) and the workers, started
  * from the same entry point, serve the one port; the background jobs (webhook dispatcher,
  * re-encryption, re-keying, supplement expiry, retention) run in the first worker only, once per

@@ -105,7 +105,7 @@ describe('the environment, declared once', () => {
 });
 
 describe('a configuration error stops the service with exit status 78', () => {
-  const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+  const main = fileURLToPath(new URL('../bin/server.js', import.meta.url));
   const start = (env: Record<string, string>) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'config-exit-'));
     try {

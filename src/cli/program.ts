@@ -24,7 +24,7 @@ export function buildProgram(): Command {
     .command('serve')
     .description('run the HTTP service (the same as npm start)')
     .action(async () => {
-      await import('../main.ts');
+      await import('../server.ts');
     });
 
   program
