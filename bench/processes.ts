@@ -50,10 +50,17 @@ function cpuMsOf(pid: number): number {
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
+/** The service as `npm start` runs it, Node flags included: `node <flags> <entry>` from package.json. */
+function serviceArguments(): string[] {
+  const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: { start: string } };
+  const [, ...words] = pkg.scripts.start.split(/\s+/);
+  return words.map((word) => (word.startsWith('-') ? word : `${ROOT}${word}`));
+}
+
 export async function startServer(script: 'service' | 'floor', env: Record<string, string>): Promise<Server> {
-  const file = script === 'service' ? `${ROOT}bin/server.js` : `${ROOT}bench/floor.ts`;
+  const args = script === 'service' ? serviceArguments() : [`${ROOT}bench/floor.ts`];
   const started = performance.now();
-  const child = spawn(process.execPath, [file], {
+  const child = spawn(process.execPath, args, {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
