@@ -26,6 +26,9 @@ export function openSqlite(dataDir: string): Store {
     if (writer === undefined) {
       writer = startSqliteWriter(file);
       database.exec('PRAGMA wal_autocheckpoint = 0');
+      // The thread holds the write lock for each of its commits: this event loop must not sleep
+      // in SQLite's busy handler meanwhile; the dialect waits on a timer instead (sqliteDialect.ts).
+      database.exec('PRAGMA busy_timeout = 0');
     }
     return writer;
   };

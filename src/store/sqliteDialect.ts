@@ -19,8 +19,9 @@ import {
  *
  * There is one connection. A mutex hands it to one transaction at a time, so that a transaction
  * that awaits between statements never sees another request's statements inside it. Write
- * transactions start with BEGIN IMMEDIATE: the write lock is taken up front, so two processes
- * sharing the file (server and CLI) wait on busy_timeout instead of failing on lock upgrade.
+ * transactions start with BEGIN IMMEDIATE: the write lock is taken up front, so two writers
+ * sharing the file (the service, its writer thread, the CLI) wait for the lock instead of failing
+ * on lock upgrade.
  */
 export class NodeSqliteDialect implements Dialect {
   readonly #database: DatabaseSync;
@@ -108,6 +109,21 @@ class NodeSqliteDriver implements Driver {
 
 type SqliteValue = null | number | bigint | string | NodeJS.ArrayBufferView;
 
+/**
+ * How long a statement waits for the write lock in all, as PRAGMA busy_timeout would. SQLite's own
+ * busy handler waits by sleeping the thread: on the service's event loop that stalls every
+ * request for as long as another writer (the submission writer thread, mid-fsync) holds the lock.
+ * Once the writer thread runs, the connection's busy_timeout is 0 and a busy statement is tried
+ * again after a timer instead, the event loop free meanwhile.
+ */
+const BUSY_TIMEOUT_MS = 5_000;
+const MAX_BUSY_WAIT_MS = 16;
+const SQLITE_BUSY = 5;
+
+function isBusy(error: unknown): boolean {
+  return (error as { errcode?: unknown } | null)?.errcode === SQLITE_BUSY;
+}
+
 class NodeSqliteConnection implements DatabaseConnection {
   readonly #database: DatabaseSync;
   /** Prepared statements by SQL text: Kysely produces a small, fixed set of statements. */
@@ -129,6 +145,21 @@ class NodeSqliteConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const started = performance.now();
+    for (let wait = 1; ; wait = Math.min(wait * 2, MAX_BUSY_WAIT_MS)) {
+      try {
+        return this.#execute<R>(compiledQuery);
+      } catch (error) {
+        // Only a statement that starts a transaction (or is one) waits: inside BEGIN IMMEDIATE
+        // nothing is busy, and a failed statement there is the transaction's to handle.
+        if (!isBusy(error) || this.#database.isTransaction) throw error;
+        if (performance.now() - started + wait > BUSY_TIMEOUT_MS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
+  }
+
+  #execute<R>(compiledQuery: CompiledQuery): QueryResult<R> {
     const { statement, reader } = this.#prepare(compiledQuery.sql);
     const parameters = compiledQuery.parameters as SqliteValue[];
     if (reader) {
