@@ -4,9 +4,9 @@ import {
   createHmac,
   createSecretKey,
   hkdfSync,
-  randomBytes,
   type KeyObject,
 } from 'node:crypto';
+import { pooledRandomBytes } from './randomPool.ts';
 
 /**
  * A versioned key ring for field encryption at rest (AES-256-GCM), and the keyed hash used for
@@ -83,7 +83,7 @@ export class KeyRing {
    * The token is `<keyId>.<base64url(iv || ciphertext || tag)>`, with a random 96-bit IV.
    */
   encrypt(plaintext: string, aad: string): string {
-    const iv = randomBytes(IV_BYTES);
+    const iv = pooledRandomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.#current, iv);
     cipher.setAAD(Buffer.from(aad, 'utf8'));
     const body = cipher.update(plaintext, 'utf8');

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { pooledRandomBytes } from '../crypto/randomPool.ts';
 import type { Kysely } from 'kysely';
 import type { Database, EventsTable } from '../store/tables.ts';
 
@@ -26,7 +26,7 @@ export interface ApplicationEventPayload {
 }
 
 export function newEventId(): string {
-  return `evt_${randomBytes(16).toString('hex')}`;
+  return `evt_${pooledRandomBytes(16).toString('hex')}`;
 }
 
 /** The row of an application's first event (its submission): sequence 1, nothing to look up. */
