@@ -150,7 +150,7 @@ function summarize(runs: Measured[]) {
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
     p999: median(runs.map((r) => r.p999)),
-    cpuMsPerRequest: median(runs.map((r) => r.cpuMsPerRequest)),
+    cpuMsPerRequest: Math.round(median(runs.map((r) => r.cpuMsPerRequest)) * 1000) / 1000,
     non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
     peakRssMb: Math.max(...runs.map((r) => r.rssMb)),
