@@ -11,6 +11,7 @@ import { openContext } from '../src/start.ts';
 import { uniqueApplicant } from '../test/helpers/applicants.ts';
 import { startPgBouncer, type PgBouncer } from '../test/helpers/pgbouncer.ts';
 import { load, median, type LoadResult } from './load.ts';
+import { paced } from './paced.ts';
 import { startServer, type Server } from './processes.ts';
 import { seedApplications, seededSerial } from './seed.ts';
 
@@ -22,7 +23,8 @@ import { seedApplications, seededSerial } from './seed.ts';
  * Targets: SQLite; with DATABASE_URL, PostgreSQL directly and through a PgBouncer in transaction
  * mode that the bench starts itself (floor and service both through it). Parts: `submit` (fresh
  * submissions, floor and service interleaved), `dup` (a flood of one duplicate application, and the
- * latency of another caller's fresh submissions meanwhile), `half` (p99 at half the maximum rate),
+ * latency of another caller's fresh submissions meanwhile), `half` (p99 at half the maximum rate,
+ * evenly paced, the floor at the same rate beside it),
  * `reads` (status query and list at 10k and 1M rows), `cold` (start to listening).
  */
 const SMOKE = process.env['BENCH_SMOKE'] === '1';
@@ -213,9 +215,9 @@ async function duplicateFlood(target: TargetName, freshRps: number) {
       rate,
       connections: 8,
     };
-    const alone = await load({ ...fresh, seconds: SECONDS });
+    const alone = await paced({ ...fresh, seconds: SECONDS });
     const [during] = await Promise.all([
-      load({ ...fresh, seconds: SECONDS }),
+      paced({ ...fresh, seconds: SECONDS }),
       load({ ...flood, seconds: SECONDS + 1 }),
     ]);
     const s = summarize(runs);
@@ -241,26 +243,42 @@ async function duplicateFlood(target: TargetName, freshRps: number) {
   }
 }
 
-/** p99 latency of the service at half its maximum rate. */
+/**
+ * Latency at half the service's maximum rate, evenly paced (paced.ts): the service, and the floor
+ * at the same rate as the baseline of what the machine and the store allow.
+ */
 async function halfRateLatency(target: TargetName, maxRps: number) {
-  const env = storeEnv(target);
-  const server = await startServer('service', { ...env, ...SERVICE_ENV });
-  try {
-    const auth = await caller(env, server);
-    const options = {
-      url: server.url,
-      path: PATHS.apply,
-      headers: { authorization: auth.token },
-      body: freshBody(auth.appId),
-    };
-    const rate = Math.max(1, Math.round(maxRps / 2));
-    if (WARMUP > 0) await load({ ...options, seconds: WARMUP, rate });
-    const result = await load({ ...options, seconds: SECONDS, rate });
-    return { rate, p50: result.p50, p99: result.p99, p999: result.p999, non2xx: result.non2xx };
-  } finally {
-    await server.stop();
-    await dropSchema(env);
-  }
+  const rate = Math.max(1, Math.round(maxRps / 2));
+  const measureAt = async (kind: 'service' | 'floor') => {
+    const env = storeEnv(target);
+    const server = await startServer(
+      kind,
+      kind === 'floor'
+        ? {
+            ...env,
+            FLOOR_STORE: target === 'sqlite' ? 'sqlite' : 'postgres',
+            DATABASE_SCHEMA: env['DATABASE_SCHEMA'] ?? `bench_floor_${randomBytes(4).toString('hex')}`,
+          }
+        : { ...env, ...SERVICE_ENV },
+    );
+    try {
+      const auth = kind === 'service' ? await caller(env, server) : { appId: 'floor', token: 'none' };
+      const options = {
+        url: server.url,
+        path: PATHS.apply,
+        headers: { authorization: auth.token },
+        body: freshBody(auth.appId),
+        rate,
+      };
+      if (WARMUP > 0) await paced({ ...options, seconds: WARMUP });
+      const result = await paced({ ...options, seconds: SECONDS });
+      return { p50: result.p50, p99: result.p99, p999: result.p999, non2xx: result.non2xx };
+    } finally {
+      await server.stop();
+      await dropSchema(env);
+    }
+  };
+  return { rate, service: await measureAt('service'), floor: await measureAt('floor') };
 }
 
 /** Status queries by serial at a small and a large table, and list pages at the large one. */

@@ -1,0 +1,75 @@
+import { Agent, request } from 'node:http';
+import type { LoadOptions, LoadResult } from './load.ts';
+
+/**
+ * A fixed-rate load, evenly paced and open-loop: request i is due at start + i / rate whatever
+ * the answers before it, and its latency counts from when it was due (so a stalled server is not
+ * flattered by requests the generator held back: coordinated omission). autocannon's `rate`
+ * instead sends each connection's quota for the second back to back at the start of the second,
+ * then waits: at "half the maximum rate" the server runs flat out for half a second and idles
+ * for the other half, and the latency measured is the saturated one.
+ */
+export async function paced(options: LoadOptions & { rate: number }): Promise<LoadResult> {
+  const url = new URL(`${options.url}${options.path}`);
+  const agent = new Agent({ keepAlive: true, maxSockets: options.connections ?? 32 });
+  const headers = { 'content-type': 'application/json', ...options.headers };
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = { '2xx': 0, '4xx': 0, '5xx': 0 };
+  let errors = 0;
+  const inFlight = new Set<Promise<void>>();
+
+  const send = (due: number): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const body = options.body();
+      const req = request(
+        url,
+        { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            latencies.push(performance.now() - due);
+            const status = res.statusCode ?? 0;
+            const bucket = `${Math.floor(status / 100)}xx`;
+            statuses[bucket] = (statuses[bucket] ?? 0) + 1;
+            resolve();
+          });
+        },
+      );
+      req.on('error', () => {
+        errors += 1;
+        resolve();
+      });
+      req.end(body);
+    });
+
+  const start = performance.now();
+  const total = Math.round(options.rate * options.seconds);
+  let sent = 0;
+  while (sent < total) {
+    const now = performance.now();
+    const due = Math.min(total, Math.floor(((now - start) / 1000) * options.rate) + 1);
+    for (; sent < due; sent++) {
+      const done = send(start + (sent / options.rate) * 1000);
+      inFlight.add(done);
+      void done.then(() => inFlight.delete(done));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  await Promise.all(inFlight);
+  agent.destroy();
+
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) =>
+    Math.round((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0) * 10) / 10;
+  const seconds = (performance.now() - start) / 1000;
+  return {
+    rps: latencies.length / seconds,
+    statuses,
+    p50: at(0.5),
+    p99: at(0.99),
+    p999: at(0.999),
+    non2xx: latencies.length - (statuses['2xx'] ?? 0),
+    requests: latencies.length,
+    errors,
+  };
+}
