@@ -48,6 +48,22 @@ function cpuMsOf(pid: number): number {
   }
 }
 
+/** CPU time so far (ms) of every PostgreSQL and PgBouncer process on the machine. */
+export function storeServersCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (command.startsWith('postgres') || command.startsWith('pgbouncer')) total += cpuMsOf(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The service as `npm start` runs it, Node flags included: `node <flags> <entry>` from package.json. */

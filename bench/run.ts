@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createApp } from '../src/callers/credentials.ts';
 import { encodeCursor } from '../src/applications/listCursor.ts';
 import { loadConfig } from '../src/config.ts';
+import { ENVIRONMENT } from '../src/environment.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { createLogger } from '../src/logger.ts';
 import { openContext } from '../src/start.ts';
@@ -12,7 +13,8 @@ import { uniqueApplicant } from '../test/helpers/applicants.ts';
 import { startPgBouncer, type PgBouncer } from '../test/helpers/pgbouncer.ts';
 import { load, median, type LoadResult } from './load.ts';
 import { paced } from './paced.ts';
-import { startServer, type Server } from './processes.ts';
+import { pacedInThread } from './pacedThread.ts';
+import { startServer, storeServersCpuMs, type Server } from './processes.ts';
 import { seedApplications, seededSerial } from './seed.ts';
 
 /**
@@ -38,6 +40,12 @@ const KEYS = `b1:${randomBytes(32).toString('base64')}`;
 /** Which parts to run (comma-separated): submit, dup, half, reads, cold. All by default. */
 const PARTS = new Set((process.env['BENCH_PARTS'] ?? 'submit,dup,half,reads,cold').split(','));
 const UNLIMITED = { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' };
+function shippedDefault(name: 'RATE_LIMIT_PER_SECOND' | 'RATE_LIMIT_BURST'): number {
+  return (ENVIRONMENT.properties[name] as unknown as { default: number }).default;
+}
+/** RATE_LIMIT_PER_SECOND and RATE_LIMIT_BURST as shipped, for the flood as deployed. */
+const DEFAULT_APP_RATE = shippedDefault('RATE_LIMIT_PER_SECOND');
+const DEFAULT_APP_BURST = shippedDefault('RATE_LIMIT_BURST');
 /** Extra environment for the service (e.g. WORKERS=2), to measure a setting. */
 const SERVICE_ENV: Record<string, string> = Object.fromEntries(
   (process.env['BENCH_SERVICE_ENV'] ?? '')
@@ -97,23 +105,37 @@ async function caller(
 }
 
 let applicantCounter = 0;
+/** The duplicate flood's other caller numbers its applicants from here (born in the 1980s, apart from the rest). */
+const OTHER_CALLER_APPLICANTS = 3_000_000;
 const freshBody = (appId: string) => () => JSON.stringify(uniqueApplicant(applicantCounter++, appId));
 
 interface Measured extends LoadResult {
   rssMb: number;
   /** Server CPU (all its processes) per request, ms. */
   cpuMsPerRequest: number;
+  /** The store's own processes (PostgreSQL, PgBouncer) per request, ms: they share the cores. */
+  storeCpuMsPerRequest: number;
+  /** The load generator (this process) per request, ms: it shares them too. */
+  loadCpuMsPerRequest: number;
 }
 
-/** A measured load: the server's CPU over the run, divided by the requests answered. */
+/**
+ * A measured load: CPU over the run, divided by the requests answered, for the server and for
+ * what shares its two cores: the store's server processes and the load generator itself.
+ */
 async function measure(server: Server, options: Parameters<typeof load>[0]): Promise<Measured> {
+  const perRequest = (ms: number) => Math.round((ms / Math.max(1, result.requests)) * 1000) / 1000;
   const cpuBefore = server.cpuMs();
+  const storeBefore = storeServersCpuMs();
+  const loadBefore = process.cpuUsage();
   const result = await load(options);
-  const cpu = server.cpuMs() - cpuBefore;
+  const loadCpu = process.cpuUsage(loadBefore);
   return {
     ...result,
     rssMb: server.peakRssMb(),
-    cpuMsPerRequest: Math.round((cpu / Math.max(1, result.requests)) * 1000) / 1000,
+    cpuMsPerRequest: perRequest(server.cpuMs() - cpuBefore),
+    storeCpuMsPerRequest: perRequest(storeServersCpuMs() - storeBefore),
+    loadCpuMsPerRequest: perRequest((loadCpu.user + loadCpu.system) / 1000),
   };
 }
 
@@ -153,6 +175,8 @@ function summarize(runs: Measured[]) {
     p99: median(runs.map((r) => r.p99)),
     p999: median(runs.map((r) => r.p999)),
     cpuMsPerRequest: Math.round(median(runs.map((r) => r.cpuMsPerRequest)) * 1000) / 1000,
+    storeCpuMsPerRequest: Math.round(median(runs.map((r) => r.storeCpuMsPerRequest)) * 1000) / 1000,
+    loadCpuMsPerRequest: Math.round(median(runs.map((r) => r.loadCpuMsPerRequest)) * 1000) / 1000,
     non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
     peakRssMb: Math.max(...runs.map((r) => r.rssMb)),
@@ -207,17 +231,33 @@ async function duplicateFlood(target: TargetName, freshRps: number) {
     if (WARMUP > 0) await load({ ...flood, seconds: WARMUP });
     for (let i = 0; i < RUNS; i++) runs.push(await measure(server, { ...flood, seconds: SECONDS }));
     const rate = Math.max(1, Math.round(freshRps / 4));
-    const fresh = {
+    // The other caller's load runs on a thread of its own, apart from autocannon's flood.
+    const fresh = (firstApplicant: number) => ({
       url: server.url,
       path: PATHS.apply,
-      headers: { authorization: other.token },
-      body: freshBody(other.appId),
+      token: other.token,
+      appId: other.appId,
       rate,
-      connections: 8,
-    };
-    const alone = await paced({ ...fresh, seconds: SECONDS });
+      seconds: SECONDS,
+      connections: 64,
+      firstApplicant,
+    });
+    const alone = await pacedInThread(fresh(OTHER_CALLER_APPLICANTS));
     const [during] = await Promise.all([
-      paced({ ...fresh, seconds: SECONDS }),
+      pacedInThread(fresh(OTHER_CALLER_APPLICANTS + 500_000)),
+      load({ ...flood, seconds: SECONDS + 1 }),
+    ]);
+    // As deployed: the flooding app under the default per-app limit (most of its flood is 429s).
+    const ctx = await openContext(loadConfig(env), createLogger({ logLevel: 'silent' }));
+    await ctx.store.db
+      .updateTable('apps')
+      .set({ rate_limit_per_second: DEFAULT_APP_RATE, rate_limit_burst: DEFAULT_APP_BURST })
+      .where('app_id', '=', flooder.appId)
+      .execute();
+    await ctx.store.close();
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // the token cache (TOKEN_CACHE_MS)
+    const [duringLimited, limitedFlood] = await Promise.all([
+      pacedInThread(fresh(OTHER_CALLER_APPLICANTS + 1_000_000)),
       load({ ...flood, seconds: SECONDS + 1 }),
     ]);
     const s = summarize(runs);
@@ -234,6 +274,12 @@ async function duplicateFlood(target: TargetName, freshRps: number) {
         rate,
         alone: { p50: alone.p50, p99: alone.p99, non2xx: alone.non2xx },
         duringFlood: { p50: during.p50, p99: during.p99, non2xx: during.non2xx },
+        duringRateLimitedFlood: {
+          p50: duringLimited.p50,
+          p99: duringLimited.p99,
+          non2xx: duringLimited.non2xx,
+          flood429: limitedFlood.statuses['4xx'],
+        },
       },
       runs: s.runs,
     };
@@ -416,14 +462,14 @@ try {
   };
 
   console.log(
-    '\nSubmit (median of runs)          rps      p50 ms  p99 ms  p99.9 ms  non-2xx  peak RSS MB  CPU ms/req',
+    '\nSubmit (median of runs)          rps      p50 ms  p99 ms  p99.9 ms  non-2xx  peak RSS MB  CPU ms/req (server, store, load)',
   );
   for (const target of TARGETS) {
     const result = submit[target]!;
     for (const kind of ['floor', 'service'] as const) {
       const r = result[kind];
       console.log(
-        `  ${`${kind} on ${target}`.padEnd(30)} ${String(r.rps).padStart(7)} ${String(r.p50).padStart(9)} ${String(r.p99).padStart(7)} ${String(r.p999).padStart(9)} ${String(r.non2xx).padStart(8)} ${String(r.peakRssMb).padStart(12)} ${String(r.cpuMsPerRequest).padStart(11)}`,
+        `  ${`${kind} on ${target}`.padEnd(30)} ${String(r.rps).padStart(7)} ${String(r.p50).padStart(9)} ${String(r.p99).padStart(7)} ${String(r.p999).padStart(9)} ${String(r.non2xx).padStart(8)} ${String(r.peakRssMb).padStart(12)} ${String(r.cpuMsPerRequest).padStart(11)} ${String(r.storeCpuMsPerRequest).padStart(6)} ${String(r.loadCpuMsPerRequest).padStart(6)}`,
       );
     }
     console.log(
