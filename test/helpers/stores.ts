@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { skipWithout } from './components.ts';
+import { COMPONENTS, hasComponent, skipWithout } from './components.ts';
 import { startPgBouncer, type PgBouncer } from './pgbouncer.ts';
 
 /**
@@ -25,11 +25,19 @@ export interface StoreTarget {
   cleanup(): Promise<void>;
 }
 
-/** The bouncer of this test process, when PGBOUNCER=1. */
+/** The bouncer of this test process, when PGBOUNCER=1; asked for, so without one the run stops. */
 export const pgBouncer: PgBouncer | undefined =
   process.env['PGBOUNCER'] === '1' && process.env['DATABASE_URL']
-    ? await startPgBouncer(process.env['DATABASE_URL'])
+    ? await startPgBouncerAsked(process.env['DATABASE_URL'])
     : undefined;
+
+async function startPgBouncerAsked(url: string): Promise<PgBouncer> {
+  if (!hasComponent('pgbouncer')) {
+    const { name, install } = COMPONENTS.pgbouncer;
+    throw new Error(`PGBOUNCER=1 needs ${name}; install it with: ${install}`);
+  }
+  return startPgBouncer(url);
+}
 
 /** A fixed test key: tests of other keys make their own. */
 export const TEST_ENCRYPTION_KEYS = `t1:${Buffer.alloc(32, 7).toString('base64')}`;
