@@ -40,6 +40,8 @@ const CENSOR_DEPTH = 6;
  */
 function censored(value: unknown, depth: number): unknown {
   if (typeof value !== 'object' || value === null || depth >= CENSOR_DEPTH) return value;
+  // Bytes have no keys to censor, only indices (a megabyte buffer would be a million lookups).
+  if (ArrayBuffer.isView(value)) return value;
   let copy: Record<string, unknown> | undefined;
   const record = value as Record<string, unknown>;
   for (const key of Object.keys(record)) {
