@@ -139,8 +139,23 @@ async function measure(server: Server, options: Parameters<typeof load>[0]): Pro
   };
 }
 
-/** One measured submit run against a fresh server process on a fresh store. */
-async function submitRun(kind: 'service' | 'floor', target: TargetName): Promise<Measured> {
+/** What a submit load needs to reach a server: where, and as whom. */
+interface SubmitTarget {
+  url: string;
+  path: string;
+  headers: Record<string, string>;
+  body: () => string;
+}
+
+/**
+ * Runs `work` against a fresh server process (the floor or the service) on a fresh store of
+ * `target`, with a caller's credentials when it is the service; stops it and drops its schema after.
+ */
+async function onFreshServer<T>(
+  kind: 'service' | 'floor',
+  target: TargetName,
+  work: (server: Server, submit: SubmitTarget) => Promise<T>,
+): Promise<T> {
   const env = storeEnv(target);
   const server = await startServer(
     kind,
@@ -154,18 +169,24 @@ async function submitRun(kind: 'service' | 'floor', target: TargetName): Promise
   );
   try {
     const auth = kind === 'service' ? await caller(env, server) : { appId: 'floor', token: 'none' };
-    const options = {
+    return await work(server, {
       url: server.url,
       path: PATHS.apply,
       headers: { authorization: auth.token },
       body: freshBody(auth.appId),
-    };
-    if (WARMUP > 0) await load({ ...options, seconds: WARMUP });
-    return await measure(server, { ...options, seconds: SECONDS });
+    });
   } finally {
     await server.stop();
     await dropSchema(env);
   }
+}
+
+/** One measured submit run against a fresh server process on a fresh store. */
+function submitRun(kind: 'service' | 'floor', target: TargetName): Promise<Measured> {
+  return onFreshServer(kind, target, async (server, submit) => {
+    if (WARMUP > 0) await load({ ...submit, seconds: WARMUP });
+    return measure(server, { ...submit, seconds: SECONDS });
+  });
 }
 
 function summarize(runs: Measured[]) {
@@ -295,35 +316,12 @@ async function duplicateFlood(target: TargetName, freshRps: number) {
  */
 async function halfRateLatency(target: TargetName, maxRps: number) {
   const rate = Math.max(1, Math.round(maxRps / 2));
-  const measureAt = async (kind: 'service' | 'floor') => {
-    const env = storeEnv(target);
-    const server = await startServer(
-      kind,
-      kind === 'floor'
-        ? {
-            ...env,
-            FLOOR_STORE: target === 'sqlite' ? 'sqlite' : 'postgres',
-            DATABASE_SCHEMA: env['DATABASE_SCHEMA'] ?? `bench_floor_${randomBytes(4).toString('hex')}`,
-          }
-        : { ...env, ...SERVICE_ENV },
-    );
-    try {
-      const auth = kind === 'service' ? await caller(env, server) : { appId: 'floor', token: 'none' };
-      const options = {
-        url: server.url,
-        path: PATHS.apply,
-        headers: { authorization: auth.token },
-        body: freshBody(auth.appId),
-        rate,
-      };
-      if (WARMUP > 0) await paced({ ...options, seconds: WARMUP });
-      const result = await paced({ ...options, seconds: SECONDS });
+  const measureAt = (kind: 'service' | 'floor') =>
+    onFreshServer(kind, target, async (_server, submit) => {
+      if (WARMUP > 0) await paced({ ...submit, rate, seconds: WARMUP });
+      const result = await paced({ ...submit, rate, seconds: SECONDS });
       return { p50: result.p50, p99: result.p99, p999: result.p999, non2xx: result.non2xx };
-    } finally {
-      await server.stop();
-      await dropSchema(env);
-    }
-  };
+    });
   return { rate, service: await measureAt('service'), floor: await measureAt('floor') };
 }
 
