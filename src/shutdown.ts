@@ -57,3 +57,24 @@ export function onShutdownSignals(options: {
   }
   return state;
 }
+
+/** A pause between a background loop's polls that `wake()` ends at once (new work, or a stop). */
+export interface Pause {
+  (ms: number): Promise<void>;
+  wake(): void;
+}
+
+export function wakeablePause(): Pause {
+  let wakeUp: (() => void) | undefined;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        if (wakeUp === done) wakeUp = undefined;
+        resolve();
+      }
+      wakeUp = done;
+    });
+  return Object.assign(pause, { wake: () => wakeUp?.() });
+}

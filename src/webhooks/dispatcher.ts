@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../context.ts';
+import { wakeablePause } from '../shutdown.ts';
 import { eventView } from '../events/outbox.ts';
 import { describe } from '../errors/describe.ts';
 import { verdict } from './backoff.ts';
@@ -78,18 +79,8 @@ export function startDispatcher(
   const cutShort = new AbortController();
   let stopping = false;
   let moreDue = false;
-  let wake: (() => void) | undefined;
 
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        if (wake === done) wake = undefined;
-        resolve();
-      }
-      wake = done;
-    });
+  const pause = wakeablePause();
 
   async function attempt(claim: ClaimedDelivery): Promise<void> {
     const startedAt = ctx.now();
@@ -185,7 +176,7 @@ export function startDispatcher(
       .finally(() => {
         inFlight.delete(settled);
         // A slot is free and more may be due: look now rather than at the next poll.
-        if (moreDue) wake?.();
+        if (moreDue) pause.wake();
       });
     inFlight.add(settled);
   }
@@ -232,7 +223,7 @@ export function startDispatcher(
     stop() {
       stopped ??= (async () => {
         stopping = true;
-        wake?.();
+        pause.wake();
         await looping;
         const grace = setTimeout(() => cutShort.abort(), stopGraceMs);
         await Promise.allSettled([...inFlight]);
