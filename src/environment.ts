@@ -211,7 +211,7 @@ export const ENVIRONMENT = Type.Object({
   // Webhooks.
   WEBHOOK_WORKER: flag(
     true,
-    'run the webhook dispatcher in the service process (`false` where `cardapply worker` runs it)',
+    'run the webhook dispatcher and the job runner in the service process (`false` where `cardapply worker` runs them)',
   ),
   WEBHOOK_CONCURRENCY: integer(8, 1, 256, 'webhook attempts in flight per worker'),
   WEBHOOK_POLL_INTERVAL_MS: integer(1_000, 10, 60_000, 'how often an idle worker looks for work'),

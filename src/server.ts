@@ -5,6 +5,7 @@ import { runPrimary, WORKER_INDEX_ENV } from './cluster.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { checkConnectionBudget, openContext } from './start.ts';
+import { startJobRunner } from './jobs/jobRunner.ts';
 import { startDispatcher } from './webhooks/dispatcher.ts';
 import { startKeyJobs } from './keys/keyJobs.ts';
 import { startMetricsServer } from './metrics/metricsServer.ts';
@@ -67,6 +68,8 @@ async function runService(config: Config, logger: Logger, worker: number | undef
     dispatcher = startDispatcher(ctx, logger, {
       onAttempt: (report) => ctx.metrics.webhookAttempts.inc({ outcome: report.outcome }),
     });
+    // The jobs the outbox relay queues (documents, screening) run where the relay runs.
+    background.push(startJobRunner(ctx, logger));
   }
   if (!shutdown.stopping) {
     // Every process follows a rotation of the key file; one runs the store-wide jobs.

@@ -3,17 +3,18 @@ import { loadConfig } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { onShutdownSignals } from '../shutdown.ts';
 import { openContext } from '../start.ts';
+import { startJobRunner } from '../jobs/jobRunner.ts';
 import { startDispatcher } from '../webhooks/dispatcher.ts';
 
 /**
- * `cardapply worker`: the webhook dispatcher on its own, for deployments that keep delivery apart
- * from the HTTP instances (set WEBHOOK_WORKER=false there). Any number may run against one
+ * `cardapply worker`: the webhook dispatcher and the job runner on their own, for deployments that
+ * keep background work apart from the HTTP instances (set WEBHOOK_WORKER=false there). Any number may run against one
  * PostgreSQL. SIGTERM or SIGINT stops it gracefully; a second signal exits at once.
  */
 export function workerCommand(program: Command): void {
   program
     .command('worker')
-    .description('deliver webhooks (the dispatcher alone, without the HTTP server)')
+    .description('deliver webhooks and run background jobs, without the HTTP server')
     .option('--concurrency <n>', 'attempts in flight at once (default WEBHOOK_CONCURRENCY)')
     .action(async (options: { concurrency?: string }) => {
       const config = loadConfig();
@@ -26,12 +27,13 @@ export function workerCommand(program: Command): void {
       )
         throw new Error('--concurrency: must be a whole number from 1 to 256');
       const dispatcher = startDispatcher(ctx, logger, concurrency === undefined ? {} : { concurrency });
+      const jobs = startJobRunner(ctx, logger, { workerId: `${dispatcher.workerId}:jobs` });
 
       onShutdownSignals({
         logger,
         graceMs: config.shutdownGraceMs,
         message: 'worker stopping: finishing attempts in flight',
-        drain: () => dispatcher.stop(),
+        drain: () => Promise.all([dispatcher.stop(), jobs.stop()]),
         close: () => ctx.store.close(),
       });
       logger.info({ worker: dispatcher.workerId, store: ctx.store.label }, 'worker running');

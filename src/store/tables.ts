@@ -23,6 +23,7 @@ export interface Database {
   webhook_secrets: WebhookSecretsTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
+  jobs: JobsTable;
 }
 
 export type AppStatus = 'active' | 'disabled';
@@ -275,4 +276,28 @@ export interface IdempotencyKeysTable {
   result: string | null;
   created_at: number;
   expires_at: number;
+}
+
+export type JobStatus = 'pending' | 'running' | 'done' | 'failed';
+
+/** A durable background job (src/jobs/): claimed under a lease, run at least once. */
+export interface JobsTable {
+  id: string;
+  kind: string;
+  /** Unique per kind: queuing the same key twice is a no-op. */
+  job_key: string;
+  busi_water_no: string | null;
+  /** JSON text; never identity data in the clear. */
+  payload: string | null;
+  status: JobStatus;
+  attempts: number;
+  /** When it may be claimed: the next try, or the end of the lease while running. */
+  run_at: number;
+  lease_until: number | null;
+  leased_by: string | null;
+  give_up_at: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
 }

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
+import type { ApplicationEventPayload } from '../events/outbox.ts';
+import { JOB_KINDS } from '../jobs/jobKinds.ts';
+import { enqueueJobs, jobsForEvents, type JobKind } from '../jobs/jobQueue.ts';
 import type { Store } from '../store/connect.ts';
 import type { Database, DeliveriesTable } from '../store/tables.ts';
 import { activeEndpointsOf, liveSecretsOf } from './endpointRepository.ts';
@@ -11,6 +14,8 @@ import { activeEndpointsOf, liveSecretsOf } from './endpointRepository.ts';
  *   of their app, and are marked, in one transaction. The mark is on the event row itself, not a
  *   cursor, so an event that commits late (PostgreSQL hands out times and ids before commit) is
  *   never skipped.
+ * - The same fan-out queues the background jobs (src/jobs/) that the events ask for: the outbox has
+ *   two consumers, and a job exists exactly when its event does.
  * - Claim: due deliveries are leased (`status = delivering`, `lease_until`, `leased_by`) in one
  *   transaction; on PostgreSQL the rows are locked with FOR UPDATE SKIP LOCKED so that concurrent
  *   workers take disjoint sets, on SQLite the transaction begins IMMEDIATE and so holds the write
@@ -64,7 +69,7 @@ export async function insertDeliveries(
  */
 export async function fanOutEvents(
   store: Store,
-  options: { now: number; limit: number; maxAgeMs: number },
+  options: { now: number; limit: number; maxAgeMs: number; jobKinds?: readonly JobKind[] },
 ): Promise<number> {
   // A read first, so that an idle worker does not take SQLite's write lock on every poll.
   const any = await store.db
@@ -77,7 +82,7 @@ export async function fanOutEvents(
   return store.transaction(async (trx) => {
     const query = trx
       .selectFrom('events')
-      .select(['event_id', 'app_id', 'type', 'created_at'])
+      .select(['event_id', 'app_id', 'busi_water_no', 'type', 'payload', 'created_at'])
       .where('fanned_out_at', 'is', null)
       .orderBy('created_at')
       .limit(options.limit);
@@ -96,6 +101,12 @@ export async function fanOutEvents(
         .map((e) => ({ eventId: event.event_id, endpointId: e.id })),
     );
     await insertDeliveries(trx, pairs, options.now, options.now + options.maxAgeMs);
+    // The outbox's other consumers: the background jobs these events ask for, in the same commit.
+    const jobs = jobsForEvents(
+      options.jobKinds ?? JOB_KINDS,
+      events.map((event) => ({ ...event, payload: JSON.parse(event.payload) as ApplicationEventPayload })),
+    );
+    await enqueueJobs(trx, jobs, options.now);
     await trx
       .updateTable('events')
       .set({ fanned_out_at: options.now })

@@ -1,0 +1,7 @@
+import type { JobKind } from './jobQueue.ts';
+
+/**
+ * Every kind of background job, in one list: the outbox relay asks each which jobs an event wants,
+ * and the runner runs them. A new kind adds its one line here.
+ */
+export const JOB_KINDS: readonly JobKind[] = [];
