@@ -1,13 +1,13 @@
-import { recordAudit } from '../audit/auditTrail.ts';
 import { actorName } from '../audit/actor.ts';
 import type { Caller } from '../callers/credentials.ts';
 import { maskCardNumber } from '../cards/cardNumber.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
-import { recordEvent } from '../events/outbox.ts';
 import { isUniqueViolation, violatedConstraint } from '../store/errors.ts';
-import { findActiveByCertHash, insertTransition, isCardNumberTaken } from './applicationRepository.ts';
+import { findActiveByCertHash, isCardNumberTaken } from './applicationRepository.ts';
+import { changeState } from './changeState.ts';
+import { duplicateOf } from './conflicts.ts';
 import { resolveSerial } from './applicationReference.ts';
 import { AMENDED_EVENT } from './lifecycle.ts';
 import { queryApplication, type StatusView } from './queryApplication.ts';
@@ -21,8 +21,8 @@ import { validateApplication } from './validateApplication.ts';
  * The caller's amendment of an application an operator asked more of (SUPPLEMENT_REQUIRED): it
  * takes exactly the requested fields, checks the whole merged application again as the submit does
  * (every field check, the one-active-application-per-document rule and the card number), stores it
- * encrypted, and returns the application to IN_REVIEW with its history row, its
- * `application.amended` event and an audit entry, in one transaction.
+ * encrypted, and returns the application to IN_REVIEW through `changeState` (history row,
+ * `application.amended` event and audit entry), in one transaction.
  */
 
 const REFERENCE_KEYS = new Set(['app_id', 'timestamp', 'busi_water_no', 'external_id']);
@@ -92,14 +92,21 @@ export async function amendApplication(
       if (cardHash !== row.card_no_hash && (await isCardNumberTaken(trx, cardHash))) {
         throw new ServiceError('cardNoTaken');
       }
-      const updated = await trx
-        .updateTable('applications')
-        .set({
-          status: 'IN_REVIEW',
-          status_reason: null,
-          reason_codes: null,
-          requested_fields: null,
-          supplement_due_at: null,
+      const fields = { amended_fields: requested, changed_fields: changed };
+      await changeState(ctx, trx, {
+        busi_water_no: serial,
+        app_id: caller.appId,
+        from: 'SUPPLEMENT_REQUIRED',
+        to: 'IN_REVIEW',
+        version: row.version,
+        actor,
+        source: 'caller-api',
+        reason: null,
+        reason_codes: [],
+        details: fields,
+        event_type: AMENDED_EVENT,
+        event_fields: fields,
+        columns: {
           cert_type: application.cert_type,
           cert_hash: documentHash,
           active_cert_hash: documentHash,
@@ -107,47 +114,12 @@ export async function amendApplication(
           card_no_masked: maskCardNumber(cardNo),
           payload_enc: payload,
           key_id: ctx.keyRing.keyIdOf(payload),
-          version: row.version + 1,
-          updated_at: now,
-        })
-        .where('busi_water_no', '=', serial)
-        .where('version', '=', row.version)
-        .executeTakeFirst();
-      if (updated.numUpdatedRows === 0n) throw new ServiceError('concurrentChange');
-      const fields = { amended_fields: requested, changed_fields: changed };
-      await insertTransition(trx, {
-        busi_water_no: serial,
-        from_status: 'SUPPLEMENT_REQUIRED',
-        to_status: 'IN_REVIEW',
-        actor,
-        reason: null,
-        details: JSON.stringify(fields),
-        at: now,
-      });
-      await recordEvent(trx, {
-        appId: caller.appId,
-        type: AMENDED_EVENT,
-        payload: {
-          busi_water_no: serial,
-          status: 'IN_REVIEW',
-          previous_status: 'SUPPLEMENT_REQUIRED',
-          reason: null,
-          reason_codes: [],
-          card_no_masked: maskCardNumber(cardNo),
-          external_id: row.external_id ?? null,
-          ...fields,
         },
-        at: now,
-      });
-      // Field names only: the values are identity data.
-      await recordAudit(trx, {
-        actor,
-        // A transition like any other; its details say it was the caller's amendment.
-        action: 'application.transition',
-        targetType: 'application',
-        targetId: serial,
-        details: { from: 'SUPPLEMENT_REQUIRED', to: 'IN_REVIEW', amend: true, ...fields },
-        source: 'caller-api',
+        card_no_masked: maskCardNumber(cardNo),
+        external_id: row.external_id ?? null,
+        // Field names only: the values are identity data. A transition like any other; its details
+        // say it was the caller's amendment.
+        audit: { from: 'SUPPLEMENT_REQUIRED', to: 'IN_REVIEW', amend: true, ...fields },
         at: now,
       });
     });
@@ -174,13 +146,4 @@ function referenceOf(body: Record<string, unknown>): { busi_water_no?: string; e
   }
   if (problems.length > 0) throw new ValidationError(problems);
   return reference;
-}
-
-/** The serial is shown only to the app that owns the other application. */
-function duplicateOf(caller: Caller, existing: { busi_water_no: string; app_id: string } | undefined) {
-  const own = existing !== undefined && existing.app_id === caller.appId;
-  return new ServiceError(
-    'duplicateApplication',
-    own ? { data: { busi_water_no: existing.busi_water_no } } : {},
-  );
 }

@@ -12,6 +12,8 @@ import {
 import { canonicalDocumentNumber, readApplication } from './checks/canonical.ts';
 import { documentHash } from './documentHash.ts';
 import { findLegacyDuplicate } from './documentRekey.ts';
+import { eventPayload } from './changeState.ts';
+import { duplicateOf, externalIdTaken } from './conflicts.ts';
 import { eventTypeFor, INITIAL_STATUS } from './lifecycle.ts';
 import type { ApplicationRequest } from './schema.ts';
 import { newSerialNumber } from './serialNumber.ts';
@@ -93,30 +95,6 @@ export interface SubmitResult {
   busi_water_no: string;
 }
 
-/**
- * The application that holds the document, shown only to the app that owns it: another app's
- * application stays invisible. It may have reached a final state in between: then it is a 409 all
- * the same, and a retry goes through.
- */
-function duplicateOf(
-  caller: Caller,
-  existing: { busi_water_no: string; app_id: string } | undefined,
-): ServiceError {
-  const own = existing !== undefined && existing.app_id === caller.appId;
-  return new ServiceError(
-    'duplicateApplication',
-    own ? { data: { busi_water_no: existing.busi_water_no } } : {},
-  );
-}
-
-/** The partner reference is in use by another active application of the app: name it. */
-export function externalIdTaken(existing: { busi_water_no: string } | undefined): ServiceError {
-  return new ServiceError(
-    'externalIdTaken',
-    existing === undefined ? {} : { data: { busi_water_no: existing.busi_water_no } },
-  );
-}
-
 /** Everything a submission stores, built before the store is touched (CPU only). */
 function submissionRows(
   ctx: ServiceContext,
@@ -159,15 +137,15 @@ function submissionRows(
     event: firstEventRow({
       appId: caller.appId,
       type: eventTypeFor(INITIAL_STATUS),
-      payload: {
+      payload: eventPayload({
         busi_water_no: busiWaterNo,
-        status: INITIAL_STATUS,
-        previous_status: null,
+        from: null,
+        to: INITIAL_STATUS,
         reason: null,
         reason_codes: [],
         card_no_masked: masked,
         external_id: application.external_id ?? null,
-      },
+      }),
       at: now,
     }),
   };

@@ -1,27 +1,24 @@
 import type { Transaction } from 'kysely';
-import { sql } from 'kysely';
-import { recordAudit } from '../audit/auditTrail.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
-import { recordEvent } from '../events/outbox.ts';
 import { ACTING_ROLE, hasRole } from '../operators/roles.ts';
 import type { Database } from '../store/tables.ts';
 import { actorName, type Actor } from '../audit/actor.ts';
-import { insertTransition } from './applicationRepository.ts';
+import { changeState } from './changeState.ts';
 import { checkImageUrl } from './checks/urls.ts';
 import { freeTextProblems } from './freeText.ts';
-import { reasonCodeProblems, storedReasonCodes } from './reasonCodes.ts';
+import { reasonCodeProblems } from './reasonCodes.ts';
 import { requestedFieldProblems } from './requestedFields.ts';
-import { eventTypeFor, findTransition, isFinal, type Status, type TransitionDetail } from './lifecycle.ts';
+import { findTransition, type Status, type TransitionDetail } from './lifecycle.ts';
 import { isSerialNumber } from './serialNumber.ts';
 
 /**
- * The one way an application changes state, whoever asks: a caller's cancel, an operator's review
- * over HTTP or the CLI, a sandbox simulation. In one transaction it reads the row, checks the move
- * against the lifecycle table, updates the row under an optimistic version check (of two
- * concurrent moves exactly one succeeds, on both stores), and writes the history row, the event
- * and the audit entry.
+ * A move along the lifecycle table, whoever asks: a caller's cancel, an operator's review over HTTP
+ * or the CLI, the expiry job, a sandbox simulation. In one transaction it reads the row, checks the
+ * move against the table, the actor and the details it needs, and records it with `changeState`
+ * (row, history, event and audit entry). The caller's amendment is the other kind of change
+ * (amendApplication.ts); both end in `changeState`.
  */
 export interface TransitionRequest {
   busiWaterNo: string;
@@ -163,63 +160,20 @@ async function move(
   if (request.simulated === true) details['simulated'] = true;
 
   const now = ctx.now();
-  const final = isFinal(to);
-  const updated = await trx
-    .updateTable('applications')
-    .set({
-      status: to,
-      status_reason: reason,
-      reason_codes: storedReasonCodes(codes),
-      // Asked for while SUPPLEMENT_REQUIRED only; any move out of it ends the request.
-      requested_fields: requested.length === 0 ? null : JSON.stringify(requested),
-      supplement_due_at: requested.length === 0 ? null : now + ctx.config.supplementDays * 86_400_000,
-      version: sql<number>`version + 1`,
-      updated_at: now,
-      // A final application no longer blocks a new one for the same document or reference.
-      ...(final ? { active_cert_hash: null, active_external_id: null } : {}),
-    })
-    .where('busi_water_no', '=', busiWaterNo)
-    .where('version', '=', row.version)
-    .executeTakeFirst();
-  if (updated.numUpdatedRows === 0n) {
-    // Someone else moved it between our read and our write (PostgreSQL, read committed).
-    throw new ServiceError('concurrentChange');
-  }
-
-  const actorText = actorName(actor);
-  const detailsText = Object.keys(details).length === 0 ? null : JSON.stringify(details);
-  await insertTransition(trx, {
+  await changeState(ctx, trx, {
     busi_water_no: busiWaterNo,
-    from_status: from,
-    to_status: to,
-    actor: actorText,
-    reason,
-    reason_codes: storedReasonCodes(codes),
-    details: detailsText,
-    at: now,
-  });
-  await recordEvent(trx, {
-    appId: row.app_id,
-    type: eventTypeFor(to),
-    payload: {
-      busi_water_no: busiWaterNo,
-      status: to,
-      previous_status: from,
-      reason,
-      reason_codes: [...codes],
-      card_no_masked: row.card_no_masked,
-      external_id: row.external_id ?? null,
-      ...(requested.length === 0 ? {} : { requested_fields: requested }),
-    },
-    at: now,
-  });
-  await recordAudit(trx, {
-    actor: actorText,
-    action: 'application.transition',
-    targetType: 'application',
-    targetId: busiWaterNo,
-    details: { from, to, reason, ...(codes.length === 0 ? {} : { reason_codes: codes }), ...details },
+    app_id: row.app_id,
+    from,
+    to,
+    version: row.version,
+    actor: actorName(actor),
     source: request.source,
+    reason,
+    reason_codes: codes,
+    requested_fields: requested,
+    details,
+    card_no_masked: row.card_no_masked,
+    external_id: row.external_id ?? null,
     at: now,
   });
   return { busi_water_no: busiWaterNo, status: to, previous_status: from, version: row.version + 1, at: now };

@@ -1,0 +1,139 @@
+import { sql, type Kysely, type Updateable } from 'kysely';
+import { recordAudit } from '../audit/auditTrail.ts';
+import type { ServiceContext } from '../context.ts';
+import { ServiceError } from '../errors/serviceError.ts';
+import { recordEvent, type ApplicationEventPayload } from '../events/outbox.ts';
+import type { ApplicationsTable, Database } from '../store/tables.ts';
+import { insertTransition } from './applicationRepository.ts';
+import { eventTypeFor, isFinal, type Status } from './lifecycle.ts';
+import { storedReasonCodes } from './reasonCodes.ts';
+
+/**
+ * The one write of an application's change of state, whoever makes it (an operator's review, a
+ * caller's cancel or amendment, the expiry job, a sandbox simulation): inside the caller's
+ * transaction it updates the row under an optimistic version check (of two concurrent changes
+ * exactly one succeeds, on both stores), and writes the history row, the event and the audit
+ * entry. Deciding whether the move is allowed is the caller's (transitionApplication.ts,
+ * amendApplication.ts); recording it is this function's alone.
+ */
+export interface StateChange {
+  busi_water_no: string;
+  app_id: string;
+  from: Status;
+  to: Status;
+  /** The row's version as read: the update applies only if it is still this one. */
+  version: number;
+  /** Who, as the audit trail names them (`operator:…`, `caller:…`, `system`). */
+  actor: string;
+  /** Where the request came from: `admin-api <ip>`, `cli <user>`, `caller-api`. */
+  source: string;
+  reason: string | null;
+  reason_codes: readonly string[];
+  /** SUPPLEMENT_REQUIRED: the fields the caller is to send again. */
+  requested_fields?: readonly string[] | undefined;
+  /** Kept with the history row and the audit entry (carrier, tracking, amended fields...). */
+  details: Record<string, unknown>;
+  /** Fields of the event beyond the common ones. */
+  event_fields?: Pick<ApplicationEventPayload, 'amended_fields' | 'changed_fields'> | undefined;
+  /** The event's type when it is not the new status's own (an amendment's `application.amended`). */
+  event_type?: string | undefined;
+  /** Columns the change sets besides the state: an amendment's new payload and hashes. */
+  columns?: Updateable<ApplicationsTable> | undefined;
+  /** The masked card number and partner reference the event shows (after the change). */
+  card_no_masked: string;
+  external_id: string | null;
+  /** The audit entry's details; by default from, to, reason, codes and `details`. */
+  audit?: Record<string, unknown> | undefined;
+  /** Milliseconds. */
+  at: number;
+}
+
+export async function changeState(
+  ctx: ServiceContext,
+  trx: Kysely<Database>,
+  change: StateChange,
+): Promise<void> {
+  const requested = change.requested_fields ?? [];
+  const codes = storedReasonCodes(change.reason_codes);
+  const updated = await trx
+    .updateTable('applications')
+    .set({
+      ...change.columns,
+      status: change.to,
+      status_reason: change.reason,
+      reason_codes: codes,
+      // Asked for while SUPPLEMENT_REQUIRED only; any move out of it ends the request.
+      requested_fields: requested.length === 0 ? null : JSON.stringify(requested),
+      supplement_due_at: requested.length === 0 ? null : change.at + ctx.config.supplementDays * 86_400_000,
+      version: sql<number>`version + 1`,
+      updated_at: change.at,
+      // A final application no longer blocks a new one for the same document or reference.
+      ...(isFinal(change.to) ? { active_cert_hash: null, active_external_id: null } : {}),
+    })
+    .where('busi_water_no', '=', change.busi_water_no)
+    .where('version', '=', change.version)
+    .executeTakeFirst();
+  if (updated.numUpdatedRows === 0n) {
+    // Someone else changed it between our read and our write (PostgreSQL, read committed).
+    throw new ServiceError('concurrentChange');
+  }
+
+  const details = Object.keys(change.details).length === 0 ? null : JSON.stringify(change.details);
+  await insertTransition(trx, {
+    busi_water_no: change.busi_water_no,
+    from_status: change.from,
+    to_status: change.to,
+    actor: change.actor,
+    reason: change.reason,
+    reason_codes: codes,
+    details,
+    at: change.at,
+  });
+  await recordEvent(trx, {
+    appId: change.app_id,
+    type: change.event_type ?? eventTypeFor(change.to),
+    payload: eventPayload(change),
+    at: change.at,
+  });
+  await recordAudit(trx, {
+    actor: change.actor,
+    action: 'application.transition',
+    targetType: 'application',
+    targetId: change.busi_water_no,
+    details: change.audit ?? {
+      from: change.from,
+      to: change.to,
+      reason: change.reason,
+      ...(change.reason_codes.length === 0 ? {} : { reason_codes: change.reason_codes }),
+      ...change.details,
+    },
+    source: change.source,
+    at: change.at,
+  });
+}
+
+/** The event's payload: the same fields for every change, the submission's included. */
+export function eventPayload(
+  change: Pick<
+    StateChange,
+    'busi_water_no' | 'reason' | 'reason_codes' | 'card_no_masked' | 'external_id'
+  > & {
+    to: Status;
+    from: Status | null;
+    requested_fields?: readonly string[] | undefined;
+    event_fields?: StateChange['event_fields'];
+  },
+): ApplicationEventPayload {
+  const requested = change.requested_fields ?? [];
+  return {
+    busi_water_no: change.busi_water_no,
+    status: change.to,
+    previous_status: change.from,
+    reason: change.reason,
+    reason_codes: [...change.reason_codes],
+    card_no_masked: change.card_no_masked,
+    external_id: change.external_id,
+    ...(requested.length === 0 ? {} : { requested_fields: [...requested] }),
+    ...change.event_fields,
+  };
+}
