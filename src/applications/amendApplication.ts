@@ -16,6 +16,7 @@ import { ApplicationRequest } from './schema.ts';
 import { isSerialNumber } from './serialNumber.ts';
 import { certHash, validationContext } from './submitApplication.ts';
 import { validateApplication } from './validateApplication.ts';
+import { openApplication, sealApplication } from './sealedPayload.ts';
 
 /**
  * The caller's amendment of an application an operator asked more of (SUPPLEMENT_REQUIRED): it
@@ -72,7 +73,7 @@ export async function amendApplication(
   }
   if (problems.length > 0) throw new ValidationError(problems);
 
-  const stored = JSON.parse(ctx.keyRing.decrypt(row.payload_enc, serial)) as Record<string, unknown>;
+  const stored: Record<string, unknown> = openApplication(ctx.keyRing, serial, row.payload_enc);
   // Every check of the submit, on the application as it will be.
   const application = validateApplication({ ...stored, ...amended }, validationContext(ctx));
   const changed = requested.filter(
@@ -81,7 +82,7 @@ export async function amendApplication(
   const documentHash = certHash(ctx, application);
   const cardNo = application.card_no ?? String(stored['card_no']);
   const cardHash = ctx.keyRing.blindIndex('card', cardNo);
-  const payload = ctx.keyRing.encrypt(JSON.stringify({ ...application, card_no: cardNo }), serial);
+  const payload = sealApplication(ctx.keyRing, serial, { ...application, card_no: cardNo });
   const now = ctx.now();
   const actor = actorName({ kind: 'caller', id: caller.appId });
 

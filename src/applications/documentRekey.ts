@@ -5,6 +5,7 @@ import { canonicalDocumentNumber } from './checks/canonical.ts';
 import { documentHash, legacyDocumentHashes } from './documentHash.ts';
 import { isErasedPayload } from './erasure.ts';
 import type { ApplicationRequest } from './schema.ts';
+import { openPayload } from './sealedPayload.ts';
 
 /**
  * Re-keying of the duplicate check's document hash: every application stored before the canonical
@@ -70,11 +71,11 @@ export async function rekeyBatch(
       result.last = row.busi_water_no;
       let hash: string;
       try {
-        const payload = JSON.parse(keyRing.decrypt(row.payload_enc, row.busi_water_no)) as unknown;
+        const payload = openPayload(keyRing, row.busi_water_no, row.payload_enc);
         if (isErasedPayload(payload)) {
           hash = row.cert_hash; // erased: the marker stays, no document to hash
         } else {
-          const { cert_type, cert_id } = payload as ApplicationRequest;
+          const { cert_type, cert_id } = payload;
           hash = documentHash(keyRing, cert_type, canonicalDocumentNumber(cert_id));
         }
       } catch {

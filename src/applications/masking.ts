@@ -1,4 +1,5 @@
 import { maskCardNumber } from '../cards/cardNumber.ts';
+import type { ErasedPayload } from './erasure.ts';
 import type { ApplicationRequest } from './schema.ts';
 
 /**
@@ -88,7 +89,7 @@ export function isRevealable(field: string): field is RevealableField {
 export const HIDDEN_FIELDS = ['pay_pwd'] as const;
 
 /** The operators' view of the submitted fields: masked, hidden, or as submitted. */
-export function maskApplication(application: ApplicationRequest): Record<string, unknown> {
+export function maskApplication(application: ApplicationRequest | ErasedPayload): Record<string, unknown> {
   const view: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(application)) {
     if ((HIDDEN_FIELDS as readonly string[]).includes(field) || field === 'app_id' || field === 'timestamp')

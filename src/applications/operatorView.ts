@@ -12,9 +12,9 @@ import { isRevealable, maskApplication, REVEALABLE_FIELDS } from './masking.ts';
 import { seconds } from './queryApplication.ts';
 import { reasonCodesOf } from './reasonCodes.ts';
 import { riskFlags, type RiskFlag } from './riskFlags.ts';
-import type { ApplicationRequest } from './schema.ts';
 import { isSerialNumber } from './serialNumber.ts';
 import { businessDay } from './checks/dates.ts';
+import { openApplication, openPayload } from './sealedPayload.ts';
 
 /** One application as operators see it: its state, its masked contents and its full history. */
 export interface OperatorApplicationView extends ApplicationSummary {
@@ -36,9 +36,8 @@ async function load(ctx: ServiceContext, busiWaterNo: string) {
   if (!isSerialNumber(busiWaterNo)) throw new ServiceError('applicationNotFound');
   const row = await findApplication(ctx.store.db, busiWaterNo);
   if (row === undefined) throw new ServiceError('applicationNotFound');
-  const application = JSON.parse(
-    ctx.keyRing.decrypt(row.payload_enc, row.busi_water_no),
-  ) as ApplicationRequest;
+  // Erased by retention: the tombstone, shown as such.
+  const application = openPayload(ctx.keyRing, row.busi_water_no, row.payload_enc);
   return { row, application };
 }
 
@@ -111,10 +110,11 @@ export async function revealField(
     const row = await findApplication(trx, request.busiWaterNo);
     if (row === undefined) throw new ServiceError('applicationNotFound');
     await takeReveal(ctx, trx, operator.username, request.purpose);
-    const application = JSON.parse(ctx.keyRing.decrypt(row.payload_enc, row.busi_water_no)) as Record<
-      string,
-      unknown
-    >;
+    const application: Record<string, unknown> = openApplication(
+      ctx.keyRing,
+      row.busi_water_no,
+      row.payload_enc,
+    );
     await recordAudit(trx, {
       actor: actorName({ kind: 'operator', id: operator.username, role: operator.role }),
       action: 'application.reveal',

@@ -18,6 +18,7 @@ import { eventTypeFor, INITIAL_STATUS } from './lifecycle.ts';
 import type { ApplicationRequest } from './schema.ts';
 import { newSerialNumber } from './serialNumber.ts';
 import { validateApplication, type ValidationContext } from './validateApplication.ts';
+import { sealApplication } from './sealedPayload.ts';
 
 /** How often a randomly drawn card number may collide before we give up (1 in 10^9 each). */
 const CARD_DRAW_ATTEMPTS = 5;
@@ -105,7 +106,7 @@ function submissionRows(
   const now = ctx.now();
   const busiWaterNo = newSerialNumber(now);
   const masked = maskCardNumber(application.card_no);
-  const payload = ctx.keyRing.encrypt(JSON.stringify(application), busiWaterNo);
+  const payload = sealApplication(ctx.keyRing, busiWaterNo, application);
   return {
     application: {
       busi_water_no: busiWaterNo,

@@ -1,5 +1,6 @@
 import { maskName } from '../applications/masking.ts';
 import type { ServiceContext } from '../context.ts';
+import { openApplication } from '../applications/sealedPayload.ts';
 
 /**
  * What tells the rows of the review queue apart at a glance (serials of applications submitted
@@ -44,10 +45,8 @@ export async function queueDetails(
   const names = new Map<string, string | null>();
   for (const row of payloads) {
     try {
-      const payload = JSON.parse(ctx.keyRing.decrypt(row.payload_enc, row.busi_water_no)) as {
-        name?: unknown;
-      };
-      names.set(row.busi_water_no, typeof payload.name === 'string' ? maskName(payload.name) : null);
+      const { name } = openApplication(ctx.keyRing, row.busi_water_no, row.payload_enc);
+      names.set(row.busi_water_no, name === undefined ? null : maskName(name));
     } catch {
       names.set(row.busi_water_no, null); // unreadable (key missing): the row still shows
     }

@@ -9,6 +9,7 @@ import type { Database } from '../store/tables.ts';
 import { findOperator } from './operatorRepository.ts';
 import { takeReveal, type RevealPurpose } from './revealPolicy.ts';
 import { hasRole, type Role } from './roles.ts';
+import { openApplication } from '../applications/sealedPayload.ts';
 
 /**
  * Review claims: a reviewer claims an application in review, so that two do not work on one and
@@ -228,10 +229,11 @@ export async function openForReview(
       throw new ServiceError('claimNotHeld');
     }
     await takeReveal(ctx, trx, operator.username, purpose);
-    const application = JSON.parse(ctx.keyRing.decrypt(row.payload_enc, row.busi_water_no)) as Record<
-      string,
-      unknown
-    >;
+    const application: Record<string, unknown> = openApplication(
+      ctx.keyRing,
+      row.busi_water_no,
+      row.payload_enc,
+    );
     const fields: Record<string, unknown> = {};
     for (const field of REVIEW_FIELDS)
       if (application[field] !== undefined) fields[field] = application[field];

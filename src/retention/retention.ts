@@ -5,6 +5,7 @@ import { isFinal, STATUSES } from '../applications/lifecycle.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Store } from '../store/connect.ts';
 import type { Database } from '../store/tables.ts';
+import { sealTombstone } from '../applications/sealedPayload.ts';
 
 /**
  * Retention: the identity data of an application that has been in a final state (REJECTED,
@@ -137,7 +138,7 @@ async function erase(
   options: RetentionOptions,
 ): Promise<boolean> {
   const now = ctx.now();
-  const tombstone = ctx.keyRing.encrypt(JSON.stringify(erasedPayload(now)), row.busi_water_no);
+  const tombstone = sealTombstone(ctx.keyRing, row.busi_water_no, erasedPayload(now));
   const updated = await sql`
     update ${ctx.store.table('applications')}
     set payload_enc = ${tombstone}, key_id = ${ctx.keyRing.keyIdOf(tombstone)},
