@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import { describe } from './errors/describe.ts';
 import { loadKeyRing } from './keys/loadKeyRing.ts';
+import { clusterExposition } from './metrics/metrics.ts';
+import { startMetricsServer } from './metrics/metricsServer.ts';
 import { openStore } from './store/connect.ts';
 
 /** Tells a worker which one it is (0 runs the background jobs); kept when it is replaced. */
@@ -81,6 +83,15 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     });
   };
   for (let index = 0; index < config.workers; index++) start(index);
+  // One METRICS_PORT for the machine: the workers' registries, aggregated on each scrape.
+  if (config.operations.metricsPort !== undefined) {
+    const metricsServer = await startMetricsServer(
+      clusterExposition(),
+      config.operations.metricsPort,
+      config.host,
+    );
+    logger.info({ metrics_url: metricsServer.url }, 'metrics listening');
+  }
 
   const shutdown = (signal: string) => {
     if (stopping) {

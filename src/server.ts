@@ -78,9 +78,14 @@ async function runService(config: Config, logger: Logger, worker: number | undef
     const retention = runsBackground ? startRetentionJob(ctx, logger) : undefined;
     if (retention !== undefined) background.push(retention);
   }
-  // One metrics listener per machine: in a cluster it shows the first worker's registry only.
-  if (config.operations.metricsPort !== undefined && !shutdown.stopping && runsBackground) {
-    const metricsServer = await startMetricsServer(ctx.metrics, config.operations.metricsPort, config.host);
+  // One metrics listener per machine: in a cluster the primary's, aggregating every worker.
+  if (inCluster) ctx.metrics.joinCluster();
+  else if (config.operations.metricsPort !== undefined && !shutdown.stopping) {
+    const metricsServer = await startMetricsServer(
+      () => ctx.metrics.exposition(),
+      config.operations.metricsPort,
+      config.host,
+    );
     background.push({ stop: () => metricsServer.close() });
     logger.info({ metrics_url: metricsServer.url }, 'metrics listening');
   }

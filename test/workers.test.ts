@@ -8,6 +8,7 @@ import { createLogger } from '../src/logger.ts';
 import { openContext } from '../src/start.ts';
 import { addEndpoint } from '../src/webhooks/endpoints.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
+import { sample, scrape } from './helpers/metrics.ts';
 import { spawnService } from './helpers/process.ts';
 import { startReceiver } from './helpers/receiver.ts';
 import { nowSeconds, post } from './helpers/service.ts';
@@ -16,8 +17,8 @@ import { createStoreTarget, storeNames } from './helpers/stores.ts';
 /**
  * WORKERS=2: one command, two service processes on one port (node:cluster), on each store. New
  * connections are answered by both; the webhook dispatcher runs once (every event delivered
- * exactly once); a worker killed with SIGKILL is replaced while the other keeps serving; SIGTERM
- * stops them all.
+ * exactly once); one METRICS_PORT shows the whole machine (every worker's counters summed); a
+ * worker killed with SIGKILL is replaced while the other keeps serving; SIGTERM stops them all.
  */
 const SUBMISSIONS = 30;
 
@@ -62,6 +63,7 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 
 interface LogLine {
   msg?: string;
+  metrics_url?: string;
   worker_index?: number;
   pid?: number;
   operation?: string;
@@ -73,7 +75,7 @@ for (const storeName of storeNames()) {
       const target = createStoreTarget(storeName);
       const receiver = await startReceiver();
       const env = { ...target.env, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_INTERVAL_MS: '50' };
-      const service = await spawnService({ ...env, WORKERS: '2' });
+      const service = await spawnService({ ...env, WORKERS: '2', METRICS_PORT: '0' });
       const lines = () =>
         service.output.flatMap((line) => {
           try {
@@ -119,6 +121,19 @@ for (const storeName of storeNames()) {
             .map((l) => l.worker_index),
         );
         assert.deepEqual([...answeredBy].sort(), [0, 1], 'both workers answered submissions');
+
+        // One scrape shows the machine: both workers' submissions, summed.
+        const metricsUrl = lines().find((l) => l.msg === 'metrics listening')?.metrics_url;
+        assert.ok(metricsUrl !== undefined, 'the primary serves METRICS_PORT');
+        const samples = await scrape(metricsUrl);
+        assert.equal(sample(samples, 'cardapply_applications_submitted_total'), SUBMISSIONS);
+        assert.equal(
+          sample(samples, 'cardapply_http_requests_total', {
+            operation: 'application.submit',
+            status_code: '200',
+          }),
+          SUBMISSIONS,
+        );
 
         // One dispatcher for the machine: each event exactly once.
         await receiver.waitFor(() => receiver.received.length >= SUBMISSIONS, 20_000, 'every event');

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
  * The service's Prometheus metrics, on a registry of its own (never prom-client's global one), so
@@ -103,19 +103,38 @@ export class ServiceMetrics {
     help: string,
     labelNames: readonly L[],
     collect: (gauge: Gauge<L>) => void | Promise<void>,
+    /** Across a cluster's workers: `max` for a figure of the store (the same in each), `sum` for one of the process. */
+    aggregator: 'max' | 'sum' = 'max',
   ): Gauge<L> {
     return new Gauge<L>({
       name,
       help,
       labelNames,
       registers: [this.registry],
+      aggregator,
       async collect() {
         await collect(this);
       },
     });
   }
 
+  /**
+   * A worker of a cluster: its registry answers the primary's scrape (prom-client's cluster
+   * aggregation), so one METRICS_PORT shows the whole machine: counters and histograms summed.
+   */
+  joinCluster(): void {
+    AggregatorRegistry.setRegistries([this.registry]);
+    // Constructing one is what makes a worker answer the primary's requests.
+    new AggregatorRegistry();
+  }
+
   async exposition(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
+}
+
+/** The primary of a cluster: every worker's metrics, aggregated, for its METRICS_PORT listener. */
+export function clusterExposition(): () => Promise<{ contentType: string; body: string }> {
+  const aggregator = new AggregatorRegistry();
+  return async () => ({ contentType: aggregator.contentType, body: await aggregator.clusterMetrics() });
 }

@@ -1,13 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ServiceMetrics } from './metrics.ts';
 
 /**
  * The listener of METRICS_PORT: `GET /metrics` and nothing else, so that Prometheus can reach it
- * on a port the load balancer does not expose.
+ * on a port the load balancer does not expose. It serves one process's registry, or, in a
+ * cluster's primary, every worker's aggregated.
  */
+export type Exposition = () => Promise<{ contentType: string; body: string }>;
+
 export async function startMetricsServer(
-  metrics: ServiceMetrics,
+  exposition: Exposition,
   port: number,
   host: string,
 ): Promise<{ url: string; close(): Promise<void> }> {
@@ -16,7 +18,7 @@ export async function startMetricsServer(
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;
     }
-    metrics.exposition().then(
+    exposition().then(
       ({ contentType, body }) => response.writeHead(200, { 'content-type': contentType }).end(body),
       () => response.writeHead(500, { 'content-type': 'text/plain' }).end('metrics unavailable\n'),
     );

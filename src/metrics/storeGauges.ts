@@ -31,6 +31,7 @@ export function registerStoreGauges(metrics: ServiceMetrics, store: Store, now: 
       gauge.set({ state: 'idle' }, stats.idle);
       gauge.set({ state: 'waiting' }, stats.waiting);
     },
+    'sum',
   );
 
   let cached: { at: number; state: QueueState } | undefined;
