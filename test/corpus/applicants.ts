@@ -227,6 +227,18 @@ const BASES: Record<Population, ApplicationRequest> = {
   abroad: ABROAD,
 };
 
+/** The population's applicant with some fields as a form wrote them (`undefined` leaves a field out). */
+export function applicantOf(
+  population: Population,
+  fields: Partial<ApplicationRequest> & Record<string, unknown>,
+): ApplicationRequest {
+  const application = { ...BASES[population], ...fields } as ApplicationRequest;
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined) delete (application as Record<string, unknown>)[key];
+  }
+  return application;
+}
+
 const cases: CorpusCase[] = [];
 const counters: Record<Population, number> = { mainland: 0, hongkong: 0, macao: 0, taiwan: 0, abroad: 0 };
 
@@ -238,10 +250,7 @@ function add(
   expect: CorpusCase['expect'],
   why: string,
 ): void {
-  const application = { ...BASES[population], ...fields } as ApplicationRequest;
-  for (const [key, value] of Object.entries(fields)) {
-    if (value === undefined) delete (application as Record<string, unknown>)[key];
-  }
+  const application = applicantOf(population, fields);
   counters[population]++;
   cases.push({
     id: `${population}-${String(counters[population]).padStart(3, '0')}`,
