@@ -84,8 +84,8 @@ export function riskFlags(application: ApplicationRequest, ctx: RiskContext): Ri
   if (canonicalAddress(a.consignee_address) !== canonicalAddress(a.address))
     flag('delivery_address_differs', ['consignee_address', 'address']);
   const sameArea =
-    JSON.stringify(readAreaCode(a.consignee_mob_no_of, false)) ===
-    JSON.stringify(readAreaCode(a.mob_no_of, false));
+    JSON.stringify(readAreaCode(a.consignee_mob_no_of, 'bare')) ===
+    JSON.stringify(readAreaCode(a.mob_no_of, 'bare'));
   const consigneeDigits = readPhone(a.consignee_mob_no).digits ?? a.consignee_mob_no;
   if (consigneeDigits !== (readPhone(a.mob_no).digits ?? a.mob_no) || !sameArea) {
     flag('consignee_mobile_differs', ['consignee_mob_no', 'mob_no']);

@@ -576,6 +576,12 @@ export const ERRORS = {
     '{field}: must be a known calling code such as +86, or a mainland area code such as 0755',
     '{field}: 须为有效的国际区号（如 +86）或大陆长途区号（如 0755）',
   ),
+  phoneNoAreaReading: entry(
+    42290,
+    'phone_no_area_reading',
+    '{field}: makes no valid telephone number with {area_field}, read either as the calling code {calling} or as the mainland area code {domestic}',
+    '{field}: 与 {area_field} 组合不是有效的电话号码：{area_field} 按国际区号 {calling} 或大陆长途区号 {domestic} 解读均不成立',
+  ),
   webhookUrlUnresolvable: entry(
     42280,
     'webhook_url_unresolvable',

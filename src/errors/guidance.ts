@@ -403,6 +403,12 @@ export const GUIDANCE: { readonly [K in ErrorName]: Guidance } = {
     cause: '`office_tel_no_of` is neither a known calling code nor a mainland area code.',
     remedy: 'Send `+86`-style calling codes or a mainland area code such as `0755`.',
   },
+  phoneNoAreaReading: {
+    cause:
+      '`office_tel_no_of` holds digits that read both as a calling code and as a mainland area code (`852`: Hong Kong or Zunyi 0852), and `office_tel_no` is a valid number under neither reading.',
+    remedy:
+      'Check `office_tel_no` against its area code; write the calling code with `+` (`+852`) or the area code with its `0` (`0852`) to say which is meant.',
+  },
   mfaCodeRequired: {
     cause: 'The operator has a second factor and signed in without its one-time code.',
     remedy: 'Send the current code of the authenticator app (or an unused recovery code) as `otp`.',

@@ -1,4 +1,5 @@
 import type { PopulationCase } from './population.ts';
+import { PHONE_CASES } from './phones.ts';
 
 /** Every case of the second round (issue 25), population by population. */
-export const SECOND_ROUND: readonly PopulationCase[] = [];
+export const SECOND_ROUND: readonly PopulationCase[] = [...PHONE_CASES];

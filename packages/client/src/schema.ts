@@ -1483,6 +1483,8 @@ export interface operations {
        *
        *     `42254` office_area_code_invalid: {field}: must be a known calling code such as +86, or a mainland area code such as 0755
        *
+       *     `42290` phone_no_area_reading: {field}: makes no valid telephone number with {area_field}, read either as the calling code {calling} or as the mainland area code {domestic}
+       *
        *     `42228` email_invalid: {field}: is not a well-formed e-mail address
        *
        *     `42229` address_parts: {field}: a mainland address must be province-city-district-detail joined by -{hint}
@@ -2045,6 +2047,8 @@ export interface operations {
        *     `42253` area_code_plus_missing: {field}: a calling code is written with a leading +, such as +86
        *
        *     `42254` office_area_code_invalid: {field}: must be a known calling code such as +86, or a mainland area code such as 0755
+       *
+       *     `42290` phone_no_area_reading: {field}: makes no valid telephone number with {area_field}, read either as the calling code {calling} or as the mainland area code {domestic}
        *
        *     `42228` email_invalid: {field}: is not a well-formed e-mail address
        *
@@ -3908,6 +3912,8 @@ export interface operations {
        *     `42253` area_code_plus_missing: {field}: a calling code is written with a leading +, such as +86
        *
        *     `42254` office_area_code_invalid: {field}: must be a known calling code such as +86, or a mainland area code such as 0755
+       *
+       *     `42290` phone_no_area_reading: {field}: makes no valid telephone number with {area_field}, read either as the calling code {calling} or as the mainland area code {domestic}
        *
        *     `42228` email_invalid: {field}: is not a well-formed e-mail address
        *

@@ -10,6 +10,7 @@ import {
   readAreaCode,
   readEmail,
   readPhone,
+  type AreaForm,
 } from './canonical.ts';
 import { checkIdentity, gb11643CheckDigit, hkidCheckDigit } from './identity.ts';
 import { writtenForms } from '../../../test/helpers/documentForms.ts';
@@ -122,24 +123,35 @@ describe('readPhone', () => {
 });
 
 describe('readAreaCode', () => {
-  const cases: [string, boolean, unknown][] = [
-    ['+86', false, { kind: 'calling', code: '86' }],
-    ['＋８６', false, { kind: 'calling', code: '86' }],
-    [' (+852) ', false, { kind: 'calling', code: '852' }],
-    ['86', false, { kind: 'plusMissing' }],
-    ['0086', false, { kind: 'plusMissing' }],
-    ['0755', false, { kind: 'invalid' }],
-    ['0755', true, { kind: 'domestic', code: '755' }],
-    ['755', true, { kind: 'domestic', code: '755' }],
-    ['010', true, { kind: 'domestic', code: '10' }],
-    ['021', true, { kind: 'domestic', code: '21' }],
-    ['86', true, { kind: 'plusMissing' }],
-    ['+86', true, { kind: 'calling', code: '86' }],
-    ['abc', true, { kind: 'invalid' }],
+  const cases: [string, AreaForm, unknown][] = [
+    ['+86', 'plus', { kind: 'calling', code: '86' }],
+    ['＋８６', 'plus', { kind: 'calling', code: '86' }],
+    [' (+852) ', 'plus', { kind: 'calling', code: '852' }],
+    // mob_no_of: the spec asks for the +.
+    ['86', 'plus', { kind: 'plusMissing' }],
+    ['0086', 'plus', { kind: 'plusMissing' }],
+    ['0755', 'plus', { kind: 'invalid' }],
+    // consignee_mob_no_of: a calling code with or without its + (PRODUCT.md, "Phones").
+    ['86', 'bare', { kind: 'calling', code: '86' }],
+    ['852', 'bare', { kind: 'calling', code: '852' }],
+    ['0086', 'bare', { kind: 'calling', code: '86' }],
+    ['+852', 'bare', { kind: 'calling', code: '852' }],
+    ['0755', 'bare', { kind: 'invalid' }],
+    // office_tel_no_of: a calling code, or a mainland area code; bare digits may be either.
+    ['0755', 'office', { kind: 'domestic', code: '755' }],
+    ['755', 'office', { kind: 'either', calling: '755', domestic: '755' }],
+    ['010', 'office', { kind: 'domestic', code: '10' }],
+    ['021', 'office', { kind: 'domestic', code: '21' }],
+    ['86', 'office', { kind: 'calling', code: '86' }],
+    ['0086', 'office', { kind: 'calling', code: '86' }],
+    ['852', 'office', { kind: 'either', calling: '852', domestic: '852' }],
+    ['1', 'office', { kind: 'calling', code: '1' }],
+    ['+86', 'office', { kind: 'calling', code: '86' }],
+    ['abc', 'office', { kind: 'invalid' }],
+    ['0x', 'office', { kind: 'invalid' }],
   ];
-  for (const [sent, domestic, expected] of cases) {
-    test(`${JSON.stringify(sent)}${domestic ? ' (office)' : ''}`, () =>
-      assert.deepEqual(readAreaCode(sent, domestic), expected));
+  for (const [sent, form, expected] of cases) {
+    test(`${JSON.stringify(sent)} (${form})`, () => assert.deepEqual(readAreaCode(sent, form), expected));
   }
 });
 

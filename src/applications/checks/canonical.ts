@@ -98,28 +98,45 @@ export type AreaReading =
   | { readonly kind: 'calling'; readonly code: string }
   /** A mainland domestic area code, digits without the trunk `0` (`755` for `0755`). */
   | { readonly kind: 'domestic'; readonly code: string }
-  /** Digits that would be a calling code but for the missing `+` (`86`, `0086`). */
+  /**
+   * Bare digits of an office number that read as a calling code or as a mainland area code
+   * (`852`: Hong Kong, or 0852 Zunyi; `20`: Egypt, or 020 Guangzhou): the number decides.
+   */
+  | { readonly kind: 'either'; readonly calling: string; readonly domestic: string }
+  /** Digits that would be a calling code but for the missing `+` (`86`, `0086`), where `+` is required. */
   | { readonly kind: 'plusMissing' }
   | { readonly kind: 'invalid' };
 
+/**
+ * How a field writes its area code:
+ * - `plus`: a calling code with its `+` (`mob_no_of`: the spec asks for it);
+ * - `bare`: a calling code with or without its `+` (`consignee_mob_no_of`: `+86`, `86`, `0086`);
+ * - `office`: a calling code with or without its `+`, or a mainland area code (`office_tel_no_of`:
+ *   `+86`, `86`, `852`, `0755`, `755`).
+ */
+export type AreaForm = 'plus' | 'bare' | 'office';
+
 /** Mainland area codes: 10 and 2x (two digits), 3xx to 9xx (three digits), `0` optional. */
 const DOMESTIC_AREA = /^0?(10|2[0-9]|[3-9][0-9]{2})$/;
+/** A calling code without its plus, or after the international call prefix `00` (`0086`). */
+const BARE_CALLING = /^(?:00)?([1-9][0-9]{0,3})$/;
 
 /**
  * An area code as partners write it: full-width forms folded, spaces, hyphens and parentheses read
- * past (`(+86)`, `＋86`). With `domestic`, a mainland area code (`0755`, `755`) is read as such.
+ * past (`(+86)`, `＋86`), then read as its field writes it (`AreaForm`).
  */
-export function readAreaCode(raw: string, domestic: boolean): AreaReading {
+export function readAreaCode(raw: string, form: AreaForm): AreaReading {
   const text = raw.normalize('NFKC').replace(INVISIBLE, '').replace(PHONE_SEPARATORS, '');
   const calling = /^\+([0-9]{1,4})$/.exec(text);
   if (calling !== null) return { kind: 'calling', code: calling[1]! };
-  if (domestic) {
-    const area = DOMESTIC_AREA.exec(text);
-    if (area !== null) return { kind: 'domestic', code: area[1]! };
-  }
-  // Calling codes never begin with 0: `86` and `0086` lack the +, `0755` is no calling code.
-  if (/^(?:00)?[1-9][0-9]{0,3}$/.test(text)) return { kind: 'plusMissing' };
-  return { kind: 'invalid' };
+  const bare = BARE_CALLING.exec(text);
+  const area = form === 'office' ? DOMESTIC_AREA.exec(text) : null;
+  // `0755` and `010` are area codes only: a calling code never begins with a single 0.
+  if (area !== null && bare === null) return { kind: 'domestic', code: area[1]! };
+  if (bare === null) return { kind: 'invalid' };
+  if (form === 'plus') return { kind: 'plusMissing' };
+  if (area !== null) return { kind: 'either', calling: bare[1]!, domestic: area[1]! };
+  return { kind: 'calling', code: bare[1]! };
 }
 
 /** The middle dot of a transliterated name (U+00B7) and the look-alikes forms and input methods type. */
@@ -201,11 +218,11 @@ export function readApplication(app: ApplicationRequest): CanonicalApplication {
       office_address: map(app.office_address, canonicalAddress),
       consignee_address: map(app.consignee_address, canonicalAddress),
       mob_no: map(app.mob_no, readPhone),
-      mob_no_of: map(app.mob_no_of, (text) => readAreaCode(text, false)),
+      mob_no_of: map(app.mob_no_of, (text) => readAreaCode(text, 'plus')),
       office_tel_no: map(app.office_tel_no, readPhone),
-      office_tel_no_of: map(app.office_tel_no_of, (text) => readAreaCode(text, true)),
+      office_tel_no_of: map(app.office_tel_no_of, (text) => readAreaCode(text, 'office')),
       consignee_mob_no: map(app.consignee_mob_no, readPhone),
-      consignee_mob_no_of: map(app.consignee_mob_no_of, (text) => readAreaCode(text, false)),
+      consignee_mob_no_of: map(app.consignee_mob_no_of, (text) => readAreaCode(text, 'bare')),
     };
     readings.set(app, reading);
   }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { readAreaCode, readEmail, readPhone } from './canonical.ts';
+import { readAreaCode, readEmail, readPhone, type AreaForm } from './canonical.ts';
 import {
   checkEmail,
   checkPhone,
@@ -63,13 +63,18 @@ describe('checkPhone', () => {
     office_tel_no: { areaField: 'office_tel_no_of', kind: 'telephone', office: true },
     consignee_mob_no: { areaField: 'consignee_mob_no_of', kind: 'telephone' },
   };
+  const FORMS: Record<Field, AreaForm> = {
+    mob_no: 'plus',
+    office_tel_no: 'office',
+    consignee_mob_no: 'bare',
+  };
   /** Checks a number and area code as sent, read canonically first as the application checks do. */
   const check = (field: Field, number: string | undefined, area: string | undefined) =>
     checkPhone({
       field,
       ...KINDS[field],
       number: number === undefined ? undefined : readPhone(number),
-      area: area === undefined ? undefined : readAreaCode(area, field === 'office_tel_no'),
+      area: area === undefined ? undefined : readAreaCode(area, FORMS[field]),
     }).map((p) => `${p.field}:${p.error}`);
 
   const cases: [string, Field, string, string, string[]][] = [
@@ -117,6 +122,50 @@ describe('checkPhone', () => {
       '+999',
       ['office_tel_no_of:areaCodeInvalid'],
     ],
+    // PRODUCT.md: office_tel_no_of a calling code with or without its +, or an area code; whichever
+    // reading makes a valid number is taken (86 and 852 were read as mainland area codes only).
+    ['office, calling code 86 without +', 'office_tel_no', '755 2600 0000', '86', []],
+    ['office, calling code 0086', 'office_tel_no', '75526000000', '0086', []],
+    ['office, 852 read as Hong Kong', 'office_tel_no', '2123 4567', '852', []],
+    ['office, 855 read as Cambodia', 'office_tel_no', '23 212 345', '855', []],
+    ['office, 855 read as Kaili 0855', 'office_tel_no', '381 2345', '855', []],
+    ['office, 886 read as Taiwan', 'office_tel_no', '2 2345 6789', '886', []],
+    ['office, 1 read as North America', 'office_tel_no', '212 555 0100', '1', []],
+    ['office, 20 read as Guangzhou 020', 'office_tel_no', '8888 6666', '20', []],
+    ['office, 44 read as the United Kingdom', 'office_tel_no', '20 7946 0000', '44', []],
+    [
+      'office, 852 and a number valid under neither',
+      'office_tel_no',
+      '123',
+      '852',
+      ['office_tel_no:phoneNoAreaReading'],
+    ],
+    ['office, 86 and a number too short', 'office_tel_no', '123', '86', ['office_tel_no:phoneInvalid']],
+    [
+      'office, 00 and an unknown code',
+      'office_tel_no',
+      '26000000',
+      '00999',
+      ['office_tel_no_of:areaCodeInvalid'],
+    ],
+    // PRODUCT.md: consignee_mob_no_of with or without its + (86 was refused).
+    ['consignee, calling code 86', 'consignee_mob_no', '13800138000', '86', []],
+    ['consignee, calling code 852', 'consignee_mob_no', '9123 4567', '852', []],
+    ['consignee, calling code 0086', 'consignee_mob_no', '13800138000', '0086', []],
+    [
+      'consignee, an unknown bare code',
+      'consignee_mob_no',
+      '13800138000',
+      '999',
+      ['consignee_mob_no_of:areaCodeInvalid'],
+    ],
+    [
+      'consignee, an area code is no calling code',
+      'consignee_mob_no',
+      '26000000',
+      '0755',
+      ['consignee_mob_no_of:areaCodeInvalid'],
+    ],
     // PRODUCT.md: the consignee's number is any valid telephone number (a landline was refused).
     ['consignee, a landline', 'consignee_mob_no', '0755-2600 0000', '+86', []],
     ['consignee, a mobile', 'consignee_mob_no', '13800138000', '+86', []],
@@ -134,7 +183,7 @@ describe('checkPhone', () => {
         areaField: 'mob_no_of',
         kind: 'mobile',
         number: readPhone('12345'),
-        area: readAreaCode('+86', false),
+        area: readAreaCode('+86', 'plus'),
       }),
       [{ field: 'mob_no', error: 'phoneInvalid', params: { kind: 'mobile', kind_zh: '手机', area: '+86' } }],
     );
@@ -145,7 +194,7 @@ describe('checkPhone', () => {
       areaField: 'mob_no_of',
       kind: 'mobile',
       number: readPhone('138/0013/8000'),
-      area: readAreaCode('+86', false),
+      area: readAreaCode('+86', 'plus'),
     });
     assert.deepEqual(p?.params, { char: '/' });
   });

@@ -14,12 +14,14 @@ import { readEmail, type AreaReading, type EmailReading, type PhoneReading } fro
  * - `mob_no`: a valid number of type MOBILE or FIXED_LINE_OR_MOBILE (numbering plans such as the
  *   North American one do not tell the two apart); `mob_no_of` a calling code written with `+`.
  * - `consignee_mob_no`: any valid telephone number (the spec calls it the recipient's telephone
- *   number); `consignee_mob_no_of` a calling code written with `+`.
+ *   number); `consignee_mob_no_of` a calling code with or without its `+` (`+852`, `852`, `0086`).
  * - `office_tel_no`: any valid telephone number, optionally with an extension (`ext. 801`, `转801`,
  *   `#801`, or a last hyphen group `-801` when the number is valid without it);
- *   `office_tel_no_of` a calling code (`+86`) or a mainland area code (`0755`, `755`), and the
- *   number is judged as the whole number they make. When the number already holds the area code
- *   (`0755-26000000` with `0755`) or is a mainland mobile number, it is judged by itself.
+ *   `office_tel_no_of` a calling code with or without its `+` (`+86`, `86`) or a mainland area code
+ *   (`0755`, `755`), and the number is judged as the whole number they make; digits that read both
+ *   ways (`852`) are tried both ways, and whichever makes a valid number is taken. When the number
+ *   already holds the area code (`0755-26000000` with `0755`) or is a mainland mobile number, it is
+ *   judged by itself.
  * - A calling code that is no known one: `areaCodeInvalid` on the area field, and the number
  *   itself is not judged.
  *
@@ -96,25 +98,45 @@ export interface PhoneInput {
 /** Mainland mobile numbers: they take no area code. */
 const MAINLAND_MOBILE = /^1[3-9][0-9]{9}$/;
 
-/** The whole numbers a number and its area code may make, as [calling code, digits]. */
-function candidates(digits: string, area: AreaReading): [string, string][] {
-  if (area.kind === 'calling') return [[area.code, digits]];
-  if (area.kind !== 'domestic') return [];
-  const whole: [string, string][] = [['86', `${area.code}${digits}`]];
+/** One reading of an area field: a known calling code, or a mainland area code (office only). */
+type AreaMeaning = { readonly calling: string } | { readonly domestic: string };
+
+/** The readings of an area field that can make a number; none when it is no area code at all. */
+function meanings(area: AreaReading, office: boolean): AreaMeaning[] {
+  const found: AreaMeaning[] = [];
+  const calling = area.kind === 'calling' ? area.code : area.kind === 'either' ? area.calling : undefined;
+  if (calling !== undefined && CALLING_CODES.has(calling)) found.push({ calling });
+  const domestic = area.kind === 'domestic' ? area.code : area.kind === 'either' ? area.domestic : undefined;
+  if (office && domestic !== undefined) found.push({ domestic });
+  return found;
+}
+
+/** The whole numbers a number and one reading of its area code may make, as [calling code, digits]. */
+function candidates(digits: string, meaning: AreaMeaning): [string, string][] {
+  if ('calling' in meaning) return [[meaning.calling, digits]];
+  const code = meaning.domestic;
+  const whole: [string, string][] = [['86', `${code}${digits}`]];
   // The number alone when it already holds the area code (`0755-26000000`) or is a mobile number.
-  if (digits.startsWith(area.code) || digits.startsWith(`0${area.code}`) || MAINLAND_MOBILE.test(digits))
+  if (digits.startsWith(code) || digits.startsWith(`0${code}`) || MAINLAND_MOBILE.test(digits))
     whole.push(['86', digits]);
   return whole;
 }
 
+const shown = (meaning: AreaMeaning) =>
+  'calling' in meaning ? `+${meaning.calling}` : `0${meaning.domestic}`;
+
 export function checkPhone(input: PhoneInput): FieldProblem[] {
   const { area, number, field, kind } = input;
+  const office = input.office === true;
   if (area === undefined) return [];
   if (area.kind === 'plusMissing') return [problem(input.areaField, 'areaCodePlusMissing')];
-  if (area.kind === 'invalid' || (area.kind === 'domestic' && input.office !== true))
-    return [problem(input.areaField, input.office === true ? 'officeAreaCodeInvalid' : 'areaCodeInvalid')];
-  if (area.kind === 'calling' && !CALLING_CODES.has(area.code))
-    return [problem(input.areaField, 'areaCodeInvalid')];
+  const readings = meanings(area, office);
+  if (readings.length === 0) {
+    // A calling code written with its + (or 00) that is none; anything else, for an office, is
+    // neither a calling code nor an area code.
+    const error = office && area.kind !== 'calling' ? 'officeAreaCodeInvalid' : 'areaCodeInvalid';
+    return [problem(input.areaField, error)];
+  }
   if (number === undefined) return [];
   const fault = number.fault;
   if (fault !== undefined) {
@@ -123,18 +145,26 @@ export function checkPhone(input: PhoneInput): FieldProblem[] {
     if (fault.kind === 'separator') return [problem(field, 'phoneSeparator', { char: fault.char })];
     return [problem(field, 'phoneCharacters')];
   }
-  if (number.extension !== undefined && input.office !== true) return [problem(field, 'phoneExtension')];
-  const readings = [number.digits!];
-  if (input.office === true && number.hyphenExtension !== undefined)
-    readings.push(number.hyphenExtension.digits);
-  const types = readings.flatMap((digits) =>
-    candidates(digits, area).map(([code, whole]) => phoneType(whole, code)),
+  if (number.extension !== undefined && !office) return [problem(field, 'phoneExtension')];
+  const digits = [number.digits!];
+  if (office && number.hyphenExtension !== undefined) digits.push(number.hyphenExtension.digits);
+  // Whichever reading of the area field makes a valid number is taken.
+  const types = digits.flatMap((d) =>
+    readings.flatMap((meaning) => candidates(d, meaning).map(([code, whole]) => phoneType(whole, code))),
   );
   if (kind === 'mobile' ? types.includes('mobile') : types.some((t) => t !== undefined)) return [];
-  const shown = area.kind === 'calling' ? `+${area.code}` : `0${area.code}`;
   if (kind === 'mobile' && types.includes('fixed'))
-    return [problem(field, 'phoneNotMobile', { area: shown })];
-  return [problem(field, 'phoneInvalid', { kind, kind_zh: KIND_ZH[kind], area: shown })];
+    return [problem(field, 'phoneNotMobile', { area: shown(readings[0]!) })];
+  if (readings.length > 1) {
+    return [
+      problem(field, 'phoneNoAreaReading', {
+        area_field: input.areaField,
+        calling: shown(readings[0]!),
+        domestic: shown(readings[1]!),
+      }),
+    ];
+  }
+  return [problem(field, 'phoneInvalid', { kind, kind_zh: KIND_ZH[kind], area: shown(readings[0]!) })];
 }
 
 const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;

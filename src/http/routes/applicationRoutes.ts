@@ -58,6 +58,7 @@ const SUBMIT_ERRORS: ErrorName[] = [
   'areaCodeInvalid',
   'areaCodePlusMissing',
   'officeAreaCodeInvalid',
+  'phoneNoAreaReading',
   'emailInvalid',
   'addressParts',
   'addressDivisionUnknown',
