@@ -582,6 +582,7 @@ export const ERRORS = {
     '{field}: makes no valid telephone number with {area_field}, read either as the calling code {calling} or as the mainland area code {domestic}',
     '{field}: 与 {area_field} 组合不是有效的电话号码：{area_field} 按国际区号 {calling} 或大陆长途区号 {domestic} 解读均不成立',
   ),
+  nameEnPinyinForm: entry(42291, 'name_en_pinyin_form', '{field}: {rule}', '{field}: {rule_zh}'),
   webhookUrlUnresolvable: entry(
     42280,
     'webhook_url_unresolvable',

@@ -409,6 +409,12 @@ export const GUIDANCE: { readonly [K in ErrorName]: Guidance } = {
     remedy:
       'Check `office_tel_no` against its area code; write the calling code with `+` (`+852`) or the area code with its `0` (`0852`) to say which is meant.',
   },
+  nameEnPinyinForm: {
+    cause:
+      'A mainland applicant’s `name_en` is not written as Hanyu Pinyin: a punctuation mark, Chinese characters, tone marks, an apostrophe that divides no syllables, or a Ü where the pinyin has none; the message says which.',
+    remedy:
+      "Send the pinyin in capitals as the passport prints it (`LÜ`, `LYU`, `JI'AN`, `ZHANG WEI`): spaces or an apostrophe between syllables only.",
+  },
   mfaCodeRequired: {
     cause: 'The operator has a second factor and signed in without its one-time code.',
     remedy: 'Send the current code of the authenticator app (or an unused recovery code) as `otp`.',

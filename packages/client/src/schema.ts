@@ -1465,6 +1465,8 @@ export interface operations {
        *
        *     `42225` name_en_pinyin_mismatch: {field}: is not the pinyin of name
        *
+       *     `42291` name_en_pinyin_form: {field}: {rule}
+       *
        *     `42226` phone_invalid: {field}: is not a valid {kind} number for {area}
        *
        *     `42252` phone_not_mobile: {field}: is a fixed-line number; a mobile number for {area} is required
@@ -2029,6 +2031,8 @@ export interface operations {
        *     `42245` name_en_not_latin: {field}: must be written in Latin letters, with spaces, hyphens, apostrophes, commas or periods between them
        *
        *     `42225` name_en_pinyin_mismatch: {field}: is not the pinyin of name
+       *
+       *     `42291` name_en_pinyin_form: {field}: {rule}
        *
        *     `42226` phone_invalid: {field}: is not a valid {kind} number for {area}
        *
@@ -3894,6 +3898,8 @@ export interface operations {
        *     `42245` name_en_not_latin: {field}: must be written in Latin letters, with spaces, hyphens, apostrophes, commas or periods between them
        *
        *     `42225` name_en_pinyin_mismatch: {field}: is not the pinyin of name
+       *
+       *     `42291` name_en_pinyin_form: {field}: {rule}
        *
        *     `42226` phone_invalid: {field}: is not a valid {kind} number for {area}
        *

@@ -148,9 +148,15 @@ export function canonicalName(name: string): string {
   return name.replace(DOT_LOOKALIKES, MIDDLE_DOT);
 }
 
-/** A name in Latin letters: full-width letters and spaces folded (NFKC). */
+/** Apostrophes forms and word processors type: right single quotation mark, modifier letter apostrophe. */
+const APOSTROPHE_LOOKALIKES = /[\u2019\u02BC]/g;
+
+/**
+ * A name in Latin letters: full-width letters and spaces folded, a letter and its combining mark
+ * composed (NFKC: `U` + U+0308 is `Ü`), and the typographic apostrophe read as `'` (`JI’AN`).
+ */
 export function canonicalLatinName(nameEn: string): string {
-  return nameEn.normalize('NFKC');
+  return nameEn.normalize('NFKC').replace(APOSTROPHE_LOOKALIKES, "'");
 }
 
 /** An e-mail address split at its last `@`, the domain in its ASCII (`xn--`) form. */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
 import {
   checkNames,
   isChineseName,
@@ -67,7 +68,23 @@ describe('isPinyinOf', () => {
     ['吕布', 'LYU BU', true],
     ['吕布', 'LV BU', true],
     ['吕布', 'LU BU', true],
-    ['吕布', 'LÜ BU', false],
+    // PRODUCT.md, issue 25: Ü itself, as Hanyu Pinyin and passports print it (was refused).
+    ['吕布', 'LÜ BU', true],
+    ['女娲', 'NÜ WA', true],
+    ['略', 'LÜE', true],
+    ['居易', 'JÜ YI', false], // after J, Q, X and Y Hanyu Pinyin writes ü as U
+    ['居易', 'JU YI', true],
+    // the syllable-dividing apostrophe, only before a syllable beginning with A, O or E
+    ['吉安', "JI'AN", true],
+    ['吉安', 'JIAN', true],
+    ['吉安', 'JI AN', true],
+    ['张西安', "ZHANG XI'AN", true],
+    ['刘恩', "LIU'EN", true],
+    ['李平安', "LI PING'AN", true],
+    ['欧阳', "OU'YANG", false], // Y is no syllable-dividing position
+    ['李雷', "LI'LEI", false],
+    ['李安', "LI 'AN", false],
+    ['李𠇔', "LI'XYZ", false],
     // middle dot as a space or nothing
     ['阿依古丽·买买提', 'AYIGULI MAIMAITI', true],
     ['阿依古丽·买买提', 'AYIGULIMAIMAITI', true],
@@ -90,6 +107,13 @@ describe('matchesSyllables', () => {
   });
 });
 
+/** The words of a rule a test looks for, to tell which rule a nameEnPinyinForm gave. */
+const ruleHint = (rule: unknown): string => {
+  if (typeof rule !== 'string') return '';
+  const found = ['"-"', 'apostrophe', 'Chinese', 'tone', 'Ü'].find((word) => rule.includes(word));
+  return `:${found ?? rule}`;
+};
+
 describe('checkNames', () => {
   const input = (over: Partial<NameInput>): NameInput =>
     readNames({ country: 'CN', name: '李雷', name_en: 'LI LEI', ...over });
@@ -97,7 +121,28 @@ describe('checkNames', () => {
     ['mainland, valid', {}, []],
     ['mainland, name in Latin letters', { name: 'Li Lei' }, ['name:nameNotChinese']],
     ['mainland, name_en not capitals', { name_en: 'Li Lei' }, ['name_en:nameEnNotCapitals']],
-    ['mainland, name_en with apostrophe', { name_en: "LI'LEI" }, ['name_en:nameEnNotCapitals']],
+    // Issue 25: a refusal says what is wrong with the value, not always "capital letters".
+    [
+      'mainland, apostrophe between syllables that need none',
+      { name_en: "LI'LEI" },
+      ['name_en:nameEnPinyinForm:apostrophe'],
+    ],
+    ['mainland, apostrophe at the start', { name_en: "'LI LEI" }, ['name_en:nameEnPinyinForm:apostrophe']],
+    ['mainland, hyphen', { name_en: 'LI-LEI' }, ['name_en:nameEnPinyinForm:"-"']],
+    ['mainland, hyphen and lower case', { name_en: 'Li-Lei' }, ['name_en:nameEnPinyinForm:"-"']],
+    ['mainland, Chinese characters', { name_en: '李雷' }, ['name_en:nameEnPinyinForm:Chinese']],
+    ['mainland, tone marks', { name_en: 'LǏ LÉI' }, ['name_en:nameEnPinyinForm:tone']],
+    [
+      'mainland, Ü where the pinyin has none',
+      { name: '居易', name_en: 'JÜ YI' },
+      ['name_en:nameEnPinyinForm:Ü'],
+    ],
+    ['mainland, lower-case ü', { name: '吕布', name_en: 'lü bu' }, ['name_en:nameEnNotCapitals']],
+    ['mainland, Ü', { name: '吕布', name_en: 'LÜ BU' }, []],
+    ['mainland, Ü as U and a combining diaeresis', { name: '吕布', name_en: 'LU\u0308 BU' }, []],
+    ['mainland, apostrophe', { name: '吉安', name_en: "JI'AN" }, []],
+    ['mainland, typographic apostrophe', { name: '吉安', name_en: 'JI’AN' }, []],
+    ['mainland, modifier letter apostrophe', { name: '吉安', name_en: 'JIʼAN' }, []],
     // PRODUCT.md: spacing is free at syllable boundaries (was refused).
     ['mainland, name_en double space', { name_en: 'LI  LEI' }, []],
     ['mainland, name_en leading space', { name_en: ' LI LEI' }, ['name_en:nameEnSpaces']],
@@ -153,9 +198,47 @@ describe('checkNames', () => {
   for (const [name, over, expected] of cases) {
     test(`${name} -> ${expected.join(',') || 'ok'}`, () => {
       assert.deepEqual(
-        checkNames(input(over)).map((p) => `${p.field}:${p.error}`),
+        checkNames(input(over)).map((p) => `${p.field}:${p.error}${ruleHint(p.params?.rule)}`),
         expected,
       );
     });
   }
+});
+
+describe('pinyin as printed (properties)', () => {
+  /** Characters with one reading each: ü ones, ones beginning with A, O or E, and others. */
+  const READINGS: Record<string, string> = {
+    吕: 'LÜ', 女: 'NÜ', 略: 'LÜE', 安: 'AN', 恩: 'EN', 鸥: 'OU', 吉: 'JI', 西: 'XI', 宁: 'NING', 波: 'BO',
+  }; // prettier-ignore
+  const UMLAUT_FORMS = ['Ü', 'YU', 'V', 'U'];
+  const arbName = fc.array(fc.constantFrom(...Object.keys(READINGS)), { minLength: 2, maxLength: 5 });
+
+  test('every spelling of ü, and any divider Hanyu Pinyin allows, is the pinyin of the name', () => {
+    fc.assert(
+      fc.property(arbName, fc.array(fc.nat(), { minLength: 10, maxLength: 10 }), (chars, picks) => {
+        let nameEn = '';
+        chars.forEach((char, i) => {
+          const syllable = READINGS[char]!.replace('Ü', UMLAUT_FORMS[picks[i]! % 4]!);
+          const dividers = i === 0 ? [''] : /^[AOE]/.test(syllable) ? ['', ' ', "'"] : ['', ' '];
+          nameEn += dividers[picks[i + 5]! % dividers.length]! + syllable;
+        });
+        assert.ok(isPinyinOf(chars.join(''), nameEn), `${chars.join('')} ${nameEn}`);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('an apostrophe before a syllable that begins with a consonant is refused', () => {
+    fc.assert(
+      fc.property(arbName, fc.nat(), (chars, pick) => {
+        const syllables = chars.map((char) => READINGS[char]!);
+        const consonantAt = syllables.findIndex((s, i) => i > 0 && !/^[AOE]/.test(s));
+        fc.pre(consonantAt > 0);
+        const nameEn = syllables.map((s, i) => (i === consonantAt ? `'${s}` : s)).join(pick % 2 ? ' ' : '');
+        // `'` after a space is no divider either, so either way the spelling is not the pinyin.
+        assert.equal(isPinyinOf(chars.join(''), nameEn), false, nameEn);
+      }),
+      { numRuns: 200 },
+    );
+  });
 });

@@ -49,6 +49,7 @@ const SUBMIT_ERRORS: ErrorName[] = [
   'nameEnNotCapitals',
   'nameEnNotLatin',
   'nameEnPinyinMismatch',
+  'nameEnPinyinForm',
   'phoneInvalid',
   'phoneNotMobile',
   'phoneSeparator',
