@@ -474,7 +474,7 @@ const A = 'abroad' as const;
 // prettier-ignore
 {
 add(A, 'John Smith, US passport', {}, OK, 'spec');
-add(A, 'US passport typed in lower case', { cert_type: '02', cert_id: 'ab1234567' }, OK, 'PRODUCT: upper case');
+add(A, 'US passport typed in lower case', { cert_type: '02', cert_id: 'a12345678' }, OK, 'PRODUCT: upper case; US Department of State: a letter and 8 digits since 2021');
 add(A, 'passport number with a hyphen', { cert_id: 'AB-12345' }, [['cert_id', 'passportFormat']], 'PRODUCT: a passport of plausible form');
 add(A, 'name_en in title case with an apostrophe and a suffix', { name_en: "John O'Neil-Smith Jr." }, OK, 'PRODUCT: apostrophes, hyphens, periods');
 add(A, 'name_en with a typographic apostrophe', { name_en: 'John O’Neil' }, OK, 'PRODUCT: apostrophes (decision: ’ too)');

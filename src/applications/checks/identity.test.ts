@@ -284,9 +284,9 @@ describe('checkIdentity', () => {
       ['cert_id:certFormat'],
     ],
     ['passport', { cert_type: '02', country: 'US', cert_id: '123456789' }, []],
-    ['passport, letters and digits', { cert_type: '02', country: 'GB', cert_id: 'AB1234567' }, []],
+    ['passport, letters and digits', { cert_type: '02', country: 'AE', cert_id: 'AB1234567' }, []],
     // PRODUCT.md: a document number is read in upper case (was refused).
-    ['passport, lower case', { cert_type: '02', country: 'GB', cert_id: 'ab1234567' }, []],
+    ['passport, lower case', { cert_type: '02', country: 'AE', cert_id: 'ab1234567' }, []],
     [
       'Chinese passport, lower case and spaced',
       { cert_type: '02', country: 'CN', cert_id: 'e 1234 5678' },
@@ -294,15 +294,15 @@ describe('checkIdentity', () => {
     ],
     [
       'passport, too long',
-      { cert_type: '02', country: 'GB', cert_id: 'AB12345678' },
+      { cert_type: '02', country: 'AE', cert_id: 'AB12345678' },
       ['cert_id:passportFormat'],
     ],
     [
       'passport, no digit',
-      { cert_type: '02', country: 'GB', cert_id: 'ABCDEFG' },
+      { cert_type: '02', country: 'AE', cert_id: 'ABCDEFG' },
       ['cert_id:passportFormat'],
     ],
-    ['passport, hyphen', { cert_type: '02', country: 'GB', cert_id: 'AB-12345' }, ['cert_id:passportFormat']],
+    ['passport, hyphen', { cert_type: '02', country: 'AE', cert_id: 'AB-12345' }, ['cert_id:passportFormat']],
     ['Chinese passport E + 8', { cert_type: '02', country: 'CN', cert_id: 'E12345678' }, []],
     ['Chinese passport E + letter + 7', { cert_type: '02', country: 'CN', cert_id: 'EA1234567' }, []],
     ['Chinese passport G + 8', { cert_type: '02', country: 'CN', cert_id: 'G12345678' }, []],

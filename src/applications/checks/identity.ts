@@ -1,6 +1,7 @@
 import { ISO_NUMERIC } from '../../codes/isoNumeric.ts';
 import { problem, type FieldProblem } from '../../errors/problems.ts';
 import { isRealDate } from './dates.ts';
+import { checkPassportNumber } from './passports.ts';
 
 /**
  * The identity document number (`cert_id`) for its type (`cert_type`: `00` identity card, `02`
@@ -26,9 +27,7 @@ import { isRealDate } from './dates.ts';
  *   agree); otherwise a national identity card: 4-20 letters or digits, hyphens between them
  *   allowed, optionally ending in a bracketed check character.
  *
- * Passports (`02`): 5-9 letters and digits, at least one digit; a Chinese passport (`CN`) also has
- * a Chinese passport form: `E` + 8 digits, `E` + letter + 7 digits, `G` + 8 digits, or `D`/`S`/`P`
- * (optionally followed by `E`) + 7 digits for diplomatic, service and official ones.
+ * Passports (`02`): judged by the issuing country's form (`passports.ts`).
  */
 
 const FIELD = 'cert_id';
@@ -99,8 +98,6 @@ const TAIWAN_ID_SHAPE = /^[A-Z][12]\d{8}$/;
 const PR_CARD_SHAPE = /^9\d{16}[\dX]$/;
 const NATIONAL_ID = /^[A-Z0-9]+(?:-[A-Z0-9]+)*$/;
 const ALNUM = /[A-Z0-9]/g;
-const PASSPORT = /^(?=[A-Z]*\d)[A-Z0-9]{5,9}$/;
-const CN_PASSPORT = /^(?:E\d{8}|E[A-Z]\d{7}|G\d{8}|[DSP]E?\d{7})$/;
 
 type Rule = { readonly rule: string; readonly rule_zh: string };
 
@@ -125,15 +122,6 @@ const RULES = {
     rule: 'must be 4 to 20 letters or digits, optionally separated by hyphens, optionally ending in a check character in brackets',
     rule_zh: '须为4至20位字母或数字，可用连字符分隔，末尾可带括号内的校验位',
   },
-  passport: {
-    rule: 'must be 5 to 9 letters and digits, at least one of them a digit',
-    rule_zh: '须为5至9位字母和数字，至少含1位数字',
-  },
-  cnPassport: {
-    rule: 'a Chinese passport number is E and 8 digits, E, a letter and 7 digits, G and 8 digits, or D, S or P (optionally followed by E) and 7 digits',
-    rule_zh:
-      '中国护照号码为 E 加8位数字、E 加1个字母和7位数字、G 加8位数字，或 D、S、P（其后可加 E）加7位数字',
-  },
 } as const satisfies Record<string, Rule>;
 
 /** The residence permit rule of a holder's place, named in English and Chinese. */
@@ -153,21 +141,21 @@ function permitRule(country: string): Rule {
  * A format problem that says what is wrong: a separator or stray bracket the number does not take
  * is named before the rule (the character itself is punctuation, never part of the number).
  */
-function formatProblem(id: string, rule: Rule, error: 'certFormat' | 'passportFormat' = 'certFormat') {
+function formatProblem(id: string, rule: Rule) {
   const stray = /[^0-9A-Z]/.exec(id)?.[0];
   if (stray === '(' || stray === ')') {
-    return problem(FIELD, error, {
+    return problem(FIELD, 'certFormat', {
       rule: `brackets are read only around the last character, the check character; it ${rule.rule}`,
       rule_zh: `括号只用于最后一位校验位；${rule.rule_zh}`,
     });
   }
   if (stray !== undefined && /[!-/:-@[-`{-~]/.test(stray)) {
-    return problem(FIELD, error, {
+    return problem(FIELD, 'certFormat', {
       rule: `"${stray}" is not part of this number; it ${rule.rule}`,
       rule_zh: `号码中不能有“${stray}”；${rule.rule_zh}`,
     });
   }
-  return problem(FIELD, error, rule);
+  return problem(FIELD, 'certFormat', rule);
 }
 
 export interface IdentityInput {
@@ -183,7 +171,7 @@ export interface IdentityInput {
 
 export function checkIdentity(input: IdentityInput): FieldProblem[] {
   const id = input.cert_id;
-  if (input.cert_type === '02') return checkPassport(id, input.country);
+  if (input.cert_type === '02') return checkPassportNumber(FIELD, id, input.country);
   if (input.cert_type !== '00') return [];
   switch (input.country) {
     case 'CN':
@@ -269,11 +257,4 @@ function checkNationalId(id: string): FieldProblem[] {
   const count = id.match(ALNUM)?.length ?? 0;
   // A bracketed check character was read without its brackets; other brackets stay and fail here.
   return NATIONAL_ID.test(id) && count >= 4 && count <= 20 ? [] : [formatProblem(id, RULES.nationalId)];
-}
-
-function checkPassport(id: string, country: string): FieldProblem[] {
-  if (!PASSPORT.test(id)) return [formatProblem(id, RULES.passport, 'passportFormat')];
-  if (country === 'CN' && !CN_PASSPORT.test(id))
-    return [formatProblem(id, RULES.cnPassport, 'passportFormat')];
-  return [];
 }
