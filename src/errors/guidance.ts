@@ -306,12 +306,13 @@ export const GUIDANCE: { readonly [K in ErrorName]: Guidance } = {
     remedy: 'Check it for typing errors (a missing `@` or domain).',
   },
   addressParts: {
-    cause: 'A mainland address is not province-city-district-detail joined by `-`.',
+    cause:
+      'A mainland `address` is not province-city-district-detail joined by `-` (the spec’s form; `office_address` and `consignee_address` need none).',
     remedy: 'Write it as `广东省-深圳市-南山区-科技园路1号` (a municipality may leave a level out).',
   },
   addressDivisionUnknown: {
     cause:
-      'A province, city or district of a mainland address does not exist or does not belong to the level above.',
+      'A province, city or district of a mainland address does not exist or does not belong to the level above (named in the message for office and delivery addresses).',
     remedy: 'Check the named part against the current (or a recently abolished) division.',
   },
   urlNotHttps: {

@@ -373,7 +373,7 @@ add(M, 'a mainland citizen living in London', { address: 'Flat 3, 12 Baker Stree
 add(M, 'a mainland citizen living in Hong Kong (广东道 is a Kowloon street)', { address: '香港九龍尖沙咀廣東道30號海港城' }, OK, 'PRODUCT: Hong Kong addresses free text');
 add(M, 'office address in Hangzhou, full names', { office_address: '浙江省-杭州市-西湖区-文三路90号' }, OK, 'PRODUCT: office_address alike');
 add(M, 'office address with an unknown district', { office_address: '浙江省-杭州市-南山区-文三路90号' }, [['office_address', 'addressDivisionUnknown']], 'PRODUCT: office_address alike');
-add(M, 'consignee address without dashes', { consignee_address: '广东省深圳市福田区福华路8号' }, [['consignee_address', 'addressParts']], 'PRODUCT: the mainland form applies alike to consignee_address');
+add(M, 'consignee address without dashes', { consignee_address: '广东省深圳市福田区福华路8号' }, OK, 'PRODUCT Addresses (revised, issue 25): consignee_address is written as people write it, dashes or not');
 add(M, 'delivery to a relative in Singapore', { consignee: '张芳', consignee_address: '10 Anson Road, #12-01, Singapore 079903', consignee_mob_no: '8123 4567', consignee_mob_no_of: '+65' }, OK, 'PRODUCT: free text abroad; any valid telephone');
 add(M, 'document started the day before the birthday', { cert_start_date: '1990-03-06' }, [['cert_start_date', 'documentStartBeforeBirth']], 'PRODUCT: cert_start_date not before birthday');
 add(M, 'long-term card (no expiry)', { cert_start_date: '2010-05-01', cert_end_date: '9999-12-31' }, OK, 'spec: 9999-12-31 for no expiry');
