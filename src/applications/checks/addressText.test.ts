@@ -153,6 +153,38 @@ describe('checkAddress for office and delivery addresses', () => {
   });
 });
 
+describe('readAddressText on any text', () => {
+  const pieces = [
+    '广东省',
+    '广东',
+    '深圳市',
+    '南山区',
+    '浙江',
+    '北京市',
+    '火星',
+    '省',
+    '市',
+    '区',
+    '-',
+    ' ',
+    '1号',
+    '张伟',
+    '138001380',
+  ];
+  test('property: never throws; text without Chinese characters is free text', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom(...pieces), fc.string()), { maxLength: 12 }), (parts) => {
+        const text = parts.join('');
+        const reading = readAddressText(text);
+        if (!/\p{Script=Han}/u.test(text)) assert.equal(reading.ok, true, text);
+        // A refusal names a division: Chinese characters only, never digits or the detail.
+        if (!reading.ok) assert.match(reading.name, /^\p{Script=Han}+$/u, text);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
 /** Whether `name` is also a county-level name in `province` (a city level left out is fine then). */
 function textCountyOf(province: string, name: string): boolean {
   const p = loadDivisions().provinces.get(province)!;

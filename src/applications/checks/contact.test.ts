@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import { readAreaCode, readEmail, readPhone, type AreaForm } from './canonical.ts';
 import {
   checkEmail,
@@ -56,27 +59,27 @@ describe('isValidPhone', () => {
   }
 });
 
-describe('checkPhone', () => {
-  type Field = 'mob_no' | 'office_tel_no' | 'consignee_mob_no';
-  const KINDS: Record<Field, { areaField: string; kind: PhoneKind; office?: boolean }> = {
-    mob_no: { areaField: 'mob_no_of', kind: 'mobile' },
-    office_tel_no: { areaField: 'office_tel_no_of', kind: 'telephone', office: true },
-    consignee_mob_no: { areaField: 'consignee_mob_no_of', kind: 'telephone' },
-  };
-  const FORMS: Record<Field, AreaForm> = {
-    mob_no: 'plus',
-    office_tel_no: 'office',
-    consignee_mob_no: 'bare',
-  };
-  /** Checks a number and area code as sent, read canonically first as the application checks do. */
-  const check = (field: Field, number: string | undefined, area: string | undefined) =>
-    checkPhone({
-      field,
-      ...KINDS[field],
-      number: number === undefined ? undefined : readPhone(number),
-      area: area === undefined ? undefined : readAreaCode(area, FORMS[field]),
-    }).map((p) => `${p.field}:${p.error}`);
+type Field = 'mob_no' | 'office_tel_no' | 'consignee_mob_no';
+const KINDS: Record<Field, { areaField: string; kind: PhoneKind; office?: boolean }> = {
+  mob_no: { areaField: 'mob_no_of', kind: 'mobile' },
+  office_tel_no: { areaField: 'office_tel_no_of', kind: 'telephone', office: true },
+  consignee_mob_no: { areaField: 'consignee_mob_no_of', kind: 'telephone' },
+};
+const FORMS: Record<Field, AreaForm> = {
+  mob_no: 'plus',
+  office_tel_no: 'office',
+  consignee_mob_no: 'bare',
+};
+/** Checks a number and area code as sent, read canonically first as the application checks do. */
+const check = (field: Field, number: string | undefined, area: string | undefined) =>
+  checkPhone({
+    field,
+    ...KINDS[field],
+    number: number === undefined ? undefined : readPhone(number),
+    area: area === undefined ? undefined : readAreaCode(area, FORMS[field]),
+  }).map((p) => `${p.field}:${p.error}`);
 
+describe('checkPhone', () => {
   const cases: [string, Field, string, string, string[]][] = [
     ['valid', 'mob_no', '13800138000', '+86', []],
     // PRODUCT.md: spaces, hyphens and parentheses are read past (hyphens were refused).
@@ -251,5 +254,47 @@ describe('isWellFormedEmail', () => {
 
   test('checkEmail reports emailInvalid without the value', () => {
     assert.deepEqual(checkEmail(readEmail('x')), [{ field: 'email', error: 'emailInvalid' }]);
+  });
+});
+
+describe('calling codes without their plus (properties)', () => {
+  const examples = createRequire(import.meta.url)('libphonenumber-js/examples.mobile.json') as Record<
+    string,
+    string
+  >;
+  const mobiles = Object.entries(examples).flatMap(([country, national]) => {
+    const parsed = parsePhoneNumberFromString(national, country as CountryCode);
+    return parsed?.isValid() === true ? [[parsed.countryCallingCode, parsed.nationalNumber] as const] : [];
+  });
+
+  test('consignee_mob_no_of: 852, 0086 and +852 are read alike', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...mobiles), fc.constantFrom('', '00'), ([code, number], prefix) => {
+        assert.deepEqual(
+          check('consignee_mob_no', number, `${prefix}${code}`),
+          check('consignee_mob_no', number, `+${code}`),
+        );
+        assert.deepEqual(check('consignee_mob_no', number, `+${code}`), []);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('office_tel_no_of: a valid number with its calling code is accepted without the plus', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...mobiles), ([code, number]) => {
+        assert.deepEqual(check('office_tel_no', number, code), [], `${code} ${number}`);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('mob_no_of: without the plus it stays refused', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...mobiles), ([code, number]) => {
+        assert.deepEqual(check('mob_no', number, code), ['mob_no_of:areaCodePlusMissing']);
+      }),
+      { numRuns: 100 },
+    );
   });
 });
