@@ -38,8 +38,8 @@ describe('second-round messages over HTTP', () => {
   // prettier-ignore
   const cases: [string, Record<string, unknown>, string, string][] = [
     ['a city of another province', { office_address: '浙江省深圳市南山区科技园路1号' },
-      'office_address: unknown city: 深圳市 is not a city of 浙江省',
-      'office_address: 未知的城市：深圳市不是浙江省下的市（州、盟）'],
+      'office_address: unknown city: 深圳市 is not a city or county of 浙江省',
+      'office_address: 未知的城市：深圳市不是浙江省下的市、州、盟或县'],
     ['a province that does not exist', { address: '火星省-火星市-北区-1号' },
       'address: unknown province: the first part is not a mainland province (a mainland address begins with its province)',
       'address: 未知的省份：第一部分不是大陆的省级行政区（大陆地址须以省份开头）'],

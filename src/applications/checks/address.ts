@@ -57,7 +57,8 @@ export function checkAddress(field: string, address: string): FieldProblem[] {
 
 const LEVELS: Record<DivisionPart, { level: string; level_zh: string }> = {
   province: { level: 'mainland province', level_zh: '大陆的省级行政区' },
-  city: { level: 'city', level_zh: '市（州、盟）' },
+  // The city level may be left out (浙江省义乌市): what follows the province may be a county too.
+  city: { level: 'city or county', level_zh: '市、州、盟或县' },
   district: { level: 'district or county', level_zh: '区县' },
 };
 

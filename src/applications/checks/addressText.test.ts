@@ -99,8 +99,8 @@ describe('checkAddress for office and delivery addresses', () => {
   test('the message names the division and the one it does not belong to, not the detail', () => {
     const [p] = checkAddress('office_address', '浙江省深圳市南山区科技园路1号');
     assert.equal(p?.error, 'addressDivisionUnknown');
-    assert.equal(p?.params?.detail, '深圳市 is not a city of 浙江省');
-    assert.equal(p?.params?.detail_zh, '深圳市不是浙江省下的市（州、盟）');
+    assert.equal(p?.params?.detail, '深圳市 is not a city or county of 浙江省');
+    assert.equal(p?.params?.detail_zh, '深圳市不是浙江省下的市、州、盟或县');
     assert.ok(!JSON.stringify(p).includes('科技园'));
     assert.ok(!JSON.stringify(p).includes('-'));
   });

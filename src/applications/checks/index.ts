@@ -163,7 +163,8 @@ export function checkApplication(
     }),
   );
 
-  // Addresses: the mainland form for any that names a mainland province, whoever's it is.
+  // Addresses, whoever's they are: `address` in the spec's dashed form when mainland; office and
+  // delivery addresses as people write them, their divisions read from the text (address.ts).
   for (const field of ['address', 'office_address', 'consignee_address'] as const) {
     const address = canonical(field);
     if (address !== undefined) report(checkAddress(field, address));
