@@ -583,6 +583,12 @@ export const ERRORS = {
     '{field}: 与 {area_field} 组合不是有效的电话号码：{area_field} 按国际区号 {calling} 或大陆长途区号 {domestic} 解读均不成立',
   ),
   nameEnPinyinForm: entry(42291, 'name_en_pinyin_form', '{field}: {rule}', '{field}: {rule_zh}'),
+  callingCodeUnknown: entry(
+    42292,
+    'calling_code_unknown',
+    '{field}: must be a known calling code, with or without its +, such as +86 or 852',
+    '{field}: 须为有效的国际区号，可带或不带 +，如 +86 或 852',
+  ),
   webhookUrlUnresolvable: entry(
     42280,
     'webhook_url_unresolvable',

@@ -416,6 +416,11 @@ export const GUIDANCE: { readonly [K in ErrorName]: Guidance } = {
     remedy:
       "Send the pinyin in capitals as the passport prints it (`LÜ`, `LYU`, `JI'AN`, `ZHANG WEI`): spaces or an apostrophe between syllables only.",
   },
+  callingCodeUnknown: {
+    cause:
+      '`consignee_mob_no_of` is no known calling code (a mainland area code such as `0755` is none), with or without its `+`.',
+    remedy: 'Send the calling code of the consignee’s number, e.g. `+86`, `86` or `852`.',
+  },
   mfaCodeRequired: {
     cause: 'The operator has a second factor and signed in without its one-time code.',
     remedy: 'Send the current code of the authenticator app (or an unused recovery code) as `otp`.',

@@ -42,8 +42,8 @@ add('macao', 'delivery in Taipa, 853', { consignee_mob_no_of: '853' }, OK, 'E.16
 add('taiwan', 'delivery in Taipei, 886', { consignee_mob_no_of: '886' }, OK, 'E.164 886');
 add('abroad', 'delivery in New Jersey, 1', { consignee_mob_no_of: '1', consignee_mob_no: '(201) 555-0123' }, OK, 'E.164 1');
 add('mainland', 'delivery to a relative in Singapore, 65', { consignee: '张芳', consignee_address: '10 Anson Road, #12-01, Singapore 079903', consignee_mob_no: '8123 4567', consignee_mob_no_of: '65' }, OK, 'E.164 65; PRODUCT Addresses: free text abroad');
-add('mainland', 'a domestic area code as the consignee calling code', { consignee_mob_no: '2600 0000', consignee_mob_no_of: '0755' }, [['consignee_mob_no_of', 'areaCodeInvalid']], 'PRODUCT Phones: a calling code (area codes are for the office only)');
-add('mainland', 'a calling code that is none', { consignee_mob_no_of: '999' }, [['consignee_mob_no_of', 'areaCodeInvalid']], 'ITU-T E.164: 999 is unassigned');
+add('mainland', 'a domestic area code as the consignee calling code', { consignee_mob_no: '2600 0000', consignee_mob_no_of: '0755' }, [['consignee_mob_no_of', 'callingCodeUnknown']], 'PRODUCT Phones: a calling code (area codes are for the office only)');
+add('mainland', 'a calling code that is none', { consignee_mob_no_of: '999' }, [['consignee_mob_no_of', 'callingCodeUnknown']], 'ITU-T E.164: 999 is unassigned');
 add('mainland', '86 with a number too short', { consignee_mob_no_of: '86', consignee_mob_no: '12345' }, [['consignee_mob_no', 'phoneInvalid']], 'China numbering plan');
 }
 

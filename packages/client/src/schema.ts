@@ -1483,6 +1483,8 @@ export interface operations {
        *
        *     `42253` area_code_plus_missing: {field}: a calling code is written with a leading +, such as +86
        *
+       *     `42292` calling_code_unknown: {field}: must be a known calling code, with or without its +, such as +86 or 852
+       *
        *     `42254` office_area_code_invalid: {field}: must be a known calling code such as +86, or a mainland area code such as 0755
        *
        *     `42290` phone_no_area_reading: {field}: makes no valid telephone number with {area_field}, read either as the calling code {calling} or as the mainland area code {domestic}
@@ -2049,6 +2051,8 @@ export interface operations {
        *     `42227` area_code_invalid: {field}: must be a known calling code written as +digits
        *
        *     `42253` area_code_plus_missing: {field}: a calling code is written with a leading +, such as +86
+       *
+       *     `42292` calling_code_unknown: {field}: must be a known calling code, with or without its +, such as +86 or 852
        *
        *     `42254` office_area_code_invalid: {field}: must be a known calling code such as +86, or a mainland area code such as 0755
        *
@@ -3916,6 +3920,8 @@ export interface operations {
        *     `42227` area_code_invalid: {field}: must be a known calling code written as +digits
        *
        *     `42253` area_code_plus_missing: {field}: a calling code is written with a leading +, such as +86
+       *
+       *     `42292` calling_code_unknown: {field}: must be a known calling code, with or without its +, such as +86 or 852
        *
        *     `42254` office_area_code_invalid: {field}: must be a known calling code such as +86, or a mainland area code such as 0755
        *

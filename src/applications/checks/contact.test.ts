@@ -60,11 +60,12 @@ describe('isValidPhone', () => {
 });
 
 type Field = 'mob_no' | 'office_tel_no' | 'consignee_mob_no';
-const KINDS: Record<Field, { areaField: string; kind: PhoneKind; office?: boolean }> = {
-  mob_no: { areaField: 'mob_no_of', kind: 'mobile' },
-  office_tel_no: { areaField: 'office_tel_no_of', kind: 'telephone', office: true },
-  consignee_mob_no: { areaField: 'consignee_mob_no_of', kind: 'telephone' },
-};
+const KINDS: Record<Field, { areaField: string; kind: PhoneKind; office?: boolean; plusOptional?: boolean }> =
+  {
+    mob_no: { areaField: 'mob_no_of', kind: 'mobile' },
+    office_tel_no: { areaField: 'office_tel_no_of', kind: 'telephone', office: true },
+    consignee_mob_no: { areaField: 'consignee_mob_no_of', kind: 'telephone', plusOptional: true },
+  };
 const FORMS: Record<Field, AreaForm> = {
   mob_no: 'plus',
   office_tel_no: 'office',
@@ -160,14 +161,14 @@ describe('checkPhone', () => {
       'consignee_mob_no',
       '13800138000',
       '999',
-      ['consignee_mob_no_of:areaCodeInvalid'],
+      ['consignee_mob_no_of:callingCodeUnknown'],
     ],
     [
       'consignee, an area code is no calling code',
       'consignee_mob_no',
       '26000000',
       '0755',
-      ['consignee_mob_no_of:areaCodeInvalid'],
+      ['consignee_mob_no_of:callingCodeUnknown'],
     ],
     // PRODUCT.md: the consignee's number is any valid telephone number (a landline was refused).
     ['consignee, a landline', 'consignee_mob_no', '0755-2600 0000', '+86', []],

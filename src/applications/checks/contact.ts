@@ -93,6 +93,8 @@ export interface PhoneInput {
   readonly kind: PhoneKind;
   /** The office number: an extension, and a domestic area code in the area field, are accepted. */
   readonly office?: boolean;
+  /** The area field takes a calling code with or without its `+` (`consignee_mob_no_of`). */
+  readonly plusOptional?: boolean;
 }
 
 /** Mainland mobile numbers: they take no area code. */
@@ -134,7 +136,12 @@ export function checkPhone(input: PhoneInput): FieldProblem[] {
   if (readings.length === 0) {
     // A calling code written with its + (or 00) that is none; anything else, for an office, is
     // neither a calling code nor an area code.
-    const error = office && area.kind !== 'calling' ? 'officeAreaCodeInvalid' : 'areaCodeInvalid';
+    const error =
+      office && area.kind !== 'calling'
+        ? 'officeAreaCodeInvalid'
+        : input.plusOptional === true
+          ? 'callingCodeUnknown'
+          : 'areaCodeInvalid';
     return [problem(input.areaField, error)];
   }
   if (number === undefined) return [];

@@ -160,6 +160,7 @@ export function checkApplication(
       number: canonical('consignee_mob_no'),
       area: canonical('consignee_mob_no_of'),
       kind: 'telephone',
+      plusOptional: true,
     }),
   );
 

@@ -58,6 +58,7 @@ const SUBMIT_ERRORS: ErrorName[] = [
   'phoneExtension',
   'areaCodeInvalid',
   'areaCodePlusMissing',
+  'callingCodeUnknown',
   'officeAreaCodeInvalid',
   'phoneNoAreaReading',
   'emailInvalid',
