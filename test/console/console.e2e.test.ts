@@ -391,8 +391,10 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
     // After a move the focus is on the next action.
     assert.ok(await focusedMatches(page, 'button[data-action="approve"]'));
     await page.keyboard.press('Enter');
-    // The confirmation has the focus on its button.
+    // The confirmation starts on its safe button: approving takes a Tab, then Enter.
     await page.getByRole('dialog').waitFor();
+    assert.ok(await focusedMatches(page, 'dialog button[type="button"]'));
+    await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.locator('.app-title [data-status="APPROVED"]').waitFor();
     assert.equal((await statusOf(target.serial)).status, 'APPROVED');
@@ -470,7 +472,7 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
       post(service.baseUrl, PATHS.token, { app_id: newAppId, app_secret: s, timestamp: nowSeconds() });
     assert.equal((await exchange(secret)).status, 200);
 
-    await page.getByRole('button', { name: 'Rotate the secret of Lotus Wallet' }).click();
+    await page.getByRole('button', { name: 'Rotate secret: Lotus Wallet' }).click();
     const rotate = page.getByRole('dialog', { name: 'Rotate the secret of “Lotus Wallet”' });
     await rotate.getByLabel('Previous secrets keep working for').selectOption('0');
     await rotate.getByRole('button', { name: 'Rotate secret' }).click();

@@ -257,7 +257,7 @@ describe('operator security in Chromium', () => {
     await page.getByLabel('用户名', { exact: true }).fill('li');
     await page.getByLabel('密码', { exact: true }).fill(TEST_PASSWORD);
     await page.getByRole('button', { name: '登录', exact: true }).click();
-    await page.getByRole('button', { name: '查看证件号码明文' }).click();
+    await page.getByRole('button', { name: '查看明文：证件号码' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('身份数据仅在说明用途后显示', { exact: false }).waitFor();
     await dialog.getByLabel('用途').selectOption('other');
@@ -337,6 +337,24 @@ describe('operator security in Chromium', () => {
           .sort();
       assert.deepEqual(drawn('arrivals'), [1, 3]);
       assert.deepEqual(drawn('decisions'), [2]);
+      // Told apart by position (arrivals rise from the axis, decisions hang from it), and readable
+      // as text: the table of hours says what the bars show.
+      const sides = (await page.evaluate(
+        `[...document.querySelectorAll('svg.backlog-chart rect.bar')].filter((r) => r.dataset.value !== '0').map((r) => r.dataset.kind + (Number(r.getAttribute('y')) === 160 ? ' below' : ' above'))`,
+      )) as string[];
+      assert.deepEqual([...new Set(sides)].sort(), ['arrivals above', 'decisions below']);
+      const hours = (await page.evaluate(
+        `[...document.querySelectorAll('.backlog-hours tr[data-hour]')].map((r) => [...r.querySelectorAll('td')].map((c) => Number(c.textContent)))`,
+      )) as number[][];
+      assert.deepEqual(
+        hours.map((values) => values.join('/')).sort(),
+        ['0/2', '1/0', '3/0'],
+        'the table of hours lists the values of the bars',
+      );
+      const days = (await page.evaluate(
+        `[...document.querySelectorAll('.backlog-table tr[data-day] td')].reduce((sum, c) => sum + Number(c.textContent), 0)`,
+      )) as number;
+      assert.equal(days, 6, 'the table of days adds up to the 4 arrivals and 2 decisions');
       const submitted = page.locator('.workload-table tr[data-status="SUBMITTED"]');
       assert.equal(await submitted.getAttribute('class'), 'past-sla', 'five hours is past the 4-hour SLA');
       assert.equal(await submitted.locator('td').nth(1).textContent(), '2');

@@ -23,15 +23,36 @@ import { t } from './i18n.js';
  */
 
 /**
+ * Where the keyboard goes when a dialog closes (WCAG 2.4.3): the element that opened it; when the
+ * page has redrawn that one, its successor (the same `data-focus-key`); else the page's heading,
+ * never the body. A caller may move it on from there once the dialog's promise resolves.
+ * @param {Element | null} previous
+ */
+function returnFocus(previous) {
+  if (previous instanceof HTMLElement && previous.isConnected && previous !== document.body) {
+    previous.focus();
+    return;
+  }
+  const key = previous instanceof HTMLElement ? previous.dataset['focusKey'] : undefined;
+  const successor =
+    key === undefined ? null : document.querySelector(`[data-focus-key="${CSS.escape(key)}"]`);
+  const target = successor ?? document.querySelector('main h1') ?? document.querySelector('main');
+  if (target instanceof HTMLElement) {
+    if (target.tabIndex < 0 && !target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+    target.focus();
+  }
+}
+
+/**
  * @param {HTMLDialogElement} dialog
  * @param {(value: boolean) => void} resolve
  */
-function open(dialog, resolve) {
+export function openModal(dialog, resolve) {
   const previous = document.activeElement;
   let result = false;
   dialog.addEventListener('close', () => {
     dialog.remove();
-    if (previous instanceof HTMLElement && previous.isConnected) previous.focus();
+    returnFocus(previous);
     resolve(result);
   });
   document.body.append(dialog);
@@ -90,6 +111,11 @@ export function formDialog(spec) {
       { type: 'submit', class: spec.danger === true ? 'button danger' : 'button primary' },
       spec.submitLabel,
     );
+    const cancel = h(
+      'button',
+      { type: 'button', class: 'button', onclick: () => handle.close(false) },
+      t('action.cancel'),
+    );
     const form = h(
       'form',
       { class: 'dialog-body' },
@@ -97,19 +123,10 @@ export function formDialog(spec) {
       spec.description === undefined ? null : h('div', { class: 'dialog-description' }, spec.description),
       controls.map(({ spec: f, element }) => field(f.label, element, f.hint)),
       error,
-      h(
-        'div',
-        { class: 'dialog-actions' },
-        h(
-          'button',
-          { type: 'button', class: 'button', onclick: () => handle.close(false) },
-          t('action.cancel'),
-        ),
-        submit,
-      ),
+      h('div', { class: 'dialog-actions' }, cancel, submit),
     );
     const dialog = h('dialog', { class: 'dialog', 'aria-labelledby': titleId }, form);
-    const handle = open(dialog, resolve);
+    const handle = openModal(dialog, resolve);
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       /** @type {Record<string, string>} */
@@ -138,7 +155,8 @@ export function formDialog(spec) {
         }
       }
     });
-    (controls[0]?.element ?? submit).focus();
+    // A confirmation without fields starts on its safe button: Enter twice must not do the deed.
+    (controls[0]?.element ?? cancel).focus();
   });
 }
 
@@ -189,7 +207,7 @@ export function secretDialog(spec) {
         h('div', { class: 'dialog-actions' }, done),
       ),
     );
-    const handle = open(dialog, resolve);
+    const handle = openModal(dialog, resolve);
     /** @type {HTMLInputElement | undefined} */ (rows[0]?.querySelector('input'))?.focus();
   });
 }

@@ -65,7 +65,7 @@ function setSession(next) {
   session = next;
   setCsrfToken(next?.csrf ?? null);
   if (next === null) stopWatchingIdle();
-  else watchIdle(next.idle, sessionEnded);
+  else watchIdle(next.idle, { ended: sessionEnded, signOut: () => void signOut() });
 }
 
 function render() {

@@ -149,10 +149,8 @@ export function renderApplication(main, ctx, [serial = '']) {
       });
       ctx.toast(t('application.moved', { status: statusLabel(move.to) }), 'success');
       draw();
-      // The keyboard stays in the flow: on the next move, or on the heading when there is none.
-      /** @type {HTMLElement | null} */ (
-        main.querySelector('.actions button') ?? main.querySelector('h1')
-      )?.focus();
+      // Nothing outside an open modal takes the focus: the dialog's close moves it (below).
+      if (document.querySelector('dialog[open]') === null) focusNextStep();
       void loadEvents();
     };
     const fields = [
@@ -193,7 +191,7 @@ export function renderApplication(main, ctx, [serial = '']) {
       }
       return;
     }
-    await formDialog({
+    const done = await formDialog({
       title: t(`move.${move.action}.title`),
       description: t(`move.${move.action}.description`, { serial, days: ctx.meta.supplement_days }),
       fields,
@@ -201,6 +199,14 @@ export function renderApplication(main, ctx, [serial = '']) {
       danger: move.to === 'REJECTED',
       onSubmit: send,
     });
+    if (done) focusNextStep();
+  }
+
+  /** The keyboard stays in the flow after a move: on the next one, or on the heading. */
+  function focusNextStep() {
+    /** @type {HTMLElement | null} */ (
+      main.querySelector('.actions button') ?? main.querySelector('h1')
+    )?.focus();
   }
 
   function actions() {
@@ -217,6 +223,7 @@ export function renderApplication(main, ctx, [serial = '']) {
             type: 'button',
             class: `button ${move.to === 'REJECTED' ? 'danger-outline' : 'primary'}`,
             'data-action': move.action,
+            'data-focus-key': `move-${move.action}`,
             onclick: () => act(move),
           },
           t(`move.${move.action}`),

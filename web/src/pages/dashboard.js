@@ -1,7 +1,7 @@
 import { api } from '../api.js';
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
-import { errorPanel, loading, statusBadge, table } from '../ui.js';
+import { emptyRow, errorPanel, loading, statusBadge, table } from '../ui.js';
 
 /**
  * The review workload: per status the count, the oldest waiting, the median time in status and
@@ -76,13 +76,21 @@ function svg(tag, attrs = {}, ...children) {
 }
 
 const BAR = 6;
+/** The height of each half: arrivals rise above the axis, decisions hang below it. */
 const HEIGHT = 160;
+const LABEL_ROOM = 16;
 
-/** @param {{ hour: number, arrivals: number, decisions: number }[]} backlog */
+/** @typedef {{ hour: number, arrivals: number, decisions: number }} Hour */
+
+/**
+ * The backlog as a mirrored bar chart (arrivals up, decisions down: told apart by position, not by
+ * colour alone), with the same values as text: a table of the days, and one of the hours with any.
+ * @param {Hour[]} backlog
+ */
 function chart(backlog) {
   const max = Math.max(1, ...backlog.flatMap((b) => [b.arrivals, b.decisions]));
   const width = backlog.length * BAR;
-  /** @param {'arrivals' | 'decisions'} kind @param {{ hour: number, arrivals: number, decisions: number }} b @param {number} i */
+  /** @param {'arrivals' | 'decisions'} kind @param {Hour} b @param {number} i */
   const bar = (kind, b, i) => {
     const value = b[kind];
     const height = (value / max) * HEIGHT;
@@ -90,19 +98,15 @@ function chart(backlog) {
       'rect',
       {
         class: `bar bar-${kind}`,
-        x: i * BAR + (kind === 'arrivals' ? 0.5 : 3),
-        y: HEIGHT - height,
-        width: 2.5,
+        x: i * BAR + 1.5,
+        y: kind === 'arrivals' ? HEIGHT - height : HEIGHT,
+        width: 3,
         height,
         'data-kind': kind,
         'data-hour': b.hour,
         'data-value': value,
       },
-      svg(
-        'title',
-        {},
-        `${new Date(b.hour * 1000).toISOString().slice(0, 13)}:00Z · ${t(`dashboard.${kind}`)}: ${value}`,
-      ),
+      svg('title', {}, `${hourLabel(b.hour)} · ${t(`dashboard.${kind}`)}: ${value}`),
     );
   };
   const days = backlog
@@ -111,10 +115,20 @@ function chart(backlog) {
     .map(({ b, i }) =>
       svg(
         'text',
-        { x: i * BAR, y: HEIGHT + 14, class: 'axis-label' },
-        new Date(b.hour * 1000).toISOString().slice(5, 10),
+        {
+          x: i * BAR,
+          y: 2 * HEIGHT + LABEL_ROOM - 3,
+          class: 'axis-label',
+          // The last day's label ends at the edge instead of running past it.
+          'text-anchor': i * BAR > width - 40 ? 'end' : 'start',
+        },
+        dayLabel(b.hour),
       ),
     );
+  const totals = {
+    arrivals: backlog.reduce((sum, b) => sum + b.arrivals, 0),
+    decisions: backlog.reduce((sum, b) => sum + b.decisions, 0),
+  };
   return h(
     'section',
     { class: 'card backlog', 'aria-labelledby': 'backlog-title' },
@@ -122,9 +136,9 @@ function chart(backlog) {
     h(
       'p',
       { class: 'legend' },
-      h('span', { class: 'legend-arrivals' }, t('dashboard.arrivals')),
+      h('span', { class: 'legend-arrivals' }, t('dashboard.arrivalsAbove')),
       ' ',
-      h('span', { class: 'legend-decisions' }, t('dashboard.decisions')),
+      h('span', { class: 'legend-decisions' }, t('dashboard.decisionsBelow')),
       ' ',
       h('span', { class: 'muted' }, t('dashboard.scale', { max })),
     ),
@@ -132,15 +146,75 @@ function chart(backlog) {
       'svg',
       {
         class: 'backlog-chart',
-        viewBox: `0 0 ${width} ${HEIGHT + 20}`,
+        viewBox: `0 0 ${width} ${2 * HEIGHT + LABEL_ROOM}`,
         role: 'img',
-        'aria-label': t('dashboard.backlog'),
+        'aria-label': t('dashboard.chartSummary', { ...totals, max }),
         'data-max': max,
         preserveAspectRatio: 'none',
       },
       svg('line', { x1: 0, y1: HEIGHT, x2: width, y2: HEIGHT, class: 'axis' }),
       ...backlog.flatMap((b, i) => [bar('arrivals', b, i), bar('decisions', b, i)]),
       ...days,
+    ),
+    dailyTable(backlog),
+    hourlyTable(backlog),
+  );
+}
+
+/** @param {number} hour Unix seconds */
+const dayLabel = (hour) => new Date(hour * 1000).toISOString().slice(5, 10);
+/** @param {number} hour Unix seconds */
+const hourLabel = (hour) => `${new Date(hour * 1000).toISOString().slice(0, 13).replace('T', ' ')}:00 UTC`;
+
+/** @param {string} label @param {number} arrivals @param {number} decisions @param {string} kind */
+const valueRow = (label, arrivals, decisions, kind) =>
+  h(
+    'tr',
+    { [`data-${kind}`]: label },
+    h('th', { scope: 'row', class: 'nowrap' }, label),
+    h('td', { class: 'num' }, String(arrivals)),
+    h('td', { class: 'num' }, String(decisions)),
+  );
+
+/** The chart's values per day (UTC), as a table. @param {Hour[]} backlog */
+function dailyTable(backlog) {
+  /** @type {Map<string, { arrivals: number, decisions: number }>} */
+  const days = new Map();
+  for (const b of backlog) {
+    const day = new Date(b.hour * 1000).toISOString().slice(0, 10);
+    const total = days.get(day) ?? { arrivals: 0, decisions: 0 };
+    days.set(day, { arrivals: total.arrivals + b.arrivals, decisions: total.decisions + b.decisions });
+  }
+  return table(
+    t('dashboard.perDay'),
+    [t('dashboard.day'), t('dashboard.arrivals'), t('dashboard.decisions')],
+    h(
+      'tbody',
+      {},
+      [...days].map(([day, total]) => valueRow(day, total.arrivals, total.decisions, 'day')),
+    ),
+    'backlog-table',
+  );
+}
+
+/** The hours with any arrival or decision, as a table under a disclosure. @param {Hour[]} backlog */
+function hourlyTable(backlog) {
+  const busy = backlog.filter((b) => b.arrivals > 0 || b.decisions > 0);
+  return h(
+    'details',
+    { class: 'backlog-hours' },
+    h('summary', {}, t('dashboard.perHour', { n: busy.length })),
+    table(
+      t('dashboard.perHour', { n: busy.length }),
+      [t('dashboard.hour'), t('dashboard.arrivals'), t('dashboard.decisions')],
+      h(
+        'tbody',
+        {},
+        busy.length === 0
+          ? emptyRow(3, t('dashboard.noHours'))
+          : busy.map((b) => valueRow(hourLabel(b.hour), b.arrivals, b.decisions, 'hour')),
+      ),
+      'backlog-table',
     ),
   );
 }

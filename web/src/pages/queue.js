@@ -136,11 +136,18 @@ export function renderQueue(main, ctx) {
           h('span', { class: 'count-value' }, n),
         ),
       );
+    // Redrawn with new counts, the chip the keyboard was on keeps the focus (WCAG 2.4.3).
+    const focused =
+      document.activeElement instanceof HTMLElement && countsList.contains(document.activeElement)
+        ? document.activeElement.dataset['status']
+        : undefined;
     replace(
       countsList,
       chip('', t('queue.all'), data.total),
       ctx.meta.statuses.map((status) => chip(status, statusLabel(status), data.counts[status] ?? 0)),
     );
+    if (focused !== undefined)
+      /** @type {HTMLElement | null} */ (countsList.querySelector(`[data-status="${focused}"]`))?.focus();
   }
 
   /** How long ago, roughly: minutes, hours or days. @param {number} seconds */

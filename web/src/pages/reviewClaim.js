@@ -69,18 +69,28 @@ export function claimPanel({ ctx, serial, onOpened, onMasked }) {
       lapse = setTimeout(() => void refresh(), Math.max(0, claim.expires_at * 1000 - Date.now()) + 500);
     }
     const until = claim === null ? '' : formatTime(claim.expires_at).slice(11, 16);
-    /** @param {string} label @param {() => void} onclick @param {string} [kind] */
-    const button = (label, onclick, kind = '') =>
-      h('button', { type: 'button', class: `button small ${kind}`, onclick }, label);
+    /** @param {string} key @param {string} label @param {() => void} onclick @param {string} [kind] */
+    const button = (key, label, onclick, kind = '') =>
+      h(
+        'button',
+        { type: 'button', class: `button small ${kind}`, 'data-focus-key': `claim-${key}`, onclick },
+        label,
+      );
+    // Redrawn after a claim or release, the panel keeps the keyboard: on the same button, or on
+    // its first one when that is gone (WCAG 2.4.3).
+    const active = document.activeElement;
+    const focusKey =
+      active instanceof HTMLElement && element.contains(active) ? (active.dataset['focusKey'] ?? '') : null;
     const buttons = [];
-    if (canAct && claim === null) buttons.push(button(t('claim.claim'), () => void post('claim'), 'primary'));
+    if (canAct && claim === null)
+      buttons.push(button('claim', t('claim.claim'), () => void post('claim'), 'primary'));
     if (mine()) {
-      if (!opened) buttons.push(button(t('claim.open'), () => void open(), 'primary'));
-      buttons.push(button(t('claim.release'), () => void post('release').then(mask)));
+      if (!opened) buttons.push(button('open', t('claim.open'), () => void open(), 'primary'));
+      buttons.push(button('release', t('claim.release'), () => void post('release').then(mask)));
     }
     if (claim !== null && !mine() && ctx.can('admin')) {
-      buttons.push(button(t('claim.release'), () => void post('release')));
-      buttons.push(button(t('claim.reassign'), () => void reassign()));
+      buttons.push(button('release', t('claim.release'), () => void post('release')));
+      buttons.push(button('reassign', t('claim.reassign'), () => void reassign()));
     }
     replace(
       element,
@@ -95,6 +105,12 @@ export function claimPanel({ ctx, serial, onOpened, onMasked }) {
       ),
       h('div', { class: 'claim-actions' }, buttons),
     );
+    if (focusKey !== null && element.isConnected)
+      /** @type {HTMLElement | null} */ (
+        element.querySelector(`[data-focus-key="${focusKey}"]`) ??
+          element.querySelector('button') ??
+          document.querySelector('main h1')
+      )?.focus();
   }
 
   async function open() {

@@ -1,0 +1,199 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { BrowserContext, Page } from 'playwright-core';
+import { createApp } from '../../src/callers/credentials.ts';
+import { createOperator } from '../../src/operators/operators.ts';
+import { claimApplication } from '../../src/operators/reviewClaims.ts';
+import { SYSTEM } from '../../src/audit/actor.ts';
+import { skipWithout } from '../helpers/components.ts';
+import { Applications, TEST_PASSWORD } from '../helpers/operators.ts';
+import { startService, type TestService } from '../helpers/service.ts';
+import { assertAccessible } from './axe.ts';
+import { launchBrowser, newOperatorContext, type TestBrowser } from './browser.ts';
+import { signIn } from './steps.ts';
+
+/**
+ * The console against WCAG 2.2 AA: axe-core on every page and every dialog in both languages, and
+ * the checks axe cannot make: the focus ring's contrast computed from the styles, reflow at 320 CSS
+ * px, and the backlog chart's values as text. (Keyboard walks, focus after dialogs and the idle
+ * warning: keyboard.e2e.test.ts.)
+ */
+
+/** A page of the console, and what shows that it has finished drawing. */
+const PAGES: [string, string][] = [
+  ['/console/', '.queue-table tbody tr[data-serial]'],
+  ['/console/apps', 'tr[data-app]'],
+  ['/console/operators', 'tr[data-operator]'],
+  ['/console/audit', '.audit-table tbody tr'],
+  ['/console/dashboard', '.backlog-chart'],
+  ['/console/mfa', '.mfa-body form, .mfa-body .notice'],
+];
+
+describe('console accessibility (WCAG 2.2 AA) in Chromium', { skip: skipWithout('chromium') }, () => {
+  let service: TestService;
+  let browser: TestBrowser;
+  let serials: Record<'submitted' | 'review' | 'supplement' | 'shipped', string>;
+  const contexts: BrowserContext[] = [];
+  const pageErrors: string[][] = [];
+
+  const openPage = async (language: 'en' | 'zh', width = 1440): Promise<Page> => {
+    const { context, page, errors } = await newOperatorContext(browser.browser, { language });
+    await page.setViewportSize({ width, height: 900 });
+    contexts.push(context);
+    pageErrors.push(errors);
+    return page;
+  };
+  const applicationPage = (serial: string): [string, string] => [
+    `/console/applications/${serial}`,
+    '.field-row',
+  ];
+  const allPages = () => [
+    ...PAGES,
+    applicationPage(serials.submitted),
+    applicationPage(serials.review),
+    applicationPage(serials.supplement),
+    applicationPage(serials.shipped),
+  ];
+  const visit = async (page: Page, [path, ready]: [string, string]) => {
+    await page.goto(`${service.baseUrl}${path}`);
+    await page.locator(ready).first().waitFor();
+  };
+
+  before(async () => {
+    service = await startService('sqlite');
+    browser = await launchBrowser();
+    const by = { actor: SYSTEM, source: 'test' };
+    await createOperator(service.ctx, { username: 'adam', role: 'admin', password: TEST_PASSWORD }, by);
+    await createOperator(service.ctx, { username: 'rita', role: 'reviewer', password: TEST_PASSWORD }, by);
+    const appId = (await createApp(service.ctx.store.db, 'Harbour Pay', Date.now())).app_id;
+    const applications = new Applications(service);
+    serials = {
+      submitted: await applications.inState(appId, 'SUBMITTED'),
+      review: await applications.inState(appId, 'IN_REVIEW'),
+      supplement: await applications.inState(appId, 'SUPPLEMENT_REQUIRED'),
+      shipped: await applications.inState(appId, 'SHIPPED'),
+    };
+    for (const status of ['DELIVERED', 'REJECTED', 'RETURNED', 'EXPIRED'] as const)
+      await applications.inState(appId, status);
+    await claimApplication(service.ctx, serials.review, { username: 'adam', role: 'admin' }, by);
+  });
+
+  after(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await service?.close();
+    assert.deepEqual(pageErrors.flat(), [], 'no script errors or CSP violations in any page');
+  });
+
+  for (const language of ['en', 'zh'] as const) {
+    test(`${language}: no WCAG 2.2 AA violation on any page or dialog`, async () => {
+      const page = await openPage(language);
+      await page.goto(`${service.baseUrl}/console/login`);
+      await page.locator('form.signin-form').waitFor();
+      await assertAccessible(page, `${language} sign-in`);
+      await signIn(page, service.baseUrl, 'adam');
+      for (const target of allPages()) {
+        await visit(page, target);
+        await assertAccessible(page, `${language} ${target[0]}`);
+      }
+      for (const [where, open] of dialogs()) {
+        await open(page);
+        await page.getByRole('dialog').waitFor();
+        await assertAccessible(page, `${language} ${where} dialog`);
+        await page.keyboard.press('Escape');
+        await page.getByRole('dialog').waitFor({ state: 'detached' });
+      }
+    });
+  }
+
+  /** Every dialog of the console, and how an admin opens it. */
+  const dialogs = (): [string, (page: Page) => Promise<void>][] => {
+    const onApplication = (serial: string, selector: string) => async (page: Page) => {
+      await visit(page, applicationPage(serial));
+      await page.locator(selector).first().click();
+    };
+    const onPage = (path: string, ready: string, selector: string) => async (page: Page) => {
+      await visit(page, [path, ready]);
+      await page.locator(selector).first().click();
+    };
+    return [
+      ['reveal purpose', onApplication(serials.submitted, 'button.reveal')],
+      ['reject', onApplication(serials.submitted, 'button[data-action="reject"]')],
+      ['approve', onApplication(serials.review, 'button[data-action="approve"]')],
+      ['request information', onApplication(serials.review, 'button[data-action="supplement"]')],
+      ['open for review', onApplication(serials.review, '.claim-actions button.primary')],
+      ['return', onApplication(serials.shipped, 'button[data-action="return"]')],
+      ['rotate secret', onPage('/console/apps', 'tr[data-app]', 'tr[data-app] button')],
+      ['set password', onPage('/console/operators', 'tr[data-operator]', 'tr[data-operator] button')],
+    ];
+  };
+
+  test('the focus ring has 3:1 against white and the page background', async () => {
+    const page = await openPage('en');
+    await signIn(page, service.baseUrl, 'adam');
+    const colours = (await page.evaluate(`(() => {
+      const probe = document.createElement('button');
+      probe.className = 'button';
+      document.querySelector('main').append(probe);
+      probe.focus({ focusVisible: true });
+      const ring = getComputedStyle(probe).outlineColor;
+      probe.remove();
+      return { ring, page: getComputedStyle(document.body).backgroundColor };
+    })()`)) as { ring: string; page: string };
+    for (const against of ['rgb(255, 255, 255)', colours.page]) {
+      const ratio = contrast(colours.ring, against);
+      assert.ok(ratio >= 3, `focus ring ${colours.ring} against ${against}: ${ratio.toFixed(2)}:1`);
+    }
+  });
+
+  for (const language of ['en', 'zh'] as const) {
+    test(`${language}: no page scrolls sideways at 320 CSS px`, async () => {
+      const page = await openPage(language, 320);
+      await page.goto(`${service.baseUrl}/console/login`);
+      await page.locator('form.signin-form').waitFor();
+      const overflow = async (where: string) => {
+        // Measured once the page has settled (a table may still be filling in).
+        let widths: [number, number] = [0, 0];
+        for (let attempt = 0; attempt < 20; attempt++) {
+          widths = (await page.evaluate(
+            '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
+          )) as [number, number];
+          if (widths[0] <= widths[1]) return;
+          await page.waitForTimeout(100);
+        }
+        assert.fail(
+          `${where}: ${widths[0]} px wide in a ${widths[1]} px window; too wide: ${await tooWide(page)}`,
+        );
+      };
+      await overflow('sign-in');
+      await signIn(page, service.baseUrl, 'adam');
+      for (const target of allPages()) {
+        await visit(page, target);
+        await overflow(target[0]);
+      }
+    });
+  }
+});
+
+/** The outermost elements that reach past the window's right edge, outside any scrolling box. */
+async function tooWide(page: Page): Promise<string> {
+  return (await page.evaluate(`(() => {
+    const width = document.documentElement.clientWidth;
+    const scrolls = (el) => { for (let p = el.parentElement; p; p = p.parentElement) { if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX) && p.getBoundingClientRect().right <= width + 1) return true; } return false; };
+    const wide = [...document.querySelectorAll('body *')].filter((el) => (el.getBoundingClientRect().right > width + 1 || el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX === 'visible') && !scrolls(el));
+    return wide.filter((el) => !wide.includes(el.parentElement)).map((el) => el.tagName.toLowerCase() + '.' + [...el.classList].join('.') + ' ' + Math.round(el.getBoundingClientRect().right)).join(', ');
+  })()`)) as string;
+}
+
+/** WCAG's contrast ratio of two `rgb(...)` colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (colour: string) => {
+    const [r, g, bl] = (colour.match(/[\d.]+/g) ?? []).slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [high, low] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (high! + 0.05) / (low! + 0.05);
+}
