@@ -90,6 +90,44 @@ for (const storeName of storeNames()) {
       ]);
     });
 
+    test("starting a review claims it; a decision ends the claim, and is refused over another's", async () => {
+      const claims = async () =>
+        (
+          (await call(service, 'GET', `${ADMIN}/claims`, { token: rob.token })).body.data as {
+            busi_water_no: string;
+            username: string;
+          }[]
+        ).filter((c) => c.busi_water_no === serial);
+      const serial = await applications.inState(appId, 'SUBMITTED');
+      assert.equal((await post(rita, serial, 'review')).status, 200);
+      assert.deepEqual(
+        (await claims()).map((c) => c.username),
+        [rita.username],
+        'the reviewer who started it holds it',
+      );
+      const refused = await post(rob, serial, 'approve');
+      assert.equal(refused.status, 409, 'not over the holder');
+      assert.equal(refused.body.code, 40973);
+      assert.equal((refused.body.data as { holder: string }).holder, rita.username);
+      const asked = await post(rita, serial, 'supplement', {
+        requested_fields: ['id_card_img'],
+        reason_codes: ['document_unreadable'],
+      });
+      assert.equal(asked.status, 200, asked.text);
+      assert.deepEqual(await claims(), [], 'asking for information ends the claim');
+
+      // Nobody holds an application in review again: anyone may decide, and the decision ends it.
+      const other = await applications.inState(appId, 'IN_REVIEW');
+      assert.equal((await post(rob, other, 'claim')).status, 200);
+      assert.equal((await post(rob, other, 'approve')).status, 200);
+      const rows = await service.ctx.store.db
+        .selectFrom('review_claims')
+        .select('username')
+        .where('busi_water_no', '=', other)
+        .execute();
+      assert.deepEqual(rows, [], 'approving ends the claim: the queue no longer says "held by"');
+    });
+
     test('only applications in review; an admin reassigns; a claim lapses', async () => {
       const submitted = await applications.inState(appId, 'SUBMITTED');
       const refused = await post(rita, submitted, 'claim');

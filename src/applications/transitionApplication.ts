@@ -3,6 +3,7 @@ import type { ServiceContext } from '../context.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
 import { ACTING_ROLE, hasRole } from '../operators/roles.ts';
+import { claimFollowsMove } from '../operators/reviewClaims.ts';
 import type { Database } from '../store/tables.ts';
 import { actorName, type Actor } from '../audit/actor.ts';
 import { changeState } from './changeState.ts';
@@ -160,6 +161,13 @@ async function move(
   if (request.simulated === true) details['simulated'] = true;
 
   const now = ctx.now();
+  await claimFollowsMove(ctx, trx, {
+    serial: busiWaterNo,
+    from,
+    to,
+    operator: actor.kind === 'operator' ? actor.id : null,
+    at: now,
+  });
   await changeState(ctx, trx, {
     busi_water_no: busiWaterNo,
     app_id: row.app_id,

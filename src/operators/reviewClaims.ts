@@ -198,6 +198,39 @@ export async function reassignClaim(
   });
 }
 
+/**
+ * The claim follows the application's moves, inside the move's transaction: an operator who starts
+ * a review holds it from then on; a move out of review (a decision, a caller's cancel) ends the
+ * claim; an operator's decision over someone else's live claim is refused (409), as is opening it.
+ * Only a known operator holds a claim (a test fixture's made-up actor does not).
+ */
+export async function claimFollowsMove(
+  ctx: ServiceContext,
+  trx: Kysely<Database>,
+  move: { serial: string; from: string; to: string; operator: string | null; at: number },
+): Promise<void> {
+  if (move.from === REVIEWED_STATUS && move.to !== REVIEWED_STATUS) {
+    const current = await liveClaim(trx, move.serial, move.at);
+    if (current !== undefined && move.operator !== null && current.username !== move.operator)
+      throw heldBy(current);
+    await trx.deleteFrom('review_claims').where('busi_water_no', '=', move.serial).execute();
+    return;
+  }
+  if (move.to === REVIEWED_STATUS && move.operator !== null) {
+    if ((await findOperator(trx, move.operator)) === undefined) return;
+    await trx.deleteFrom('review_claims').where('busi_water_no', '=', move.serial).execute();
+    await trx
+      .insertInto('review_claims')
+      .values({
+        busi_water_no: move.serial,
+        username: move.operator,
+        claimed_at: move.at,
+        expires_at: move.at + ctx.config.operators.claimSeconds * 1000,
+      })
+      .execute();
+  }
+}
+
 /** Live claims, for the queue: who holds what, until when. */
 export async function listClaims(ctx: ServiceContext): Promise<ClaimView[]> {
   const rows = await ctx.store.db

@@ -388,8 +388,9 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
     await tabTo(page, 'button[data-action="review"]');
     await page.keyboard.press('Enter');
     await page.locator('.app-title [data-status="IN_REVIEW"]').waitFor();
-    // After a move the focus is on the next action.
-    assert.ok(await focusedMatches(page, 'button[data-action="approve"]'));
+    // Starting the review claims it; the focus is on the next step, opening it for review.
+    await waitUntil(page, `document.activeElement?.dataset.focusKey === 'claim-open'`);
+    await tabTo(page, 'button[data-action="approve"]');
     await page.keyboard.press('Enter');
     // The confirmation starts on its safe button: approving takes a Tab, then Enter.
     await page.getByRole('dialog').waitFor();

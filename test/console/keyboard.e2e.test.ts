@@ -53,8 +53,13 @@ describe('the console by keyboard, in Chromium', { skip: skipWithout('chromium')
     idleService = await startService('sqlite', { OPERATOR_SESSION_IDLE_SECONDS: String(IDLE_SECONDS) });
     browser = await launchBrowser();
     const by = { actor: SYSTEM, source: 'test' };
-    for (const target of [service, idleService])
-      await createOperator(target.ctx, { username: 'kim', role: 'reviewer', password: TEST_PASSWORD }, by);
+    // kim enrols a second factor in the walk; lee signs in with a password alone.
+    for (const [target, username] of [
+      [service, 'kim'],
+      [service, 'lee'],
+      [idleService, 'kim'],
+    ] as const)
+      await createOperator(target.ctx, { username, role: 'reviewer', password: TEST_PASSWORD }, by);
     appId = (await createApp(service.ctx.store.db, 'Harbour Pay', Date.now())).app_id;
     applications = new Applications(service);
   });
@@ -97,8 +102,7 @@ describe('the console by keyboard, in Chromium', { skip: skipWithout('chromium')
     await page.keyboard.press('Enter');
     await page.locator('.app-title [data-status="IN_REVIEW"]').waitFor();
     await page.locator('.claim-holder', { hasText: 'You hold this application' }).waitFor();
-    await notOnBody(page, 'starting the review');
-    await tabTo(page, 'button[data-focus-key="claim-open"]');
+    await waitUntil(page, `document.activeElement?.dataset.focusKey === 'claim-open'`);
     await page.keyboard.press('Enter');
     const purpose = page.getByRole('dialog');
     await purpose.waitFor();
@@ -117,6 +121,21 @@ describe('the console by keyboard, in Chromium', { skip: skipWithout('chromium')
     const ask = page.getByRole('dialog', { name: 'Request information' });
     await ask.waitFor();
     assert.ok(await focusedMatches(page, 'dialog select[name="requested_fields"]'));
+    const options = (name: string) =>
+      page.evaluate(
+        `[...document.querySelectorAll('dialog select[name="${name}"] option')].map((o) => [o.value, o.textContent])`,
+      ) as Promise<[string, string][]>;
+    const fields = await options('requested_fields');
+    assert.deepEqual(
+      fields.filter(([, label]) => /^[a-z_]+$/.test(label)),
+      [],
+      'fields offered by their labels',
+    );
+    assert.ok(fields.some(([value, label]) => value === 'mob_no_of' && label === 'Mobile: calling code'));
+    const reasons = (await options('reason_codes')).map(([value]) => value);
+    assert.ok(reasons.includes('document_unreadable'));
+    for (const unfit of ['address_undeliverable', 'delivery_refused', 'sanctions_hit'])
+      assert.ok(!reasons.includes(unfit), `${unfit} is not a reason to ask for information`);
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Tab');
     await page.keyboard.press('ArrowDown');
@@ -126,6 +145,7 @@ describe('the console by keyboard, in Chromium', { skip: skipWithout('chromium')
     await page.keyboard.press('Enter');
     await page.locator('.app-title [data-status="SUPPLEMENT_REQUIRED"]').waitFor();
     await notOnBody(page, 'requesting information');
+    assert.equal(await page.locator('.claim-holder').count(), 0, 'asking for information ended the claim');
     assert.equal(await statusOf(serial), 'SUPPLEMENT_REQUIRED');
 
     // The partner answers; the reviewer picks it up again and approves, confirming with the keyboard.
@@ -165,12 +185,16 @@ describe('the console by keyboard, in Chromium', { skip: skipWithout('chromium')
     assert.equal(await statusOf(serial), 'APPROVED');
     await waitUntil(page, `document.activeElement?.dataset.action === 'issue'`);
     assert.equal(await page.locator('.claim-holder').count(), 0, 'an approved application has no claim');
+    // Nor does the queue say anyone holds it.
+    await page.goto(`${service.baseUrl}/console/?serial=${serial}`);
+    await page.locator(`tr[data-serial="${serial}"]`).waitFor();
+    assert.equal(await page.locator(`tr[data-serial="${serial}"] .row-holder`).count(), 0);
   });
 
   test('after each dialog the focus is on a sensible element: the opener, its successor, or the next step', async () => {
     const serial = await applications.inState(appId, 'SUBMITTED');
     const page = await openPage();
-    await signIn(page, service.baseUrl, 'kim');
+    await signIn(page, service.baseUrl, 'lee');
     // A status count redraws the counts: the focus stays on the chip.
     const chip = page.locator('.count-chip[data-status="SUBMITTED"]');
     await chip.focus();

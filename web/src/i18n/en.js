@@ -83,9 +83,11 @@ export default {
   'application.reason': 'Reason',
   'application.reasonHint': 'Shown to the partner. No identity or card numbers.',
   'application.reasonCodes': 'Reason codes',
-  'application.reasonCodesHint': 'Pick one or more; the partner sees them as codes.',
+  'application.reasonCodesHint':
+    'Pick one or more (Ctrl or ⌘ and click, or Shift and the arrow keys, for several); the partner receives them as codes.',
   'application.requestedFields': 'Fields to send again',
-  'application.requestedFieldsHint': 'Pick the fields the partner is to resend.',
+  'application.requestedFieldsHint':
+    'Pick the fields the partner is to send again (Ctrl or ⌘ and click, or Shift and the arrow keys, for several).',
   'application.amendedFields': 'Sent again',
   'application.changedFields': 'Changed',
   'application.unchanged': 'no value changed',
@@ -144,6 +146,11 @@ export default {
   'fields.imageHidden': 'Reveal to view',
   'fields.imageFailed': 'The image could not be loaded.',
 
+  'field.mob_no_of': 'Mobile: calling code',
+  'field.office_tel_no_of': 'Employer telephone: area code',
+  'field.consignee_mob_no_of': 'Recipient telephone: calling code',
+  'field.pay_pwd': 'Payment password',
+  'field.other_field': 'Additional fields (partner-defined)',
   'field.name': 'Name',
   'field.name_en': 'Name in English',
   'field.sex': 'Sex',
@@ -358,6 +365,14 @@ export default {
   'claim.free': 'Nobody holds this application for review.',
   'claim.mine': 'You hold this application for review until {until}.',
   'claim.heldBy': '{holder} holds this application for review until {until}.',
+  'claim.nextFree':
+    'Claim it to open it for review. Approving, rejecting or requesting information ends the review.',
+  'claim.nextMine':
+    'Next: open it for review to see the fields and images, then approve, reject or request information (that ends your claim), or release it.',
+  'claim.nextOpened': 'Next: approve, reject or request information (that ends your claim), or release it.',
+  'claim.nextOther': 'Only the holder can decide on it now. Ask them, or an admin, to release it.',
+  'claim.nextAdmin':
+    'Only the holder can decide on it now. As an admin you can release it or hand it to someone else.',
   'claim.claim': 'Claim for review',
   'claim.open': 'Open for review',
   'claim.release': 'Release',

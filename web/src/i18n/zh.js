@@ -83,9 +83,11 @@ export default {
   'application.reason': '原因',
   'application.reasonHint': '会告知合作方。请勿填写证件号或卡号。',
   'application.reasonCodes': '原因代码',
-  'application.reasonCodesHint': '可多选；合作方将以代码形式看到。',
+  'application.reasonCodesHint':
+    '可多选（按住 Ctrl 或 ⌘ 点击，或按住 Shift 用方向键）；合作方将以代码形式收到。',
   'application.requestedFields': '需重新提交的字段',
-  'application.requestedFieldsHint': '选择合作方需重新提交的字段。',
+  'application.requestedFieldsHint':
+    '选择合作方需重新提交的字段（按住 Ctrl 或 ⌘ 点击，或按住 Shift 用方向键，可多选）。',
   'application.amendedFields': '已重新提交',
   'application.changedFields': '已变更',
   'application.unchanged': '没有字段值变化',
@@ -143,6 +145,11 @@ export default {
   'fields.imageHidden': '查看明文后显示',
   'fields.imageFailed': '影像无法加载。',
 
+  'field.mob_no_of': '手机号国际区号',
+  'field.office_tel_no_of': '单位电话区号',
+  'field.consignee_mob_no_of': '收件人电话区号',
+  'field.pay_pwd': '支付密码',
+  'field.other_field': '其他字段（合作方自定义）',
   'field.name': '姓名',
   'field.name_en': '英文姓名',
   'field.sex': '性别',
@@ -352,6 +359,12 @@ export default {
   'claim.free': '该申请尚无人认领审核。',
   'claim.mine': '您已认领该申请，有效期至 {until}。',
   'claim.heldBy': '{holder} 已认领该申请，有效期至 {until}。',
+  'claim.nextFree': '认领后即可打开审核。批准、拒绝或要求补充资料都会结束审核。',
+  'claim.nextMine':
+    '下一步：打开审核以查看字段和图片，然后批准、拒绝或要求补充资料（这会结束您的认领），或释放认领。',
+  'claim.nextOpened': '下一步：批准、拒绝或要求补充资料（这会结束您的认领），或释放认领。',
+  'claim.nextOther': '目前只有认领人可以作出决定。请联系认领人或管理员释放认领。',
+  'claim.nextAdmin': '目前只有认领人可以作出决定。作为管理员，您可以释放认领或转派给他人。',
   'claim.claim': '认领审核',
   'claim.open': '打开审核',
   'claim.release': '释放',

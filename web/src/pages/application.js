@@ -57,6 +57,8 @@ export function renderApplication(main, ctx, [serial = '']) {
       revealed.clear();
       keepingFocus(draw);
     },
+    // Who holds the review decides which moves this operator is offered.
+    onChange: () => keepingFocus(draw),
   });
 
   const body = h('div', { class: 'application-body' });
@@ -149,13 +151,15 @@ export function renderApplication(main, ctx, [serial = '']) {
       });
       ctx.toast(t('application.moved', { status: statusLabel(move.to) }), 'success');
       draw();
+      // The move may have started or ended a claim: the panel says so before the focus moves.
+      await claim.refresh();
       // Nothing outside an open modal takes the focus: the dialog's close moves it (below).
       if (document.querySelector('dialog[open]') === null) focusNextStep();
       void loadEvents();
     };
     const fields = [
       ...(move.fields_required ? [requestedFieldsField(ctx)] : []),
-      ...(move.codes_required ? [reasonCodesField(ctx)] : []),
+      ...(move.codes_required ? [reasonCodesField(ctx, move.action)] : []),
       ...(move.reason_required || move.codes_required
         ? [
             {
@@ -202,15 +206,22 @@ export function renderApplication(main, ctx, [serial = '']) {
     if (done) focusNextStep();
   }
 
-  /** The keyboard stays in the flow after a move: on the next one, or on the heading. */
+  /**
+   * The keyboard stays in the flow after a move: on opening a review just started, else on the
+   * next move, else on the heading.
+   */
   function focusNextStep() {
     /** @type {HTMLElement | null} */ (
-      main.querySelector('.actions button') ?? main.querySelector('h1')
+      main.querySelector('[data-focus-key="claim-open"]') ??
+        main.querySelector('.actions button') ??
+        main.querySelector('h1')
     )?.focus();
   }
 
   function actions() {
     if (view === null || !canAct) return null;
+    // In review, someone else's claim leaves this operator nothing to decide (the panel says why).
+    if (view.status === 'IN_REVIEW' && !claim.mayDecide()) return h('div', { class: 'actions' });
     const moves = ctx.meta.moves[view.status] ?? [];
     if (moves.length === 0) return null;
     return h(

@@ -9,20 +9,47 @@ import { fieldLabel } from './applicationFields.js';
 
 /** @typedef {import('../context.js').PageContext} PageContext */
 
-/** @param {PageContext} ctx @returns {[string, string][]} */
-export function reasonCodeOptions(ctx) {
-  return (ctx.meta.codes['reason'] ?? []).map((entry) => [entry.code, codeName(entry)]);
+/** Reasons a shipment comes back for: offered for that move only. */
+const SHIPMENT_REASONS = ['address_undeliverable', 'recipient_unreachable', 'delivery_refused'];
+/** Reasons that end an application outright: nothing the partner could send again would help. */
+const DECISION_REASONS = [
+  'duplicate_person',
+  'underage',
+  'sanctions_hit',
+  'risk_policy',
+  'country_unsupported',
+];
+
+/**
+ * Whether a reason code fits a move: a returned shipment has its own, a request for information
+ * only those the partner can answer; "other" fits every move. A code a deployment added itself
+ * is offered for rejections and requests.
+ * @param {string} action the move's verb (`reject`, `supplement`, `return`)
+ * @param {string} code
+ */
+export function reasonFits(action, code) {
+  if (code === 'other') return true;
+  if (action === 'return') return SHIPMENT_REASONS.includes(code);
+  if (SHIPMENT_REASONS.includes(code)) return false;
+  return action !== 'supplement' || !DECISION_REASONS.includes(code);
+}
+
+/** @param {PageContext} ctx @param {string} action @returns {[string, string][]} */
+export function reasonCodeOptions(ctx, action) {
+  return (ctx.meta.codes['reason'] ?? [])
+    .filter((entry) => reasonFits(action, entry.code))
+    .map((entry) => [entry.code, codeName(entry)]);
 }
 
 /** The dialog field of a move's reason codes: a list to pick one or more from. */
-/** @param {PageContext} ctx */
-export function reasonCodesField(ctx) {
+/** @param {PageContext} ctx @param {string} action */
+export function reasonCodesField(ctx, action) {
   return {
     name: 'reason_codes',
     label: t('application.reasonCodes'),
     type: /** @type {const} */ ('multiselect'),
     required: true,
-    options: reasonCodeOptions(ctx),
+    options: reasonCodeOptions(ctx, action),
     hint: t('application.reasonCodesHint'),
   };
 }

@@ -6,8 +6,10 @@ import { errorText } from '../ui.js';
 import { askPurpose } from './revealPurpose.js';
 
 /**
- * The review claim of an application in review: who holds it and until when; claim, release,
- * reassign (admins); and, for the holder, "Open for review": every identity field and image in
+ * The review claim of an application in review: who holds it, until when, and what the operator
+ * can do next. Starting a review claims it; approving, rejecting or requesting information ends
+ * it (the service does both with the move). Claim (when nobody holds it), release, reassign
+ * (admins); and, for the holder, "Open for review": every identity field and image in
  * the clear in one audited action with one purpose (the card number stays a reveal of its own).
  * What was opened is masked again when the claim ends (released, lapsed, taken away) or the page
  * is left.
@@ -16,14 +18,17 @@ import { askPurpose } from './revealPurpose.js';
  *   serial: string,
  *   onOpened: (fields: Record<string, unknown>) => void,
  *   onMasked: () => void,
+ *   onChange: () => void,
  * }} options
  */
-export function claimPanel({ ctx, serial, onOpened, onMasked }) {
+export function claimPanel({ ctx, serial, onOpened, onMasked, onChange }) {
   const element = h('div', { class: 'claim-panel', 'data-claim': '' });
   /** @type {{ username: string, expires_at: number } | null} */
   let claim = null;
   let opened = false;
   let stopped = false;
+  /** @type {string | null | undefined} who held it at the last look (undefined: not looked yet) */
+  let holderName;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let lapse;
   const canAct = ctx.can(ctx.meta.acting_role);
@@ -46,8 +51,11 @@ export function claimPanel({ ctx, serial, onOpened, onMasked }) {
       replace(element, h('p', { class: 'form-error' }, errorText(error)));
       return;
     }
+    const before = holderName;
+    holderName = claim?.username ?? null;
     if (!mine()) mask();
     draw();
+    if (before !== holderName) onChange();
   }
 
   /** @param {string} path @param {unknown} [body] */
@@ -103,6 +111,7 @@ export function claimPanel({ ctx, serial, onOpened, onMasked }) {
             ? t('claim.mine', { until })
             : t('claim.heldBy', { holder: claim.username, until }),
       ),
+      canAct ? h('p', { class: 'claim-next small' }, nextStep()) : null,
       h('div', { class: 'claim-actions' }, buttons),
     );
     if (focusKey !== null && element.isConnected)
@@ -111,6 +120,13 @@ export function claimPanel({ ctx, serial, onOpened, onMasked }) {
           element.querySelector('button') ??
           document.querySelector('main h1')
       )?.focus();
+  }
+
+  /** What this operator can do now, in words. */
+  function nextStep() {
+    if (claim === null) return t('claim.nextFree');
+    if (mine()) return opened ? t('claim.nextOpened') : t('claim.nextMine');
+    return ctx.can('admin') ? t('claim.nextAdmin') : t('claim.nextOther');
   }
 
   async function open() {
@@ -140,6 +156,10 @@ export function claimPanel({ ctx, serial, onOpened, onMasked }) {
   void refresh();
   return {
     element,
+    /** Looks again (after a move that may have started or ended a claim). */
+    refresh,
+    /** Whether this operator may decide now: they hold the claim, or nobody does. */
+    mayDecide: () => claim === null || mine(),
     stop: () => {
       stopped = true;
       clearTimeout(lapse);
