@@ -214,6 +214,13 @@ for (const storeName of storeNames()) {
       assert.match(enrolment.qr_svg, /^<svg[^>]*>.*<\/svg>$/s);
       const totp = OTPAuth.URI.parse(enrolment.otpauth_uri);
       const codeAt = (ms: number) => totp.generate({ timestamp: ms });
+      const factor = async () =>
+        (await call(service, 'GET', `${ADMIN}/mfa`, { token: operator.token })).body.data;
+      assert.deepEqual(
+        await factor(),
+        { state: 'pending', enrolment },
+        'the same secret again, until confirmed',
+      );
 
       assert.equal(
         (await post('/mfa/confirm', { otp: codeAt(Date.now() + 120_000) })).status,
@@ -230,6 +237,7 @@ for (const storeName of storeNames()) {
         .execute();
       assert.ok(stored.every((r) => !recovery_codes.some((c) => r.code_hash.includes(c.replace(/-/g, '')))));
       assert.equal((await post('/mfa/enrol', {})).status, 409, 'a second enrolment is refused');
+      assert.deepEqual(await factor(), { state: 'active' }, 'the secret is never shown again');
 
       const base = { username: operator.username, password: TEST_PASSWORD };
       const missing = await login(base);

@@ -14,6 +14,7 @@ import {
 } from './operatorRepository.ts';
 import { passwordProblems, rememberPassword, reuseProblems } from './passwordPolicy.ts';
 import { hasRole, isRole, ROLES, type Role } from './roles.ts';
+import { secondFactorStates, type SecondFactorState } from './totp.ts';
 
 /**
  * Operator accounts: a user name, a role and a password stored only as an argon2id hash. Every change
@@ -98,8 +99,15 @@ export async function createOperator(
   return viewOf(row);
 }
 
-export async function listOperatorViews(ctx: ServiceContext): Promise<OperatorView[]> {
-  return (await listOperators(ctx.store.db)).map(viewOf);
+/** The operators, each with the state of their second factor (for the admins' list). */
+export async function listOperatorViews(
+  ctx: ServiceContext,
+): Promise<(OperatorView & { second_factor: SecondFactorState })[]> {
+  const factors = await secondFactorStates(ctx.store.db);
+  return (await listOperators(ctx.store.db)).map((row) => ({
+    ...viewOf(row),
+    second_factor: factors.get(row.username) ?? 'none',
+  }));
 }
 
 async function change(

@@ -57,6 +57,36 @@ export async function hasSecondFactor(db: Kysely<Database>, username: string): P
   return row !== undefined && row.confirmed_at !== null;
 }
 
+export type SecondFactorState = 'none' | 'pending' | 'active';
+
+/**
+ * An operator's second factor as the operator sees it: none, pending (started, not confirmed: the
+ * same secret again, so that a reload or a detour does not lose what was scanned; it stays stored
+ * encrypted until confirmed or replaced on request) or active.
+ */
+export async function secondFactorOf(
+  ctx: ServiceContext,
+  username: string,
+): Promise<{ state: SecondFactorState; enrolment?: Enrolment }> {
+  const row = await ctx.store.db
+    .selectFrom('operator_totp')
+    .select(['secret_enc', 'confirmed_at'])
+    .where('username', '=', username)
+    .executeTakeFirst();
+  if (row === undefined) return { state: 'none' };
+  if (row.confirmed_at !== null) return { state: 'active' };
+  return {
+    state: 'pending',
+    enrolment: enrolmentOf(username, ctx.keyRing.decrypt(row.secret_enc, totpAad(username))),
+  };
+}
+
+/** Every operator's second factor state, for the admins' list. */
+export async function secondFactorStates(db: Kysely<Database>): Promise<Map<string, SecondFactorState>> {
+  const rows = await db.selectFrom('operator_totp').select(['username', 'confirmed_at']).execute();
+  return new Map(rows.map((row) => [row.username, row.confirmed_at === null ? 'pending' : 'active']));
+}
+
 /** Step 1: a new secret, pending until confirmed. Replaces an unconfirmed one; refused when one is active. */
 export async function startEnrolment(
   ctx: ServiceContext,
@@ -90,6 +120,10 @@ export async function startEnrolment(
       at: now,
     });
   });
+  return enrolmentOf(username, secret);
+}
+
+function enrolmentOf(username: string, secret: string): Enrolment {
   const uri = totpOf(username, secret).toString();
   // With a size of its own, so that it also renders as an <img> (an SVG without one has none).
   const svg = encodeQR(uri, 'svg', { ecc: 'medium', border: 2 }).replace(

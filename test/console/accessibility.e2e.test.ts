@@ -6,7 +6,7 @@ import { createOperator } from '../../src/operators/operators.ts';
 import { claimApplication } from '../../src/operators/reviewClaims.ts';
 import { SYSTEM } from '../../src/audit/actor.ts';
 import { skipWithout } from '../helpers/components.ts';
-import { Applications, TEST_PASSWORD } from '../helpers/operators.ts';
+import { Applications, enrolFactor, TEST_PASSWORD } from '../helpers/operators.ts';
 import { startService, type TestService } from '../helpers/service.ts';
 import { assertAccessible } from './axe.ts';
 import { launchBrowser, newOperatorContext, type TestBrowser } from './browser.ts';
@@ -76,6 +76,7 @@ describe('console accessibility (WCAG 2.2 AA) in Chromium', { skip: skipWithout(
     for (const status of ['DELIVERED', 'REJECTED', 'RETURNED', 'EXPIRED'] as const)
       await applications.inState(appId, status);
     await claimApplication(service.ctx, serials.review, { username: 'adam', role: 'admin' }, by);
+    await enrolFactor(service, 'rita');
   });
 
   after(async () => {
@@ -125,6 +126,11 @@ describe('console accessibility (WCAG 2.2 AA) in Chromium', { skip: skipWithout(
       ['return', onApplication(serials.shipped, 'button[data-action="return"]')],
       ['rotate secret', onPage('/console/apps', 'tr[data-app]', 'tr[data-app] button')],
       ['set password', onPage('/console/operators', 'tr[data-operator]', 'tr[data-operator] button')],
+      [
+        'reset second factor',
+        onPage('/console/operators', 'tr[data-operator]', 'button[data-focus-key="reset-rita"]'),
+      ],
+      ['start over enrolment', onPage('/console/mfa', '.mfa-secret', '.mfa-body .small button')],
     ];
   };
 

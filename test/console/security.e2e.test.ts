@@ -6,10 +6,10 @@ import { SYSTEM } from '../../src/audit/actor.ts';
 import { listAudit } from '../../src/audit/auditTrail.ts';
 import { createApp } from '../../src/callers/credentials.ts';
 import { createOperator } from '../../src/operators/operators.ts';
-import { Applications, TEST_PASSWORD } from '../helpers/operators.ts';
+import { Applications, enrolFactor, TEST_PASSWORD } from '../helpers/operators.ts';
 import { startService, type TestService } from '../helpers/service.ts';
 import { launchBrowser, newOperatorContext, type TestBrowser } from './browser.ts';
-import { screenshot } from './steps.ts';
+import { focusedMatches, screenshot } from './steps.ts';
 
 /**
  * The console's side of PCI DSS requirement 8, in Debian's Chromium, in English and Chinese: a new
@@ -28,7 +28,7 @@ const LABELS = {
     confirm: 'Confirm',
     proceed: 'Continue',
     signOut: 'Sign out',
-    wrong: /otp: the code is wrong, expired or already used/,
+    wrong: /That code was not accepted: .* Wait for the next code in your app/,
   },
   zh: {
     user: '用户名',
@@ -39,7 +39,7 @@ const LABELS = {
     confirm: '确认',
     proceed: '继续',
     signOut: '退出登录',
-    wrong: /otp: 验证码错误、已过期或已被使用/,
+    wrong: /验证码未被接受：.*请等待应用显示下一个验证码/,
   },
 } as const;
 
@@ -95,7 +95,7 @@ describe('operator security in Chromium', () => {
   });
 
   for (const language of ['en', 'zh'] as const) {
-    test(`${language}: enrol a factor on first sign-in, then sign in with it; wrong and replayed codes fail`, async () => {
+    test(`${language}: enrol a factor with a reload and a detour in the middle, then the first sign-in with it`, async () => {
       const l = LABELS[language];
       const username = `mfa-${language}`;
       await createOperator(
@@ -104,6 +104,10 @@ describe('operator security in Chromium', () => {
         { actor: SYSTEM, source: 'test' },
       );
       const page = await openPage(language);
+      const failed: string[] = [];
+      page.on('response', (response) => {
+        if (response.status() >= 400 && response.url().includes('/mfa')) failed.push(response.url());
+      });
       const signIn = async (otp?: string) => {
         await page.goto(`${service.baseUrl}/console/`);
         await page.waitForURL(/\/console\/login/);
@@ -116,12 +120,14 @@ describe('operator security in Chromium', () => {
         await field.fill(otp);
         await page.getByRole('button', { name: l.signIn, exact: true }).click();
       };
+      const secretShown = async () => {
+        await page.locator('.mfa-secret-text').waitFor();
+        return (await page.locator('.mfa-secret-text').textContent())!;
+      };
 
       // First sign-in: a password alone, so only enrolment is open.
       await signIn();
       await page.waitForURL(/\/console\/mfa$/);
-      await page.goto(`${service.baseUrl}/console/audit`);
-      await page.waitForURL(/\/console\/mfa$/, { timeout: 10_000 });
       const qr = page.locator('img.mfa-qr');
       await qr.waitFor();
       const src = (await qr.getAttribute('src'))!;
@@ -132,9 +138,29 @@ describe('operator security in Chromium', () => {
       assert.equal(width, 200, 'the QR code is drawn');
       const uri = (await page.locator('.mfa-uri').textContent())!;
       const totp = OTPAuth.URI.parse(uri);
-      assert.equal((await page.locator('.mfa-secret-text').textContent())!, totp.secret.base32);
+      const secret = await secretShown();
+      assert.equal(secret, totp.secret.base32);
+      assert.equal(
+        await page.locator('[data-enrolment="new"]').count(),
+        1,
+        'the page says the secret is kept',
+      );
+      // A reload, and a detour elsewhere (sent back here): the same secret, one enrolment started.
+      await page.reload();
+      assert.equal(await secretShown(), secret, 'the same secret after a reload');
+      assert.equal(await page.locator('[data-enrolment="pending"]').count(), 1);
+      await page.goto(`${service.baseUrl}/console/audit`);
+      await page.waitForURL(/\/console\/mfa$/, { timeout: 10_000 });
+      assert.equal(await secretShown(), secret, 'the same secret after a detour');
+      const started = (await listAudit(service.ctx.store.db, { targetId: username, limit: 50 })).items.filter(
+        (e) => e.action === 'operator.mfa_enrol_start',
+      );
+      assert.equal(started.length, 1, 'one enrolment started, not one per visit');
+
+      // Confirmed with the code the app shows now, as an operator would.
       const codeAt = (ms: number) => totp.generate({ timestamp: ms });
-      await page.getByLabel(l.code).fill(codeAt(Date.now() - 30_000));
+      const confirmedWith = codeAt(Date.now());
+      await page.getByLabel(l.code).fill(confirmedWith);
       await page.getByRole('button', { name: l.confirm, exact: true }).click();
       const codes = page.locator('.recovery-codes li');
       await codes.first().waitFor();
@@ -142,21 +168,30 @@ describe('operator security in Chromium', () => {
       await page.getByRole('button', { name: l.proceed, exact: true }).click();
       await page.waitForSelector('header.topbar');
       await page.waitForURL(/\/console\/$/);
+      // Visiting the page once enrolled: it says so, and no request fails.
+      await page.goto(`${service.baseUrl}/console/mfa`);
+      await page.locator('.mfa-body .notice').waitFor();
+      assert.equal(await page.locator('.mfa-secret-text').count(), 0);
+      assert.deepEqual(failed, [], 'no failed request on the second-factor page');
       await page.getByRole('button', { name: l.signOut }).click();
+      await page.waitForURL(/signed_out=1/);
 
-      // Wrong code: refused, with the message of the catalogue in the page's language.
-      const wrong = String((Number(codeAt(Date.now())) + 1) % 1_000_000).padStart(6, '0');
-      await signIn(wrong);
+      // The first sign-in right after: the same code is refused as used (correctly), and the page
+      // says to wait for the next one, with the focus in the code field and no stale banner.
+      await signIn(confirmedWith);
       await page.locator('.form-error').filter({ hasText: l.wrong }).waitFor();
-      // The right code signs in.
-      const code = codeAt(Date.now());
-      await page.getByLabel(l.otp).fill(code);
+      assert.doesNotMatch((await page.locator('.form-error').textContent())!, /^otp:/);
+      assert.ok(await focusedMatches(page, 'input[name="otp"]'), 'the focus is where the next code goes');
+      assert.equal(await page.locator('.signin-card .notice').count(), 0, 'no "signed out" banner');
+      // The next code signs in.
+      await page.getByLabel(l.otp).fill(codeAt(Date.now() + 30_000));
       await page.getByRole('button', { name: l.signIn, exact: true }).click();
       await page.waitForSelector('header.topbar');
       await page.getByRole('button', { name: l.signOut }).click();
       await page.waitForURL(/signed_out=1/);
-      // The same code again, within its window: refused.
-      await signIn(code);
+      // A wrong code: refused the same way.
+      const wrong = String((Number(codeAt(Date.now())) + 1) % 1_000_000).padStart(6, '0');
+      await signIn(wrong);
       await page.locator('.form-error').filter({ hasText: l.wrong }).waitFor();
 
       const trail = (await listAudit(service.ctx.store.db, { targetId: username, limit: 50 })).items;
@@ -184,6 +219,34 @@ describe('operator security in Chromium', () => {
     await page.waitForURL(/\/console\/login\?expired=1/, { timeout: 30_000 });
     const after = (Date.now() - started) / 1000;
     assert.ok(after >= 9 && after < 25, `back at sign-in after ${after} s (idle time-out 10 s)`);
+  });
+
+  test("an admin sees each operator's second factor and resets a lost one (audited, sessions end)", async () => {
+    const by = { actor: SYSTEM, source: 'test' };
+    await createOperator(plain.ctx, { username: 'ada', role: 'admin', password: TEST_PASSWORD }, by);
+    await createOperator(plain.ctx, { username: 'fay', role: 'reviewer', password: TEST_PASSWORD }, by);
+    await enrolFactor(plain, 'fay');
+    const page = await openPage('en');
+    await page.goto(`${plain.baseUrl}/console/operators`);
+    await page.getByLabel('User name', { exact: true }).fill('ada');
+    await page.getByLabel('Password', { exact: true }).fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    const fay = page.locator('tr[data-operator="fay"]');
+    await fay.locator('[data-factor="active"]', { hasText: 'Active' }).waitFor();
+    assert.equal(
+      await page.locator('tr[data-operator="ada"] [data-factor="none"]').textContent(),
+      'Not enrolled',
+    );
+    assert.equal(await page.locator('tr[data-operator="ada"] button', { hasText: 'Reset' }).count(), 0);
+    await fay.getByRole('button', { name: 'Reset second factor: fay' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reset the second factor of fay' });
+    await dialog.getByRole('button', { name: 'Reset second factor' }).click();
+    await fay.locator('[data-factor="none"]').waitFor();
+    assert.equal(await focusedMatches(page, 'body'), false, 'the focus is not lost with the redrawn row');
+    const reset = (await listAudit(plain.ctx.store.db, { targetId: 'fay', limit: 10 })).items.find(
+      (e) => e.action === 'operator.mfa_reset',
+    );
+    assert.equal(reset?.actor, 'operator:ada');
   });
 
   test('claim an application in review, open it for review with one purpose (audited), release: masked again', async () => {

@@ -29,6 +29,7 @@ import {
   numberOf,
   ok,
   OperatorBody,
+  OperatorListItem,
   OperatorView,
   PasswordBody,
   RoleBody,
@@ -108,7 +109,7 @@ export function manageRoutes(ctx: ServiceContext) {
         config: { operation: 'admin.operator.list' },
         schema: {
           ...route('adminListOperators', 'List operators'),
-          response: { ...ok(Type.Array(OperatorView)), ...adminErrors() },
+          response: { ...ok(Type.Array(OperatorListItem)), ...adminErrors() },
         },
       },
       async (request) => success(request, await listOperatorViews(ctx)),

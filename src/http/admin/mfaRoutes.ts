@@ -1,17 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { ServiceContext } from '../../context.ts';
-import { confirmEnrolment, resetSecondFactor, startEnrolment } from '../../operators/totp.ts';
+import { confirmEnrolment, resetSecondFactor, secondFactorOf, startEnrolment } from '../../operators/totp.ts';
 import { success } from '../envelope.ts';
 import { changedBy, operatorOf, requireOperator } from './operatorAuth.ts';
 import {
   ADMIN_SECURITY,
   adminBodyErrors,
+  adminErrors,
   EmptyBody,
   EnrolmentView,
   ok,
   OtpBody,
   RecoveryCodes,
+  SecondFactorView,
   UsernameParams,
 } from './schemas.ts';
 
@@ -22,6 +24,24 @@ import {
 export function mfaRoutes(ctx: ServiceContext) {
   return async (app: FastifyInstance) => {
     const self = requireOperator(ctx, 'viewer', { duringEnrolment: true });
+
+    app.get(
+      '/mfa',
+      {
+        onRequest: self,
+        config: { operation: 'admin.mfa.state' },
+        schema: {
+          operationId: 'adminMfaState',
+          summary: "The operator's own second factor: none, pending (with its secret again) or active",
+          description:
+            'A pending enrolment answers the same secret as when it was started, so that a reload or a detour does not lose it; it stays stored encrypted until confirmed or replaced by `POST /admin/v1/mfa/enrol`. Changes nothing and writes no audit row.',
+          tags: ['admin'],
+          security: ADMIN_SECURITY,
+          response: { ...ok(SecondFactorView), ...adminErrors() },
+        },
+      },
+      async (request) => success(request, await secondFactorOf(ctx, operatorOf(request).username)),
+    );
 
     app.post(
       '/mfa/enrol',

@@ -240,6 +240,19 @@ export const OperatorView = Type.Object({
   updated_at: Type.Integer(),
 });
 
+export const SecondFactorState = Type.Union(
+  [Type.Literal('none'), Type.Literal('pending'), Type.Literal('active')],
+  {
+    description:
+      '`none`; `pending`: enrolment started, not yet confirmed with a code; `active`: asked at every sign-in.',
+  },
+);
+
+export const OperatorListItem = Type.Object({
+  ...OperatorView.properties,
+  second_factor: SecondFactorState,
+});
+
 export const LoginResponse = Type.Object({
   token: Type.String({ description: 'Opaque session token for `Authorization: Bearer`.' }),
   token_type: Type.Literal('Bearer'),
@@ -375,6 +388,11 @@ export const EnrolmentView = Type.Object({
     description: 'The `otpauth://totp/...` URI (RFC 6238, SHA-1, 6 digits, 30 s).',
   }),
   qr_svg: Type.String({ description: 'The URI as a QR code: an SVG document, drawn by the service.' }),
+});
+
+export const SecondFactorView = Type.Object({
+  state: SecondFactorState,
+  enrolment: Type.Optional(EnrolmentView),
 });
 
 export const RecoveryCodes = Type.Object({

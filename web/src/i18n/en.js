@@ -271,6 +271,16 @@ export default {
   'operators.created': 'Operator {name} created',
   'operators.roleChanged': '{name} is now {role}',
   'operators.setPassword': 'Set password',
+  'operators.factor': 'Second factor',
+  'operators.factor.none': 'Not enrolled',
+  'operators.factor.pending': 'Enrolment started',
+  'operators.factor.active': 'Active',
+  'operators.reset': 'Reset second factor',
+  'operators.resetNamed': 'Reset second factor: {name}',
+  'operators.resetTitle': 'Reset the second factor of {name}',
+  'operators.resetDescription':
+    'For a lost or replaced authenticator. {name} is signed out everywhere and enrols a new factor at the next sign-in. The reset is recorded in the audit trail.',
+  'operators.resetDone': 'Second factor of {name} reset; they enrol again at their next sign-in.',
   'operators.passwordNamed': 'Set password: {name}',
   'operators.passwordTitle': 'New password for {name}',
   'operators.passwordDescription': 'Their sessions end; they sign in with the new password.',
@@ -319,15 +329,30 @@ export default {
   'audit.action.app.update': 'App changed',
 
   'nav.mfa': 'Second factor',
+  'signIn.codeNeeded': 'Your account has a second factor: type the code your authenticator app shows now.',
+  'signIn.codeRefused':
+    'That code was not accepted: it is wrong, has expired, or was used already (each code works once, so the code you just confirmed with does not work again). Wait for the next code in your app, then type it.',
+  'signIn.wrongPassword': 'The user name or password is wrong. Check both and try again.',
+  'signIn.locked':
+    'This account is locked after too many failed sign-ins. Try again later, or ask an admin to unlock it.',
+  'signIn.tooMany': 'Too many failed attempts from here. Wait a minute, then try again.',
   'signIn.otp': 'One-time code',
   'signIn.otpHint': 'The 6 digits of your authenticator app, or a recovery code',
   'mfa.title': 'Second factor',
   'mfa.intro': 'Sign-ins need a code from an authenticator app (TOTP) besides the password.',
   'mfa.active':
-    'A second factor is active for your account. An admin can reset it if the authenticator is lost.',
+    'A second factor is active for your account. If the authenticator is lost, an admin resets it on the Operators page; you then enrol again at your next sign-in.',
   'mfa.scan': 'Scan the QR code with your authenticator app,',
   'mfa.manual': 'or enter this secret by hand:',
   'mfa.qrAlt': 'QR code of the authenticator secret',
+  'mfa.kept':
+    'Scan it now. This secret stays the same if you reload or leave this page, until you confirm it with a code.',
+  'mfa.pending':
+    'You started enrolling earlier: this is the same secret as before, still waiting for a code. If it is in your app already, just type the current code.',
+  'mfa.lost': 'Lost the secret, or scanned it into the wrong app?',
+  'mfa.startOver': 'Start over with a new secret',
+  'mfa.startOverDescription':
+    'A new secret replaces the one shown now: codes of the old one stop working. Remove the old entry from your authenticator app.',
   'mfa.code': 'Code from the app',
   'mfa.confirm': 'Confirm',
   'mfa.done': 'The second factor is active.',

@@ -1,4 +1,5 @@
-import { api, ApiError } from '../api.js';
+import { api } from '../api.js';
+import { formDialog } from '../dialog.js';
 import { field, h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { errorText } from '../ui.js';
@@ -6,7 +7,9 @@ import { errorText } from '../ui.js';
 /**
  * Enrolment of the second factor (TOTP): the service draws the QR code of the secret (an SVG, shown
  * as an image; nothing leaves the service), the operator scans it or types the secret, confirms
- * with a current code, and is shown the recovery codes once. Where a second factor is required, a
+ * with a current code, and is shown the recovery codes once. A started enrolment survives reloads
+ * and detours: the service keeps the pending secret (encrypted) and answers it again until it is
+ * confirmed or the operator asks for a new one. Once active, the page says so (no failed request). Where a second factor is required, a
  * sign-in without one lands here and can do nothing else until it is done.
  * @type {import('../main.js').Page}
  */
@@ -24,18 +27,37 @@ export function renderMfa(main, ctx) {
     ),
   );
 
-  api('POST', '/mfa/enrol', {})
-    .then((enrolment) => showSecret(enrolment))
-    .catch((failure) => {
-      if (failure instanceof ApiError && failure.status === 409) {
+  // What the service has: the same pending secret on every visit, until confirmed or replaced.
+  api('GET', '/mfa')
+    .then((/** @type {{ state: string, enrolment?: Enrolment }} */ factor) => {
+      if (factor.state === 'active') {
         replace(body, h('p', { class: 'notice notice-info', role: 'status' }, t('mfa.active')));
+      } else if (factor.enrolment !== undefined) {
+        showSecret(factor.enrolment, false);
       } else {
-        replace(body, h('p', { class: 'form-error', role: 'alert' }, errorText(failure)));
+        void startOver();
       }
-    });
+    })
+    .catch(failed);
 
-  /** @param {{ secret: string, otpauth_uri: string, qr_svg: string }} enrolment */
-  function showSecret(enrolment) {
+  /** @param {unknown} failure */
+  function failed(failure) {
+    replace(body, h('p', { class: 'form-error', role: 'alert' }, errorText(failure)));
+  }
+
+  /** A new secret: the first visit, or on the operator's request (the previous one stops working). */
+  async function startOver() {
+    try {
+      showSecret(await api('POST', '/mfa/enrol', {}), true);
+    } catch (failure) {
+      failed(failure);
+    }
+  }
+
+  /** @typedef {{ secret: string, otpauth_uri: string, qr_svg: string }} Enrolment */
+
+  /** @param {Enrolment} enrolment @param {boolean} fresh whether it was drawn just now */
+  function showSecret(enrolment, fresh) {
     const code = h('input', {
       name: 'otp',
       inputmode: 'numeric',
@@ -60,8 +82,31 @@ export function renderMfa(main, ctx) {
         code.select();
       }
     });
+    const again = h(
+      'button',
+      {
+        type: 'button',
+        class: 'button small',
+        onclick: async () => {
+          const confirmed = await formDialog({
+            title: t('mfa.startOver'),
+            description: t('mfa.startOverDescription'),
+            submitLabel: t('mfa.startOver'),
+            danger: true,
+            onSubmit: startOver,
+          });
+          if (confirmed) /** @type {HTMLElement | null} */ (body.querySelector('input[name="otp"]'))?.focus();
+        },
+      },
+      t('mfa.startOver'),
+    );
     replace(
       body,
+      h(
+        'p',
+        { class: 'notice notice-info', role: 'status', 'data-enrolment': fresh ? 'new' : 'pending' },
+        t(fresh ? 'mfa.kept' : 'mfa.pending'),
+      ),
       h(
         'div',
         { class: 'mfa-secret' },
@@ -81,6 +126,7 @@ export function renderMfa(main, ctx) {
         ),
       ),
       form,
+      h('p', { class: 'small muted' }, t('mfa.lost'), ' ', again),
     );
     code.focus();
   }

@@ -5,11 +5,12 @@ import { t } from '../i18n.js';
 import { emptyRow, errorPanel, errorText, pageHeader, table } from '../ui.js';
 
 /**
- * Operators and their roles: create one, change a role, set a password, disable or enable.
+ * Operators and their roles: create one, change a role, set a password, disable or enable, see
+ * each one's second factor and reset it (a lost authenticator: audited, ends their sessions).
  * Admins only; the API refuses an admin's change to their own account.
  */
 
-/** @typedef {{ username: string, role: string, disabled: boolean, created_at: number, updated_at: number }} Operator */
+/** @typedef {{ username: string, role: string, disabled: boolean, created_at: number, updated_at: number, second_factor: 'none' | 'pending' | 'active' }} Operator */
 
 /** @type {import('../main.js').Page} */
 export function renderOperators(main, ctx) {
@@ -33,7 +34,7 @@ export function renderOperators(main, ctx) {
       const operators = await api('GET', '/operators');
       if (stopped) return;
       replace(notice);
-      if (operators.length === 0) return replace(body, emptyRow(5, t('operators.empty')));
+      if (operators.length === 0) return replace(body, emptyRow(6, t('operators.empty')));
       replace(
         body,
         operators.map((op) => {
@@ -71,6 +72,15 @@ export function renderOperators(main, ctx) {
                 'span',
                 { class: `badge app-${op.disabled ? 'disabled' : 'active'}` },
                 t(op.disabled ? 'operators.disabled' : 'operators.active'),
+              ),
+            ),
+            h(
+              'td',
+              {},
+              h(
+                'span',
+                { class: `badge factor-${op.second_factor}`, 'data-factor': op.second_factor },
+                t(`operators.factor.${op.second_factor}`),
               ),
             ),
             h('td', { class: 'nowrap' }, formatTime(op.created_at)),
@@ -111,6 +121,31 @@ export function renderOperators(main, ctx) {
                   },
                   t('operators.setPassword'),
                 ),
+                self || op.second_factor === 'none'
+                  ? null
+                  : h(
+                      'button',
+                      {
+                        type: 'button',
+                        class: 'button small',
+                        'data-focus-key': `reset-${op.username}`,
+                        'aria-label': t('operators.resetNamed', { name: op.username }),
+                        onclick: () =>
+                          formDialog({
+                            title: t('operators.resetTitle', { name: op.username }),
+                            description: t('operators.resetDescription', { name: op.username }),
+                            submitLabel: t('operators.reset'),
+                            danger: true,
+                            onSubmit: () =>
+                              change(
+                                `${path}/mfa/reset`,
+                                {},
+                                t('operators.resetDone', { name: op.username }),
+                              ),
+                          }),
+                      },
+                      t('operators.reset'),
+                    ),
                 self
                   ? null
                   : h(
@@ -206,6 +241,7 @@ export function renderOperators(main, ctx) {
             t('operators.username'),
             t('operators.role'),
             t('operators.state'),
+            t('operators.factor'),
             t('queue.created'),
             h('span', { class: 'sr-only' }, t('apps.actions')),
           ],

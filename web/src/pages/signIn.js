@@ -32,6 +32,7 @@ export function renderSignIn(main, ctx) {
   const otp = h('input', { name: 'otp', inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: 32 });
   const otpField = field(t('signIn.otp'), otp, t('signIn.otpHint'));
   otpField.hidden = true;
+  const prompt = h('p', { class: 'signin-prompt', role: 'status' });
   const error = h('div', { class: 'form-error', role: 'alert' });
   const submit = h('button', { type: 'submit', class: 'button primary block' }, t('signIn.submit'));
   const form = h(
@@ -39,6 +40,7 @@ export function renderSignIn(main, ctx) {
     { class: 'signin-form', 'aria-labelledby': 'signin-title' },
     field(t('signIn.username'), username),
     field(t('signIn.password'), password),
+    prompt,
     otpField,
     error,
     submit,
@@ -46,6 +48,14 @@ export function renderSignIn(main, ctx) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     replace(error);
+    // "You have signed out" or "session ended" belonged to the last visit, not to this attempt.
+    notice?.remove();
+    if (params.has('expired') || params.has('signed_out'))
+      history.replaceState(
+        null,
+        '',
+        next === null ? '/console/login' : `/console/login?next=${encodeURIComponent(next)}`,
+      );
     submit.disabled = true;
     try {
       const code = otp.value.trim();
@@ -73,12 +83,18 @@ export function renderSignIn(main, ctx) {
       // 40170: this operator has a second factor: ask for its code, keep the password.
       if (failure instanceof ApiError && failure.code === 40170) {
         otpField.hidden = false;
+        replace(prompt, t('signIn.codeNeeded'));
         otp.focus();
         return;
       }
-      replace(error, errorText(failure));
-      if (otpField.hidden) password.select();
-      else otp.select();
+      replace(error, signInMessage(failure));
+      // The keyboard goes where the next input is: the code, or the password.
+      const code = failure instanceof ApiError ? failure.code : 0;
+      if (code === 42301 || (otpField.hidden && code !== 40171)) password.select();
+      else {
+        otpField.hidden = false;
+        otp.select();
+      }
     }
   });
 
@@ -105,4 +121,23 @@ export function renderSignIn(main, ctx) {
     ),
   );
   username.focus();
+}
+
+/**
+ * What a refused sign-in tells the operator to do, in their language, without the API's field
+ * prefix (`otp: ...`): the catalogue's messages are written for developers.
+ * @param {unknown} failure
+ */
+function signInMessage(failure) {
+  if (!(failure instanceof ApiError)) return errorText(failure);
+  /** @type {Record<number, string>} */
+  const KEYS = {
+    40112: 'signIn.wrongPassword',
+    40171: 'signIn.codeRefused',
+    42301: 'signIn.locked',
+    42903: 'signIn.tooMany',
+  };
+  const key = KEYS[failure.code];
+  if (key !== undefined) return t(key);
+  return failure.message.replace(/^[a-z_]+: /, '');
 }
