@@ -10,7 +10,7 @@ import { Applications, enrolFactor, TEST_PASSWORD } from '../helpers/operators.t
 import { startService, type TestService } from '../helpers/service.ts';
 import { assertAccessible } from './axe.ts';
 import { launchBrowser, newOperatorContext, type TestBrowser } from './browser.ts';
-import { signIn } from './steps.ts';
+import { assertNoRawWords, signIn } from './steps.ts';
 
 /**
  * The console against WCAG 2.2 AA: axe-core on every page and every dialog in both languages, and
@@ -92,18 +92,35 @@ describe('console accessibility (WCAG 2.2 AA) in Chromium', { skip: skipWithout(
       await page.goto(`${service.baseUrl}/console/login`);
       await page.locator('form.signin-form').waitFor();
       await assertAccessible(page, `${language} sign-in`);
+      await assertNoRawWords(page, `${language} sign-in`);
+      // The console fetches nothing from elsewhere: the walk-through's example image host included.
+      const elsewhere: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).host !== new URL(service.baseUrl).host) elsewhere.push(request.url());
+      });
       await signIn(page, service.baseUrl, 'adam');
       for (const target of allPages()) {
         await visit(page, target);
         await assertAccessible(page, `${language} ${target[0]}`);
+        await assertNoRawWords(page, `${language} ${target[0]}`);
       }
       for (const [where, open] of dialogs()) {
         await open(page);
         await page.getByRole('dialog').waitFor();
         await assertAccessible(page, `${language} ${where} dialog`);
+        await assertNoRawWords(page, `${language} ${where} dialog`);
         await page.keyboard.press('Escape');
         await page.getByRole('dialog').waitFor({ state: 'detached' });
       }
+      // Opened for review: every field and image in the clear, still labelled, nothing fetched.
+      await visit(page, applicationPage(serials.review));
+      await page.locator('[data-focus-key="claim-open"]').click();
+      await page.getByRole('dialog').locator('select[name="purpose"]').selectOption('identity_check');
+      await page.getByRole('dialog').locator('button[type="submit"]').click();
+      await page.locator('[data-image="id_card_img"] .image-missing').waitFor();
+      await assertAccessible(page, `${language} application opened for review`);
+      await assertNoRawWords(page, `${language} application opened for review`);
+      assert.deepEqual(elsewhere, [], 'no request to another host');
     });
   }
 

@@ -418,6 +418,10 @@ describe('operator security in Chromium', () => {
         `[...document.querySelectorAll('.backlog-table tr[data-day] td')].reduce((sum, c) => sum + Number(c.textContent), 0)`,
       )) as number;
       assert.equal(days, 6, 'the table of days adds up to the 4 arrivals and 2 decisions');
+      const cut = (await page.evaluate(
+        `(() => { const svg = document.querySelector('svg.backlog-chart'); const width = svg.viewBox.baseVal.width; return [...svg.querySelectorAll('.axis-label')].filter((l) => { const box = l.getBBox(); return box.x < 0 || box.x + box.width > width + 0.5; }).map((l) => l.textContent); })()`,
+      )) as string[];
+      assert.deepEqual(cut, [], 'no day label runs past the chart, the last one included');
       const submitted = page.locator('.workload-table tr[data-status="SUBMITTED"]');
       assert.equal(await submitted.getAttribute('class'), 'past-sla', 'five hours is past the 4-hour SLA');
       assert.equal(await submitted.locator('td').nth(1).textContent(), '2');

@@ -62,3 +62,33 @@ export async function screenshot(page: Page, name: string, fullPage = false): Pr
   await page.waitForTimeout(150);
   await page.screenshot({ path: new URL(name, SCREENSHOTS).pathname, fullPage });
 }
+
+/**
+ * Words meant for developers on an operator's screen: a raw field or code key (`mob_no_of`,
+ * `wrong_code`) or JSON, in any text the page shows. Identifiers the console marks as such
+ * (`translate="no"`: serials, app ids, event types) are what they are and are skipped.
+ */
+export async function rawWords(page: Page): Promise<string[]> {
+  return (await page.evaluate(`(() => {
+    const found = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+      const element = node.parentElement;
+      if (element === null || element.closest('[translate="no"], script, style, noscript, [hidden]')) continue;
+      const text = node.textContent;
+      found.push(...(text.match(/\\b[a-z]+(?:_[a-z]+)+\\b/g) ?? []));
+      if (/[{[]\\s*"|"\\s*:\\s*["{[\\d]/.test(text)) found.push(text.trim().slice(0, 80));
+    }
+    for (const element of document.querySelectorAll('[aria-label], [placeholder], [title]')) {
+      for (const name of ['aria-label', 'placeholder', 'title']) {
+        const text = element.getAttribute(name) ?? '';
+        if (!element.closest('[translate="no"]')) found.push(...(text.match(/\\b[a-z]+(?:_[a-z]+)+\\b/g) ?? []));
+      }
+    }
+    return found;
+  })()`)) as string[];
+}
+
+export async function assertNoRawWords(page: Page, where: string): Promise<void> {
+  assert.deepEqual(await rawWords(page), [], `${where}: raw keys or JSON on the page`);
+}

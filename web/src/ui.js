@@ -81,5 +81,5 @@ export function table(caption, columns, body, className = '') {
  */
 export const emptyRow = (span, text) => h('tr', {}, h('td', { colspan: span, class: 'empty' }, text));
 
-/** @param {string} text */
-export const mono = (text) => h('span', { class: 'mono' }, text);
+/** An identifier (serial, app id, masked value): never translated, shown as it is. @param {string} text */
+export const mono = (text) => h('span', { class: 'mono', translate: 'no' }, text);

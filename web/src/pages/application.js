@@ -1,4 +1,4 @@
-import { api, ApiError } from '../api.js';
+import { api, ApiError, query } from '../api.js';
 import { formDialog } from '../dialog.js';
 import { formatTime, h, replace } from '../dom.js';
 import { statusLabel, t } from '../i18n.js';
@@ -75,6 +75,20 @@ export function renderApplication(main, ctx, [serial = '']) {
     if (key !== undefined)
       /** @type {HTMLElement | null} */ (main.querySelector(`[data-focus-key="${key}"]`))?.focus();
   };
+
+  /** The partner's name, beside its app id (from the queue's listing, which carries it). */
+  let appName = '';
+  async function loadAppName() {
+    try {
+      const page = await api('GET', `/applications${query({ busi_water_no: serial, limit: 1 })}`, undefined, {
+        background: true,
+      });
+      appName = page.items[0]?.app_name ?? '';
+      if (!stopped && appName !== '') keepingFocus(draw);
+    } catch {
+      // The id alone still says which partner it is.
+    }
+  }
 
   async function load() {
     try {
@@ -268,7 +282,12 @@ export function renderApplication(main, ctx, [serial = '']) {
         h(
           'dl',
           { class: 'app-meta' },
-          metaItem(t('queue.app'), mono(v.app_id)),
+          metaItem(
+            t('queue.app'),
+            appName === ''
+              ? mono(v.app_id)
+              : h('span', {}, appName, ' ', h('span', { class: 'muted' }, mono(v.app_id))),
+          ),
           metaItem(t('queue.document'), t(`certType.${v.cert_type}`)),
           metaItem(t('queue.card'), mono(v.card_no_masked)),
           metaItem(t('queue.created'), formatTime(v.created_at)),
@@ -337,7 +356,7 @@ export function renderApplication(main, ctx, [serial = '']) {
     );
   }
 
-  void load().then(() => loadEvents());
+  void load().then(() => Promise.all([loadEvents(), loadAppName()]));
   return () => {
     stopped = true;
     clearTimeout(timer);

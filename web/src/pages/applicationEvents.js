@@ -1,6 +1,6 @@
 import { api } from '../api.js';
 import { formatTime, h } from '../dom.js';
-import { statusLabel, t } from '../i18n.js';
+import { has, statusLabel, t } from '../i18n.js';
 import { errorText, mono } from '../ui.js';
 
 /**
@@ -52,7 +52,8 @@ export function eventList(events, { ctx, reload }) {
           'div',
           { class: 'event-head' },
           h('span', { class: 'event-seq' }, `#${event.data.sequence}`),
-          h('span', { class: 'mono event-type' }, event.type),
+          h('span', { class: 'event-label' }, eventLabel(event.type)),
+          h('code', { class: 'event-type small', translate: 'no' }, event.type),
           h('span', { class: 'muted small' }, formatTime(event.created_at)),
         ),
         h(
@@ -107,4 +108,14 @@ export function eventList(events, { ctx, reload }) {
       ),
     ),
   );
+}
+
+/**
+ * An event type in words: `application.in_review` -> "Webhook: In review" (the type itself, which
+ * partners program against, is shown beside it as an identifier).
+ * @param {string} type
+ */
+function eventLabel(type) {
+  const status = type.replace(/^application\./, '').toUpperCase();
+  return t('events.label', { what: has(`status.${status}`) ? statusLabel(status) : t('events.amended') });
 }

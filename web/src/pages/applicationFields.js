@@ -205,6 +205,19 @@ function hostOf(masked) {
   }
 }
 
+/**
+ * Whether a URL's host is reserved for examples (RFC 2606, RFC 6761): `example.com`, `.net`,
+ * `.org` and their subdomains, and the `.example`, `.test`, `.invalid` and `.localhost` names.
+ * @param {string} url
+ */
+export function isExampleHost(url) {
+  const host = hostOf(url).toLowerCase();
+  return (
+    /(^|\.)example\.(com|net|org)(:\d+)?$/.test(host) ||
+    /\.(example|test|invalid|localhost)(:\d+)?$/.test(host)
+  );
+}
+
 /** @param {FieldsInput} input */
 export function imageGallery(input) {
   return h(
@@ -215,7 +228,11 @@ export function imageGallery(input) {
       const label = fieldLabel(name);
       /** @type {Node} */
       let preview;
-      if (typeof url === 'string') {
+      if (typeof url === 'string' && isExampleHost(url)) {
+        // The walk-through's made-up addresses: nothing to fetch, and no lookup of a host that is
+        // reserved never to exist.
+        preview = h('span', { class: 'image-missing' }, t('fields.imageExample', { host: hostOf(url) }));
+      } else if (typeof url === 'string') {
         const img = h('img', { src: url, alt: label, loading: 'lazy', referrerpolicy: 'no-referrer' });
         img.addEventListener('error', () =>
           img.replaceWith(h('span', { class: 'image-missing' }, t('fields.imageFailed'))),

@@ -1,6 +1,7 @@
 import { api, query } from '../api.js';
 import { field, formatTime, h, replace, select } from '../dom.js';
 import { has, t } from '../i18n.js';
+import { detailsList } from './auditDetails.js';
 import { actorLabel, emptyRow, errorPanel, mono, pageHeader, table } from '../ui.js';
 
 /**
@@ -68,12 +69,7 @@ export function renderAudit(main, ctx) {
           {},
           h('td', { class: 'nowrap' }, formatTime(entry.at)),
           h('td', {}, actorLabel(entry.actor)),
-          h(
-            'td',
-            {},
-            h('span', { class: 'strong' }, actionLabel(entry.action)),
-            h('div', { class: 'mono small muted' }, entry.action),
-          ),
+          h('td', {}, h('span', { class: 'strong', 'data-action': entry.action }, actionLabel(entry.action))),
           h(
             'td',
             {},
@@ -81,11 +77,7 @@ export function renderAudit(main, ctx) {
               ? '—'
               : h('span', {}, t(`audit.target.${entry.target_type}`), ' ', mono(entry.target_id ?? '')),
           ),
-          h(
-            'td',
-            { class: 'details-cell' },
-            entry.details === null ? '—' : mono(JSON.stringify(entry.details)),
-          ),
+          h('td', { class: 'details-cell' }, detailsList(entry.details)),
           h('td', { class: 'small muted' }, entry.source),
         ),
       );
