@@ -169,6 +169,22 @@ describe('console accessibility (WCAG 2.2 AA) in Chromium', { skip: skipWithout(
     }
   });
 
+  test("the sign-in footer's text has 4.5:1 on its own background, however wide the window", async () => {
+    for (const width of [1024, 1920, 2560]) {
+      const page = await openPage('en', width);
+      await page.goto(`${service.baseUrl}/console/login`);
+      await page.locator('.signin-footer').waitFor();
+      const { colour, background } = (await page.evaluate(`(() => {
+        const style = getComputedStyle(document.querySelector('.signin-footer'));
+        return { colour: style.color, background: style.backgroundColor };
+      })()`)) as { colour: string; background: string };
+      assert.doesNotMatch(background, /rgba\(.*, 0\)|transparent/, 'an opaque background of its own');
+      const ratio = contrast(colour, background);
+      assert.ok(ratio >= 4.5, `at ${width} px: ${ratio.toFixed(2)}:1`);
+      await assertAccessible(page, `sign-in at ${width} px`);
+    }
+  });
+
   for (const language of ['en', 'zh'] as const) {
     test(`${language}: no page scrolls sideways at 320 CSS px`, async () => {
       const page = await openPage(language, 320);
