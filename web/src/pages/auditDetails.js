@@ -46,11 +46,13 @@ export function detailValue(name, value) {
 
 /** @param {Record<string, unknown> | null} details */
 export function detailsList(details) {
-  if (details === null || Object.keys(details).length === 0) return '—';
+  // An empty value (no reason given) says nothing: left out.
+  const given = Object.entries(details ?? {}).filter(([, value]) => value !== null && value !== '');
+  if (given.length === 0) return '—';
   return h(
     'dl',
     { class: 'audit-details small' },
-    Object.entries(details).map(([name, value]) =>
+    given.map(([name, value]) =>
       h(
         'div',
         { 'data-detail': name },

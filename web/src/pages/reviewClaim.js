@@ -111,8 +111,8 @@ export function claimPanel({ ctx, serial, onOpened, onMasked, onChange }) {
             ? t('claim.mine', { until })
             : t('claim.heldBy', { holder: claim.username, until }),
       ),
-      canAct ? h('p', { class: 'claim-next small' }, nextStep()) : null,
       h('div', { class: 'claim-actions' }, buttons),
+      canAct ? h('p', { class: 'claim-next small' }, nextStep()) : null,
     );
     if (focusKey !== null && element.isConnected)
       /** @type {HTMLElement | null} */ (
