@@ -32,7 +32,7 @@ const PAGES: [string, string][] = [
 describe('console accessibility (WCAG 2.2 AA) in Chromium', { skip: skipWithout('chromium') }, () => {
   let service: TestService;
   let browser: TestBrowser;
-  let serials: Record<'submitted' | 'review' | 'supplement' | 'shipped', string>;
+  let serials: Record<'submitted' | 'review' | 'heldByRita' | 'issued' | 'supplement' | 'shipped', string>;
   const contexts: BrowserContext[] = [];
   const pageErrors: string[][] = [];
 
@@ -51,6 +51,8 @@ describe('console accessibility (WCAG 2.2 AA) in Chromium', { skip: skipWithout(
     ...PAGES,
     applicationPage(serials.submitted),
     applicationPage(serials.review),
+    applicationPage(serials.heldByRita),
+    applicationPage(serials.issued),
     applicationPage(serials.supplement),
     applicationPage(serials.shipped),
   ];
@@ -70,12 +72,15 @@ describe('console accessibility (WCAG 2.2 AA) in Chromium', { skip: skipWithout(
     serials = {
       submitted: await applications.inState(appId, 'SUBMITTED'),
       review: await applications.inState(appId, 'IN_REVIEW'),
+      heldByRita: await applications.inState(appId, 'IN_REVIEW'),
+      issued: await applications.inState(appId, 'CARD_ISSUED'),
       supplement: await applications.inState(appId, 'SUPPLEMENT_REQUIRED'),
       shipped: await applications.inState(appId, 'SHIPPED'),
     };
     for (const status of ['DELIVERED', 'REJECTED', 'RETURNED', 'EXPIRED'] as const)
       await applications.inState(appId, status);
     await claimApplication(service.ctx, serials.review, { username: 'adam', role: 'admin' }, by);
+    await claimApplication(service.ctx, serials.heldByRita, { username: 'rita', role: 'reviewer' }, by);
     await enrolFactor(service, 'rita');
   });
 
@@ -141,6 +146,17 @@ describe('console accessibility (WCAG 2.2 AA) in Chromium', { skip: skipWithout(
       ['request information', onApplication(serials.review, 'button[data-action="supplement"]')],
       ['open for review', onApplication(serials.review, '.claim-actions button.primary')],
       ['return', onApplication(serials.shipped, 'button[data-action="return"]')],
+      ['ship', onApplication(serials.issued, 'button[data-action="ship"]')],
+      ['reassign', onApplication(serials.heldByRita, '[data-focus-key="claim-reassign"]')],
+      ['disable app', onPage('/console/apps', 'tr[data-app]', 'tr[data-app] button.danger-outline')],
+      [
+        'new app secret',
+        async (page: Page) => {
+          await visit(page, ['/console/apps', 'tr[data-app]']);
+          await page.locator('form.inline-form input').first().fill('Lotus Wallet');
+          await page.locator('form.inline-form button[type="submit"]').click();
+        },
+      ],
       ['rotate secret', onPage('/console/apps', 'tr[data-app]', 'tr[data-app] button')],
       ['set password', onPage('/console/operators', 'tr[data-operator]', 'tr[data-operator] button')],
       [
