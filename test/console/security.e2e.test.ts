@@ -136,8 +136,7 @@ describe('operator security in Chromium', () => {
         "(async () => { const img = document.querySelector('img.mfa-qr'); await img.decode(); return img.naturalWidth; })()",
       )) as number;
       assert.equal(width, 200, 'the QR code is drawn');
-      const uri = (await page.locator('.mfa-uri').textContent())!;
-      const totp = OTPAuth.URI.parse(uri);
+      let totp = OTPAuth.URI.parse((await page.locator('.mfa-uri').textContent())!);
       const secret = await secretShown();
       assert.equal(secret, totp.secret.base32);
       assert.equal(
@@ -156,6 +155,15 @@ describe('operator security in Chromium', () => {
         (e) => e.action === 'operator.mfa_enrol_start',
       );
       assert.equal(started.length, 1, 'one enrolment started, not one per visit');
+      if (language === 'en') {
+        // Asked for explicitly (and confirmed), a new secret replaces the pending one.
+        await page.getByRole('button', { name: 'Start over with a new secret' }).click();
+        await page.getByRole('dialog').getByRole('button', { name: 'Start over with a new secret' }).click();
+        await page.locator('[data-enrolment="new"]').waitFor();
+        assert.notEqual(await secretShown(), secret, 'a new secret');
+        assert.ok(await focusedMatches(page, 'input[name="otp"]'), 'ready for its code');
+        totp = OTPAuth.URI.parse((await page.locator('.mfa-uri').textContent())!);
+      }
 
       // Confirmed with the code the app shows now, as an operator would.
       const codeAt = (ms: number) => totp.generate({ timestamp: ms });
