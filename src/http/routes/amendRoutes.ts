@@ -31,9 +31,6 @@ const AmendRequest = Type.Object(
   },
 );
 
-/** The body is checked by the domain: which fields are allowed depends on the application. */
-const checkedInDomain = () => (value: unknown) => ({ value });
-
 export function registerAmendRoute(
   app: FastifyInstance,
   ctx: ServiceContext,
@@ -43,7 +40,9 @@ export function registerAmendRoute(
     PATHS.amend,
     {
       config: { operation: 'application.amend', idempotent: true },
-      validatorCompiler: checkedInDomain,
+      // Held to its schema like every operation (app_id and timestamp required and typed, each
+      // field as the submit types it); which fields are allowed depends on the application, so the
+      // domain then checks them against the request and the whole application again.
       schema: {
         operationId: 'amendApplication',
         summary: 'Send the information an operator asked for',
