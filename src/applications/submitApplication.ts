@@ -7,6 +7,7 @@ import type { IdempotencyClaim } from '../idempotency/idempotencyKeys.ts';
 import {
   findActiveByCertHash,
   findActiveByExternalId,
+  isCardNumberTaken,
   type SubmissionRows,
 } from './applicationRepository.ts';
 import { canonicalDocumentNumber, readApplication } from './checks/canonical.ts';
@@ -88,6 +89,28 @@ export async function submitApplication(
         // A retry took the key over after our lease: its run is the one that counts.
         throw new ServiceError('idempotencyInProgress', { headers: { 'retry-after': '1' } });
     }
+  }
+}
+
+/**
+ * The validate-only call: every check of the submit, its conflicts included, and nothing stored.
+ * The conflicts are read, not claimed, so a submit that follows may still meet one that arrived
+ * in between; what validate answers is what the submit would have answered at that moment.
+ */
+export async function checkSubmission(ctx: ServiceContext, caller: Caller, body: unknown): Promise<void> {
+  const application = validateApplication(body, validationContext(ctx));
+  const legacy = await findLegacyDuplicate(ctx, application);
+  if (legacy !== undefined) throw duplicateOf(caller, legacy);
+  const holder = await findActiveByCertHash(ctx.store.db, certHash(ctx, application));
+  if (holder !== undefined) throw duplicateOf(caller, holder);
+  if (application.external_id !== undefined) {
+    const taken = await findActiveByExternalId(ctx.store.db, caller.appId, application.external_id);
+    if (taken !== undefined) throw externalIdTaken(taken);
+  }
+  const requested = application.card_no;
+  if (requested !== undefined) {
+    const cardHash = ctx.keyRing.blindIndex('card', requested);
+    if (await isCardNumberTaken(ctx.store.db, cardHash)) throw new ServiceError('cardNoTaken');
   }
 }
 

@@ -145,12 +145,13 @@ export const GUIDANCE: { readonly [K in ErrorName]: Guidance } = {
   },
   duplicateApplication: {
     cause:
-      'The identity document already has an application that is not final (its number read canonically).',
+      'The identity document already has an application that is not final (its number read canonically). The submit, the validate-only call and the amend answer it alike.',
     remedy:
       'If it is yours, `data.busi_water_no` names it: query it instead; submit again only once it is final.',
   },
   cardNoTaken: {
-    cause: 'The requested `card_no` belongs to another application.',
+    cause:
+      'The requested `card_no` belongs to another application (answered by the submit, the validate-only call and the amend).',
     remedy: 'Request another number, or leave `card_no` out and let the service draw one.',
   },
   idempotencyKeyReused: {
@@ -173,7 +174,7 @@ export const GUIDANCE: { readonly [K in ErrorName]: Guidance } = {
   },
   externalIdTaken: {
     cause:
-      'Another application of this app that is not final already carries this `external_id`; `data.busi_water_no` names it.',
+      'Another application of this app that is not final already carries this `external_id`; `data.busi_water_no` names it. The submit and the validate-only call answer it alike.',
     remedy: 'Query that application by its reference; use a new reference for a new application.',
   },
   operatorExists: {

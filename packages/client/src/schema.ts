@@ -53,7 +53,7 @@ export interface paths {
     put?: never;
     /**
      * Check an application without storing it
-     * @description Runs exactly the checks of the submit; answers with the same errors. Nothing is stored.
+     * @description Runs exactly the checks of the submit and answers what the submit would answer at this moment: every field problem (422), and the conflicts with what is stored (409: an active application for the same identity document, the partner reference in use, a requested card number taken). Nothing is stored and nothing is reserved: a submit that follows may still meet a conflict that arrived in between.
      */
     post: operations['validateApplication'];
     delete?: never;
@@ -1936,6 +1936,28 @@ export interface operations {
            *       "code": 40301,
            *       "data": null,
            *       "msg": "app_id: does not match the app of the token"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /**
+       * @description `40901` duplicate_application: cert_id: an active application for this document already exists
+       *
+       *     `40902` card_no_taken: card_no: this card number is already taken
+       *
+       *     `40921` external_id_taken: external_id: is already the reference of an active application of this app
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40901,
+           *       "data": null,
+           *       "msg": "cert_id: an active application for this document already exists"
            *     }
            */
           'application/json': components['schemas']['ErrorEnvelope'];

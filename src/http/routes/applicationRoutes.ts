@@ -3,8 +3,7 @@ import { Type } from 'typebox';
 import { queryApplication } from '../../applications/queryApplication.ts';
 import { resolveSerial, type ApplicationReference } from '../../applications/applicationReference.ts';
 import { ApplicationRequest, ExternalId } from '../../applications/schema.ts';
-import { submitApplication, validationContext } from '../../applications/submitApplication.ts';
-import { validateApplication } from '../../applications/validateApplication.ts';
+import { checkSubmission, submitApplication } from '../../applications/submitApplication.ts';
 import type { ServiceContext } from '../../context.ts';
 import type { ErrorName } from '../../errors/catalogue.ts';
 import { callerAuthentication, callerOf } from '../callerAuth.ts';
@@ -128,17 +127,17 @@ export function applicationRoutes(ctx: ServiceContext) {
           operationId: 'validateApplication',
           summary: 'Check an application without storing it',
           description:
-            'Runs exactly the checks of the submit; answers with the same errors. Nothing is stored.',
+            'Runs exactly the checks of the submit and answers what the submit would answer at this moment: every field problem (422), and the conflicts with what is stored (409: an active application for the same identity document, the partner reference in use, a requested card number taken). Nothing is stored and nothing is reserved: a submit that follows may still meet a conflict that arrived in between.',
           tags: ['applications'],
           body: ApplicationRequest,
           response: {
             200: SuccessEnvelope(Type.Object({ valid: Type.Literal(true) })),
-            ...errorResponses(SUBMIT_ERRORS),
+            ...errorResponses([...SUBMIT_ERRORS, 'duplicateApplication', 'cardNoTaken', 'externalIdTaken']),
           },
         },
       },
       async (request) => {
-        validateApplication(request.body, validationContext(ctx));
+        await checkSubmission(ctx, callerOf(request), request.body);
         return success(request, { valid: true as const });
       },
     );
