@@ -9,6 +9,7 @@ import { clientError, frameworkError, installErrorHandler } from './http/errorHa
 import { installIdempotency } from './http/idempotency.ts';
 import { installJsonParser } from './http/jsonParser.ts';
 import { installRateLimits } from './http/rateLimit.ts';
+import { installRouteErrors } from './http/routeErrors.ts';
 import { installHttpMetrics } from './http/metricsHooks.ts';
 import { DOCUMENT_SCHEMAS, SERVERS, TAGS, webhooksSection, withExamples } from './http/openapiDocs.ts';
 import { callerDocument } from './http/openapiDocuments.ts';
@@ -89,6 +90,8 @@ export async function build(ctx: ServiceContext, options: BuildOptions): Promise
   installHttpMetrics(app, ctx);
   // Before the routes: `config: { idempotent: true }` on a route switches idempotency keys on.
   installIdempotency(app, ctx);
+  // After the hooks that add route hooks, before the OpenAPI plugin reads the routes.
+  installRouteErrors(app);
   await installRateLimits(app, config, options.logger);
 
   app.addHook('onRequest', async (request, reply) => {

@@ -67,10 +67,19 @@ describe('OpenAPI document and reference', () => {
           );
           for (const [status, response] of Object.entries(operation.responses)) {
             if (status.startsWith('2') || response.content === undefined) continue;
+            const schema = response.content['application/json']?.schema as {
+              allOf?: [unknown, { properties: { code: { enum: number[] } } }];
+            };
             assert.deepEqual(
-              response.content['application/json']?.schema,
+              schema.allOf?.[0],
               { $ref: '#/components/schemas/ErrorEnvelope' },
               `${path} ${status}: the shared error envelope`,
+            );
+            const codes = schema.allOf?.[1].properties.code.enum ?? [];
+            assert.ok(codes.length > 0, `${path} ${status}: its codes listed`);
+            assert.ok(
+              codes.every((code) => Math.floor(code / 100) === Number(status)),
+              `${path} ${status}: ${codes.join(', ')}`,
             );
           }
         }

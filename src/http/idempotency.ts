@@ -8,7 +8,6 @@ import type {
 } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import type { ServiceContext } from '../context.ts';
-import { ERRORS, type ErrorName } from '../errors/catalogue.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import { requestHash } from '../idempotency/canonicalJson.ts';
 import {
@@ -22,7 +21,7 @@ import {
 import { bodyOf, callerOf } from './callerAuth.ts';
 import { success } from './envelope.ts';
 import { describe } from '../errors/describe.ts';
-import { errorResponses } from './schemas.ts';
+import { raises } from './routeErrors.ts';
 
 /**
  * `Idempotency-Key` for mutating caller routes. A route opts in with `config: { idempotent: true }`;
@@ -140,22 +139,7 @@ function asArray<T>(value: T | T[] | undefined): T[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
-/** The route's documented error responses, with `names` added to their status's description. */
-function withErrors(responses: Record<string, unknown>, names: ErrorName[]): Record<string, unknown> {
-  const merged = { ...responses };
-  for (const name of names) {
-    const entry = ERRORS[name];
-    const line = `\`${entry.code}\` ${entry.name}: ${entry.en}`;
-    const existing = merged[String(entry.status)] as (TSchema & { description?: string }) | undefined;
-    merged[String(entry.status)] =
-      existing === undefined
-        ? errorResponses([name])[entry.status]
-        : { ...existing, description: existing.description ? `${existing.description}\n\n${line}` : line };
-  }
-  return merged;
-}
-
-/** Documents the header and its errors on an idempotent route; the hooks validate it. */
+/** Documents the header on an idempotent route (its errors come with the claim hook); the hooks validate it. */
 function document(route: RouteOptions): void {
   const schema = route.schema;
   if (schema === undefined) return;
@@ -172,13 +156,6 @@ function document(route: RouteOptions): void {
       ),
     },
   };
-  if (schema.response !== undefined) {
-    schema.response = withErrors(schema.response as Record<string, unknown>, [
-      'headerInvalid',
-      'idempotencyKeyReused',
-      'idempotencyInProgress',
-    ]);
-  }
 }
 
 /**
@@ -187,7 +164,7 @@ function document(route: RouteOptions): void {
  */
 export function installIdempotency(app: FastifyInstance, ctx: ServiceContext): void {
   app.decorateRequest('idempotency', null);
-  const claim = claimHook(ctx);
+  const claim = raises(['headerInvalid', 'idempotencyKeyReused', 'idempotencyInProgress'], claimHook(ctx));
   const finish = finishHook(ctx);
   app.addHook('onRoute', (route) => {
     if (route.config?.idempotent !== true) return;

@@ -2,8 +2,8 @@
  * Two OpenAPI documents out of the one the routes describe: the caller API (`/openapi.json`, what a
  * partner generates its client from) and the admin API (`/admin/openapi.json`, for operators). Each
  * keeps only its own paths, tags and security schemes, and every error response refers to one
- * shared `ErrorEnvelope` component (its codes listed in the response's description, one example
- * beside it) instead of repeating the envelope per status and route.
+ * shared `ErrorEnvelope` component (its codes listed in the response's description and as the
+ * enum of its `code`, one example beside it) instead of repeating the envelope per status and route.
  */
 
 type Json = Record<string, unknown>;
@@ -62,11 +62,21 @@ function shareErrorEnvelope(operation: Json): Json {
     }
     const schema = media['schema'] as Json | undefined;
     const example = (schema?.['examples'] as unknown[] | undefined)?.[0] ?? media['example'];
+    const code = ((schema?.['properties'] as Json | undefined)?.['code'] as Json | undefined)?.['enum'];
     shared[status] = {
       ...response,
       content: {
         'application/json': {
-          schema: { $ref: '#/components/schemas/ErrorEnvelope' },
+          // The shared envelope, its `code` one of this response's codes.
+          schema:
+            code === undefined
+              ? { $ref: '#/components/schemas/ErrorEnvelope' }
+              : {
+                  allOf: [
+                    { $ref: '#/components/schemas/ErrorEnvelope' },
+                    { type: 'object', properties: { code: { enum: code } } },
+                  ],
+                },
           ...(example === undefined ? {} : { example }),
         },
       },

@@ -45,10 +45,13 @@ function errorExample(name: ErrorName) {
   return { code: entry.code, data, msg };
 }
 
-const ErrorEnvelope = (description: string, first: ErrorName) =>
+const ErrorEnvelope = (description: string, first: ErrorName, codes: number[]) =>
   Type.Object(
     {
-      code: Type.Integer({ description: 'HTTP status × 100 + detail, from the error catalogue.' }),
+      code: Type.Integer({
+        enum: codes,
+        description: 'HTTP status × 100 + detail, from the error catalogue: one of the codes listed.',
+      }),
       data: Type.Union(
         [
           Type.Null(),
@@ -75,15 +78,11 @@ const ErrorEnvelope = (description: string, first: ErrorName) =>
     },
   );
 
-/** Errors every caller route can answer with, besides its own. */
+/**
+ * Errors every caller route can answer with, besides its own (those of the body reader and of the
+ * schemas are added to every route by routeErrors.ts).
+ */
 export const CALLER_ERRORS: ErrorName[] = [
-  'bodyNotJson',
-  'bodyNotObject',
-  'bodyDuplicateKey',
-  'bodyBadEncoding',
-  'bodyForbiddenKey',
-  'bodyTooDeep',
-  'bodyEmpty',
   'tokenMissing',
   'tokenInvalid',
   'tokenExpired',
@@ -91,8 +90,6 @@ export const CALLER_ERRORS: ErrorName[] = [
   'appMismatch',
   'appDisabled',
   'rateLimited',
-  'bodyTooLarge',
-  'unsupportedContentType',
   'fieldRequired',
   'fieldType',
   'fieldUnknown',
@@ -100,20 +97,43 @@ export const CALLER_ERRORS: ErrorName[] = [
   'storeUnavailable',
 ];
 
-/** One response entry per HTTP status, its description listing the catalogue codes it may carry. */
+/**
+ * One response entry per HTTP status, its description listing the catalogue codes it may carry and
+ * its `code` limited to them (so a tool that checks responses against the document sees an
+ * undocumented code as a violation).
+ */
 export function errorResponses(names: readonly ErrorName[]): Record<number, TSchema> {
-  const byStatus = new Map<number, { first: ErrorName; lines: string[] }>();
+  const byStatus = new Map<number, { first: ErrorName; lines: string[]; codes: number[] }>();
   for (const name of new Set(names)) {
     const entry = ERRORS[name];
-    const group = byStatus.get(entry.status) ?? { first: name, lines: [] };
+    const group = byStatus.get(entry.status) ?? { first: name, lines: [], codes: [] };
     group.lines.push(`\`${entry.code}\` ${entry.name}: ${entry.en}`);
+    group.codes.push(entry.code);
     byStatus.set(entry.status, group);
   }
   const responses: Record<number, TSchema> = {};
   for (const [status, group] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    responses[status] = ErrorEnvelope(group.lines.join('\n\n'), group.first);
+    responses[status] = ErrorEnvelope(group.lines.join('\n\n'), group.first, group.codes);
   }
   return responses;
+}
+
+const NAME_OF_CODE = new Map(
+  (Object.keys(ERRORS) as ErrorName[]).map((name) => [ERRORS[name].code as number, name]),
+);
+
+/** The catalogue errors a route's responses document (what `errorResponses` wrote into them). */
+export function documentedErrors(responses: Record<string, unknown>): ErrorName[] {
+  const names: ErrorName[] = [];
+  for (const [status, response] of Object.entries(responses)) {
+    if (status.startsWith('2')) continue;
+    const code = (response as { properties?: { code?: { enum?: unknown[] } } }).properties?.code;
+    for (const value of code?.enum ?? []) {
+      const name = NAME_OF_CODE.get(value as number);
+      if (name !== undefined) names.push(name);
+    }
+  }
+  return names;
 }
 
 export const AppId = Type.String({

@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import type { TSchema, Static } from 'typebox';
+import type { ErrorName } from '../errors/catalogue.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 import { keySegment } from './fieldPath.ts';
 
@@ -77,6 +78,61 @@ function toProblem(error: ErrorObject): FieldProblem | undefined {
       return problem(fieldPath(error.instancePath), 'fieldFormat', { rule: 'is invalid', rule_zh: '不合法' });
   }
 }
+
+/**
+ * Every catalogue rule a schema can be reported as, keyword by keyword as `toProblem` reports them:
+ * what a route's documented errors are derived from (http/routeErrors.ts), so that a new length
+ * limit or enum on a route is documented by the same change.
+ */
+export function schemaRules(schema: unknown, rules = new Set<ErrorName>()): Set<ErrorName> {
+  if (typeof schema !== 'object' || schema === null) return rules;
+  const node = schema as Record<string, unknown>;
+  for (const [keyword, value] of Object.entries(node)) {
+    const rule = KEYWORD_RULES[keyword];
+    if (rule !== undefined) rules.add(rule);
+    else if (keyword === 'required' && Array.isArray(value) && value.length > 0) rules.add('fieldRequired');
+    else if (keyword === 'additionalProperties' && value === false) rules.add('fieldUnknown');
+    else if (keyword === 'pattern') rules.add(value === DATE_PATTERN ? 'dateInvalid' : 'fieldFormat');
+    else if (VALIDATING_KEYWORDS.has(keyword)) rules.add('fieldFormat');
+  }
+  for (const key of ['properties', 'patternProperties', '$defs']) {
+    for (const child of Object.values((node[key] as Record<string, unknown> | undefined) ?? {})) {
+      schemaRules(child, rules);
+    }
+  }
+  for (const key of ['items', 'additionalProperties', 'not', 'contains']) schemaRules(node[key], rules);
+  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) {
+    for (const child of (node[key] as unknown[] | undefined) ?? []) schemaRules(child, rules);
+  }
+  return rules;
+}
+
+const KEYWORD_RULES: Record<string, ErrorName> = {
+  type: 'fieldType',
+  minLength: 'fieldEmpty',
+  minItems: 'fieldEmpty',
+  maxLength: 'fieldTooLong',
+  maxItems: 'fieldTooManyItems',
+  enum: 'fieldNotAllowed',
+  minimum: 'fieldFormat',
+  maximum: 'fieldFormat',
+};
+/** Keywords that `toProblem` reports by its default branch. */
+const VALIDATING_KEYWORDS = new Set([
+  'const',
+  'format',
+  'uniqueItems',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minProperties',
+  'maxProperties',
+  'anyOf',
+  'oneOf',
+  'not',
+  'contains',
+  'dependentRequired',
+]);
 
 /** The top-level field a path belongs to: `other_field[0].name` -> `other_field`. */
 export function topField(path: string): string {

@@ -815,6 +815,8 @@ export interface operations {
        *     `40006` body_too_deep: body: is nested deeper than {max} levels
        *
        *     `40007` body_empty: body: is empty; a JSON object is required
+       *
+       *     `40009` request_malformed: request: is malformed
        */
       400: {
         headers: {
@@ -828,7 +830,10 @@ export interface operations {
            *       "msg": "body: is not valid JSON"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009;
+          };
         };
       };
       /**
@@ -848,7 +853,10 @@ export interface operations {
            *       "msg": "timestamp: is  seconds away from server time; the allowed skew is 00, 02 seconds"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40105 | 40104;
+          };
         };
       };
       /** @description `40302` app_disabled: app_id: app is disabled */
@@ -864,7 +872,10 @@ export interface operations {
            *       "msg": "app_id: app is disabled"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40302;
+          };
         };
       };
       /** @description `41301` body_too_large: body: is larger than {max} bytes */
@@ -880,7 +891,10 @@ export interface operations {
            *       "msg": "body: is larger than 32 bytes"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
         };
       };
       /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
@@ -896,7 +910,10 @@ export interface operations {
            *       "msg": "Content-Type: must be application/json"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
         };
       };
       /**
@@ -909,6 +926,8 @@ export interface operations {
        *     `42204` field_empty: {field}: must not be empty
        *
        *     `42203` field_too_long: {field}: must be at most {max} characters
+       *
+       *     `42205` field_format: {field}: {rule}
        */
       422: {
         headers: {
@@ -930,7 +949,10 @@ export interface operations {
            *       "msg": "cert_id: is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42201 | 42202 | 42207 | 42204 | 42203 | 42205;
+          };
         };
       };
       /** @description `42902` auth_attempts_limited: app_secret: too many failed attempts; retry after {retry_after} seconds */
@@ -950,7 +972,10 @@ export interface operations {
            *       "msg": "app_secret: too many failed attempts; retry after 1 seconds"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42902;
+          };
         };
       };
       /** @description `50001` internal: internal error; the request was not completed */
@@ -966,7 +991,10 @@ export interface operations {
            *       "msg": "internal error; the request was not completed"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
         };
       };
       /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
@@ -984,7 +1012,10 @@ export interface operations {
            *       "msg": "service temporarily unavailable; retry later"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
         };
       };
     };
@@ -1285,6 +1316,8 @@ export interface operations {
        *
        *     `40007` body_empty: body: is empty; a JSON object is required
        *
+       *     `40009` request_malformed: request: is malformed
+       *
        *     `40008` header_invalid: {field}: {reason}
        */
       400: {
@@ -1299,7 +1332,10 @@ export interface operations {
            *       "msg": "body: is not valid JSON"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009 | 40008;
+          };
         };
       };
       /**
@@ -1323,7 +1359,10 @@ export interface operations {
            *       "msg": "Authorization: header is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40101 | 40102 | 40103 | 40105;
+          };
         };
       };
       /**
@@ -1343,7 +1382,10 @@ export interface operations {
            *       "msg": "app_id: does not match the app of the token"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40301 | 40302;
+          };
         };
       };
       /**
@@ -1369,7 +1411,10 @@ export interface operations {
            *       "msg": "cert_id: an active application for this document already exists"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40901 | 40902 | 40921 | 40903 | 40904;
+          };
         };
       };
       /** @description `41301` body_too_large: body: is larger than {max} bytes */
@@ -1385,7 +1430,10 @@ export interface operations {
            *       "msg": "body: is larger than 32 bytes"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
         };
       };
       /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
@@ -1401,7 +1449,10 @@ export interface operations {
            *       "msg": "Content-Type: must be application/json"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
         };
       };
       /**
@@ -1533,7 +1584,61 @@ export interface operations {
            *       "msg": "cert_id: is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?:
+              | 42201
+              | 42202
+              | 42207
+              | 42203
+              | 42204
+              | 42205
+              | 42206
+              | 42208
+              | 42209
+              | 42210
+              | 42211
+              | 42212
+              | 42213
+              | 42214
+              | 42215
+              | 42216
+              | 42242
+              | 42217
+              | 42218
+              | 42219
+              | 42220
+              | 42221
+              | 42241
+              | 42222
+              | 42223
+              | 42243
+              | 42244
+              | 42224
+              | 42245
+              | 42225
+              | 42226
+              | 42252
+              | 42246
+              | 42247
+              | 42248
+              | 42249
+              | 42227
+              | 42253
+              | 42254
+              | 42228
+              | 42229
+              | 42230
+              | 42231
+              | 42232
+              | 42233
+              | 42234
+              | 42236
+              | 42237
+              | 42238
+              | 42239
+              | 42240;
+          };
         };
       };
       /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
@@ -1553,7 +1658,10 @@ export interface operations {
            *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42901;
+          };
         };
       };
       /** @description `50001` internal: internal error; the request was not completed */
@@ -1569,7 +1677,10 @@ export interface operations {
            *       "msg": "internal error; the request was not completed"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
         };
       };
       /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
@@ -1587,7 +1698,10 @@ export interface operations {
            *       "msg": "service temporarily unavailable; retry later"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
         };
       };
     };
@@ -1881,6 +1995,8 @@ export interface operations {
        *     `40006` body_too_deep: body: is nested deeper than {max} levels
        *
        *     `40007` body_empty: body: is empty; a JSON object is required
+       *
+       *     `40009` request_malformed: request: is malformed
        */
       400: {
         headers: {
@@ -1894,7 +2010,10 @@ export interface operations {
            *       "msg": "body: is not valid JSON"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009;
+          };
         };
       };
       /**
@@ -1918,7 +2037,10 @@ export interface operations {
            *       "msg": "Authorization: header is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40101 | 40102 | 40103 | 40105;
+          };
         };
       };
       /**
@@ -1938,7 +2060,10 @@ export interface operations {
            *       "msg": "app_id: does not match the app of the token"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40301 | 40302;
+          };
         };
       };
       /**
@@ -1960,7 +2085,10 @@ export interface operations {
            *       "msg": "cert_id: an active application for this document already exists"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40901 | 40902 | 40921;
+          };
         };
       };
       /** @description `41301` body_too_large: body: is larger than {max} bytes */
@@ -1976,7 +2104,10 @@ export interface operations {
            *       "msg": "body: is larger than 32 bytes"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
         };
       };
       /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
@@ -1992,7 +2123,10 @@ export interface operations {
            *       "msg": "Content-Type: must be application/json"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
         };
       };
       /**
@@ -2124,7 +2258,61 @@ export interface operations {
            *       "msg": "cert_id: is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?:
+              | 42201
+              | 42202
+              | 42207
+              | 42203
+              | 42204
+              | 42205
+              | 42206
+              | 42208
+              | 42209
+              | 42210
+              | 42211
+              | 42212
+              | 42213
+              | 42214
+              | 42215
+              | 42216
+              | 42242
+              | 42217
+              | 42218
+              | 42219
+              | 42220
+              | 42221
+              | 42241
+              | 42222
+              | 42223
+              | 42243
+              | 42244
+              | 42224
+              | 42245
+              | 42225
+              | 42226
+              | 42252
+              | 42246
+              | 42247
+              | 42248
+              | 42249
+              | 42227
+              | 42253
+              | 42254
+              | 42228
+              | 42229
+              | 42230
+              | 42231
+              | 42232
+              | 42233
+              | 42234
+              | 42236
+              | 42237
+              | 42238
+              | 42239
+              | 42240;
+          };
         };
       };
       /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
@@ -2144,7 +2332,10 @@ export interface operations {
            *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42901;
+          };
         };
       };
       /** @description `50001` internal: internal error; the request was not completed */
@@ -2160,7 +2351,10 @@ export interface operations {
            *       "msg": "internal error; the request was not completed"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
         };
       };
       /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
@@ -2178,7 +2372,10 @@ export interface operations {
            *       "msg": "service temporarily unavailable; retry later"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
         };
       };
     };
@@ -2355,6 +2552,8 @@ export interface operations {
        *     `40006` body_too_deep: body: is nested deeper than {max} levels
        *
        *     `40007` body_empty: body: is empty; a JSON object is required
+       *
+       *     `40009` request_malformed: request: is malformed
        */
       400: {
         headers: {
@@ -2368,7 +2567,10 @@ export interface operations {
            *       "msg": "body: is not valid JSON"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009;
+          };
         };
       };
       /**
@@ -2392,7 +2594,10 @@ export interface operations {
            *       "msg": "Authorization: header is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40101 | 40102 | 40103 | 40105;
+          };
         };
       };
       /**
@@ -2412,7 +2617,10 @@ export interface operations {
            *       "msg": "app_id: does not match the app of the token"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40301 | 40302;
+          };
         };
       };
       /** @description `40401` application_not_found: busi_water_no: no such application */
@@ -2428,7 +2636,10 @@ export interface operations {
            *       "msg": "busi_water_no: no such application"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40401;
+          };
         };
       };
       /** @description `41301` body_too_large: body: is larger than {max} bytes */
@@ -2444,7 +2655,10 @@ export interface operations {
            *       "msg": "body: is larger than 32 bytes"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
         };
       };
       /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
@@ -2460,7 +2674,10 @@ export interface operations {
            *       "msg": "Content-Type: must be application/json"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
         };
       };
       /**
@@ -2496,7 +2713,10 @@ export interface operations {
            *       "msg": "cert_id: is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42201 | 42202 | 42207 | 42204 | 42203 | 42205;
+          };
         };
       };
       /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
@@ -2516,7 +2736,10 @@ export interface operations {
            *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42901;
+          };
         };
       };
       /** @description `50001` internal: internal error; the request was not completed */
@@ -2532,7 +2755,10 @@ export interface operations {
            *       "msg": "internal error; the request was not completed"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
         };
       };
       /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
@@ -2550,7 +2776,10 @@ export interface operations {
            *       "msg": "service temporarily unavailable; retry later"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
         };
       };
     };
@@ -2755,6 +2984,8 @@ export interface operations {
        *     `40006` body_too_deep: body: is nested deeper than {max} levels
        *
        *     `40007` body_empty: body: is empty; a JSON object is required
+       *
+       *     `40009` request_malformed: request: is malformed
        */
       400: {
         headers: {
@@ -2768,7 +2999,10 @@ export interface operations {
            *       "msg": "body: is not valid JSON"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009;
+          };
         };
       };
       /**
@@ -2792,7 +3026,10 @@ export interface operations {
            *       "msg": "Authorization: header is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40101 | 40102 | 40103 | 40105;
+          };
         };
       };
       /**
@@ -2812,7 +3049,10 @@ export interface operations {
            *       "msg": "app_id: does not match the app of the token"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40301 | 40302;
+          };
         };
       };
       /** @description `41301` body_too_large: body: is larger than {max} bytes */
@@ -2828,7 +3068,10 @@ export interface operations {
            *       "msg": "body: is larger than 32 bytes"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
         };
       };
       /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
@@ -2844,7 +3087,10 @@ export interface operations {
            *       "msg": "Content-Type: must be application/json"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
         };
       };
       /**
@@ -2882,7 +3128,10 @@ export interface operations {
            *       "msg": "cert_id: is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42201 | 42202 | 42207 | 42204 | 42203 | 42206 | 42205;
+          };
         };
       };
       /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
@@ -2902,7 +3151,10 @@ export interface operations {
            *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42901;
+          };
         };
       };
       /** @description `50001` internal: internal error; the request was not completed */
@@ -2918,7 +3170,10 @@ export interface operations {
            *       "msg": "internal error; the request was not completed"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
         };
       };
       /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
@@ -2936,7 +3191,10 @@ export interface operations {
            *       "msg": "service temporarily unavailable; retry later"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
         };
       };
     };
@@ -3126,6 +3384,8 @@ export interface operations {
        *
        *     `40007` body_empty: body: is empty; a JSON object is required
        *
+       *     `40009` request_malformed: request: is malformed
+       *
        *     `40008` header_invalid: {field}: {reason}
        */
       400: {
@@ -3140,7 +3400,10 @@ export interface operations {
            *       "msg": "body: is not valid JSON"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009 | 40008;
+          };
         };
       };
       /**
@@ -3164,7 +3427,10 @@ export interface operations {
            *       "msg": "Authorization: header is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40101 | 40102 | 40103 | 40105;
+          };
         };
       };
       /**
@@ -3184,7 +3450,10 @@ export interface operations {
            *       "msg": "app_id: does not match the app of the token"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40301 | 40302;
+          };
         };
       };
       /** @description `40401` application_not_found: busi_water_no: no such application */
@@ -3200,7 +3469,10 @@ export interface operations {
            *       "msg": "busi_water_no: no such application"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40401;
+          };
         };
       };
       /**
@@ -3224,7 +3496,10 @@ export interface operations {
            *       "msg": "status: cannot move from  to "
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40905 | 40906 | 40903 | 40904;
+          };
         };
       };
       /** @description `41301` body_too_large: body: is larger than {max} bytes */
@@ -3240,7 +3515,10 @@ export interface operations {
            *       "msg": "body: is larger than 32 bytes"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
         };
       };
       /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
@@ -3256,7 +3534,10 @@ export interface operations {
            *       "msg": "Content-Type: must be application/json"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
         };
       };
       /**
@@ -3294,7 +3575,10 @@ export interface operations {
            *       "msg": "cert_id: is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42201 | 42202 | 42207 | 42204 | 42203 | 42205 | 42251;
+          };
         };
       };
       /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
@@ -3314,7 +3598,10 @@ export interface operations {
            *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42901;
+          };
         };
       };
       /** @description `50001` internal: internal error; the request was not completed */
@@ -3330,7 +3617,10 @@ export interface operations {
            *       "msg": "internal error; the request was not completed"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
         };
       };
       /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
@@ -3348,7 +3638,10 @@ export interface operations {
            *       "msg": "service temporarily unavailable; retry later"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
         };
       };
     };
@@ -3727,6 +4020,8 @@ export interface operations {
        *
        *     `40007` body_empty: body: is empty; a JSON object is required
        *
+       *     `40009` request_malformed: request: is malformed
+       *
        *     `40008` header_invalid: {field}: {reason}
        */
       400: {
@@ -3741,7 +4036,10 @@ export interface operations {
            *       "msg": "body: is not valid JSON"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009 | 40008;
+          };
         };
       };
       /**
@@ -3765,7 +4063,10 @@ export interface operations {
            *       "msg": "Authorization: header is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40101 | 40102 | 40103 | 40105;
+          };
         };
       };
       /**
@@ -3785,7 +4086,10 @@ export interface operations {
            *       "msg": "app_id: does not match the app of the token"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40301 | 40302;
+          };
         };
       };
       /** @description `40401` application_not_found: busi_water_no: no such application */
@@ -3801,7 +4105,10 @@ export interface operations {
            *       "msg": "busi_water_no: no such application"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40401;
+          };
         };
       };
       /**
@@ -3829,7 +4136,10 @@ export interface operations {
            *       "msg": "status: cannot move from  to "
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40905 | 40906 | 40901 | 40902 | 40903 | 40904;
+          };
         };
       };
       /** @description `41301` body_too_large: body: is larger than {max} bytes */
@@ -3845,7 +4155,10 @@ export interface operations {
            *       "msg": "body: is larger than 32 bytes"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
         };
       };
       /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
@@ -3861,7 +4174,10 @@ export interface operations {
            *       "msg": "Content-Type: must be application/json"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
         };
       };
       /**
@@ -3995,7 +4311,62 @@ export interface operations {
            *       "msg": "cert_id: is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?:
+              | 42201
+              | 42202
+              | 42207
+              | 42203
+              | 42204
+              | 42205
+              | 42206
+              | 42208
+              | 42209
+              | 42210
+              | 42211
+              | 42212
+              | 42213
+              | 42214
+              | 42215
+              | 42216
+              | 42242
+              | 42217
+              | 42218
+              | 42219
+              | 42220
+              | 42221
+              | 42241
+              | 42222
+              | 42223
+              | 42243
+              | 42244
+              | 42224
+              | 42245
+              | 42225
+              | 42226
+              | 42252
+              | 42246
+              | 42247
+              | 42248
+              | 42249
+              | 42227
+              | 42253
+              | 42254
+              | 42228
+              | 42229
+              | 42230
+              | 42231
+              | 42232
+              | 42233
+              | 42234
+              | 42236
+              | 42237
+              | 42238
+              | 42239
+              | 42240
+              | 42260;
+          };
         };
       };
       /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
@@ -4015,7 +4386,10 @@ export interface operations {
            *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42901;
+          };
         };
       };
       /** @description `50001` internal: internal error; the request was not completed */
@@ -4031,7 +4405,10 @@ export interface operations {
            *       "msg": "internal error; the request was not completed"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
         };
       };
       /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
@@ -4049,7 +4426,10 @@ export interface operations {
            *       "msg": "service temporarily unavailable; retry later"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
         };
       };
     };
@@ -4239,6 +4619,8 @@ export interface operations {
        *     `40006` body_too_deep: body: is nested deeper than {max} levels
        *
        *     `40007` body_empty: body: is empty; a JSON object is required
+       *
+       *     `40009` request_malformed: request: is malformed
        */
       400: {
         headers: {
@@ -4252,7 +4634,10 @@ export interface operations {
            *       "msg": "body: is not valid JSON"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009;
+          };
         };
       };
       /**
@@ -4276,7 +4661,10 @@ export interface operations {
            *       "msg": "Authorization: header is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40101 | 40102 | 40103 | 40105;
+          };
         };
       };
       /**
@@ -4296,7 +4684,10 @@ export interface operations {
            *       "msg": "app_id: does not match the app of the token"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40301 | 40302;
+          };
         };
       };
       /** @description `41301` body_too_large: body: is larger than {max} bytes */
@@ -4312,7 +4703,10 @@ export interface operations {
            *       "msg": "body: is larger than 32 bytes"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
         };
       };
       /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
@@ -4328,7 +4722,10 @@ export interface operations {
            *       "msg": "Content-Type: must be application/json"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
         };
       };
       /**
@@ -4341,6 +4738,8 @@ export interface operations {
        *     `42204` field_empty: {field}: must not be empty
        *
        *     `42203` field_too_long: {field}: must be at most {max} characters
+       *
+       *     `42205` field_format: {field}: {rule}
        */
       422: {
         headers: {
@@ -4362,7 +4761,10 @@ export interface operations {
            *       "msg": "cert_id: is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42201 | 42202 | 42207 | 42204 | 42203 | 42205;
+          };
         };
       };
       /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
@@ -4382,7 +4784,10 @@ export interface operations {
            *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42901;
+          };
         };
       };
       /** @description `50001` internal: internal error; the request was not completed */
@@ -4398,7 +4803,10 @@ export interface operations {
            *       "msg": "internal error; the request was not completed"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
         };
       };
       /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
@@ -4416,7 +4824,10 @@ export interface operations {
            *       "msg": "service temporarily unavailable; retry later"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
         };
       };
     };
@@ -4625,6 +5036,8 @@ export interface operations {
        *     `40006` body_too_deep: body: is nested deeper than {max} levels
        *
        *     `40007` body_empty: body: is empty; a JSON object is required
+       *
+       *     `40009` request_malformed: request: is malformed
        */
       400: {
         headers: {
@@ -4638,7 +5051,10 @@ export interface operations {
            *       "msg": "body: is not valid JSON"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009;
+          };
         };
       };
       /**
@@ -4662,7 +5078,10 @@ export interface operations {
            *       "msg": "Authorization: header is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40101 | 40102 | 40103 | 40105;
+          };
         };
       };
       /**
@@ -4682,7 +5101,10 @@ export interface operations {
            *       "msg": "app_id: does not match the app of the token"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40301 | 40302;
+          };
         };
       };
       /** @description `41301` body_too_large: body: is larger than {max} bytes */
@@ -4698,7 +5120,10 @@ export interface operations {
            *       "msg": "body: is larger than 32 bytes"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
         };
       };
       /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
@@ -4714,7 +5139,10 @@ export interface operations {
            *       "msg": "Content-Type: must be application/json"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
         };
       };
       /**
@@ -4752,7 +5180,10 @@ export interface operations {
            *       "msg": "cert_id: is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42201 | 42202 | 42207 | 42204 | 42203 | 42205 | 42206;
+          };
         };
       };
       /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
@@ -4772,7 +5203,10 @@ export interface operations {
            *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42901;
+          };
         };
       };
       /** @description `50001` internal: internal error; the request was not completed */
@@ -4788,7 +5222,10 @@ export interface operations {
            *       "msg": "internal error; the request was not completed"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
         };
       };
       /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
@@ -4806,7 +5243,10 @@ export interface operations {
            *       "msg": "service temporarily unavailable; retry later"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
         };
       };
     };
@@ -4931,6 +5371,8 @@ export interface operations {
        *     `40006` body_too_deep: body: is nested deeper than {max} levels
        *
        *     `40007` body_empty: body: is empty; a JSON object is required
+       *
+       *     `40009` request_malformed: request: is malformed
        */
       400: {
         headers: {
@@ -4944,7 +5386,10 @@ export interface operations {
            *       "msg": "body: is not valid JSON"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009;
+          };
         };
       };
       /**
@@ -4968,7 +5413,10 @@ export interface operations {
            *       "msg": "Authorization: header is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40101 | 40102 | 40103 | 40105;
+          };
         };
       };
       /**
@@ -4988,7 +5436,10 @@ export interface operations {
            *       "msg": "app_id: does not match the app of the token"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40301 | 40302;
+          };
         };
       };
       /** @description `41301` body_too_large: body: is larger than {max} bytes */
@@ -5004,7 +5455,10 @@ export interface operations {
            *       "msg": "body: is larger than 32 bytes"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
         };
       };
       /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
@@ -5020,7 +5474,10 @@ export interface operations {
            *       "msg": "Content-Type: must be application/json"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
         };
       };
       /**
@@ -5045,6 +5502,8 @@ export interface operations {
        *     `42233` url_private_host: {field}: must not point at a private, loopback or link-local address
        *
        *     `42280` webhook_url_unresolvable: {field}: the host name does not resolve
+       *
+       *     `42205` field_format: {field}: {rule}
        */
       422: {
         headers: {
@@ -5066,7 +5525,11 @@ export interface operations {
            *       "msg": "cert_id: is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?:
+              42201 | 42202 | 42207 | 42204 | 42203 | 42206 | 42208 | 42231 | 42232 | 42233 | 42280 | 42205;
+          };
         };
       };
       /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
@@ -5086,7 +5549,10 @@ export interface operations {
            *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42901;
+          };
         };
       };
       /** @description `50001` internal: internal error; the request was not completed */
@@ -5102,7 +5568,10 @@ export interface operations {
            *       "msg": "internal error; the request was not completed"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
         };
       };
       /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
@@ -5120,7 +5589,10 @@ export interface operations {
            *       "msg": "service temporarily unavailable; retry later"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
         };
       };
     };
@@ -5230,6 +5702,8 @@ export interface operations {
        *     `40006` body_too_deep: body: is nested deeper than {max} levels
        *
        *     `40007` body_empty: body: is empty; a JSON object is required
+       *
+       *     `40009` request_malformed: request: is malformed
        */
       400: {
         headers: {
@@ -5243,7 +5717,10 @@ export interface operations {
            *       "msg": "body: is not valid JSON"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009;
+          };
         };
       };
       /**
@@ -5267,7 +5744,10 @@ export interface operations {
            *       "msg": "Authorization: header is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40101 | 40102 | 40103 | 40105;
+          };
         };
       };
       /**
@@ -5287,7 +5767,10 @@ export interface operations {
            *       "msg": "app_id: does not match the app of the token"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40301 | 40302;
+          };
         };
       };
       /** @description `41301` body_too_large: body: is larger than {max} bytes */
@@ -5303,7 +5786,10 @@ export interface operations {
            *       "msg": "body: is larger than 32 bytes"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
         };
       };
       /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
@@ -5319,7 +5805,10 @@ export interface operations {
            *       "msg": "Content-Type: must be application/json"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
         };
       };
       /**
@@ -5332,6 +5821,8 @@ export interface operations {
        *     `42204` field_empty: {field}: must not be empty
        *
        *     `42203` field_too_long: {field}: must be at most {max} characters
+       *
+       *     `42205` field_format: {field}: {rule}
        */
       422: {
         headers: {
@@ -5353,7 +5844,10 @@ export interface operations {
            *       "msg": "cert_id: is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42201 | 42202 | 42207 | 42204 | 42203 | 42205;
+          };
         };
       };
       /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
@@ -5373,7 +5867,10 @@ export interface operations {
            *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42901;
+          };
         };
       };
       /** @description `50001` internal: internal error; the request was not completed */
@@ -5389,7 +5886,10 @@ export interface operations {
            *       "msg": "internal error; the request was not completed"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
         };
       };
       /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
@@ -5407,7 +5907,10 @@ export interface operations {
            *       "msg": "service temporarily unavailable; retry later"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
         };
       };
     };
@@ -5514,6 +6017,8 @@ export interface operations {
        *     `40006` body_too_deep: body: is nested deeper than {max} levels
        *
        *     `40007` body_empty: body: is empty; a JSON object is required
+       *
+       *     `40009` request_malformed: request: is malformed
        */
       400: {
         headers: {
@@ -5527,7 +6032,10 @@ export interface operations {
            *       "msg": "body: is not valid JSON"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009;
+          };
         };
       };
       /**
@@ -5551,7 +6059,10 @@ export interface operations {
            *       "msg": "Authorization: header is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40101 | 40102 | 40103 | 40105;
+          };
         };
       };
       /**
@@ -5571,7 +6082,10 @@ export interface operations {
            *       "msg": "app_id: does not match the app of the token"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40301 | 40302;
+          };
         };
       };
       /** @description `40410` webhook_endpoint_not_found: id: no such webhook endpoint */
@@ -5587,7 +6101,10 @@ export interface operations {
            *       "msg": "id: no such webhook endpoint"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40410;
+          };
         };
       };
       /** @description `41301` body_too_large: body: is larger than {max} bytes */
@@ -5603,7 +6120,10 @@ export interface operations {
            *       "msg": "body: is larger than 32 bytes"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
         };
       };
       /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
@@ -5619,7 +6139,10 @@ export interface operations {
            *       "msg": "Content-Type: must be application/json"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
         };
       };
       /**
@@ -5632,6 +6155,8 @@ export interface operations {
        *     `42204` field_empty: {field}: must not be empty
        *
        *     `42203` field_too_long: {field}: must be at most {max} characters
+       *
+       *     `42205` field_format: {field}: {rule}
        */
       422: {
         headers: {
@@ -5653,7 +6178,10 @@ export interface operations {
            *       "msg": "cert_id: is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42201 | 42202 | 42207 | 42204 | 42203 | 42205;
+          };
         };
       };
       /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
@@ -5673,7 +6201,10 @@ export interface operations {
            *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42901;
+          };
         };
       };
       /** @description `50001` internal: internal error; the request was not completed */
@@ -5689,7 +6220,10 @@ export interface operations {
            *       "msg": "internal error; the request was not completed"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
         };
       };
       /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
@@ -5707,7 +6241,10 @@ export interface operations {
            *       "msg": "service temporarily unavailable; retry later"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
         };
       };
     };
@@ -5824,6 +6361,8 @@ export interface operations {
        *     `40006` body_too_deep: body: is nested deeper than {max} levels
        *
        *     `40007` body_empty: body: is empty; a JSON object is required
+       *
+       *     `40009` request_malformed: request: is malformed
        */
       400: {
         headers: {
@@ -5837,7 +6376,10 @@ export interface operations {
            *       "msg": "body: is not valid JSON"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009;
+          };
         };
       };
       /**
@@ -5861,7 +6403,10 @@ export interface operations {
            *       "msg": "Authorization: header is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40101 | 40102 | 40103 | 40105;
+          };
         };
       };
       /**
@@ -5881,7 +6426,10 @@ export interface operations {
            *       "msg": "app_id: does not match the app of the token"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40301 | 40302;
+          };
         };
       };
       /** @description `40410` webhook_endpoint_not_found: id: no such webhook endpoint */
@@ -5897,7 +6445,10 @@ export interface operations {
            *       "msg": "id: no such webhook endpoint"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40410;
+          };
         };
       };
       /** @description `41301` body_too_large: body: is larger than {max} bytes */
@@ -5913,7 +6464,10 @@ export interface operations {
            *       "msg": "body: is larger than 32 bytes"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
         };
       };
       /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
@@ -5929,7 +6483,10 @@ export interface operations {
            *       "msg": "Content-Type: must be application/json"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
         };
       };
       /**
@@ -5965,7 +6522,10 @@ export interface operations {
            *       "msg": "cert_id: is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42201 | 42202 | 42207 | 42204 | 42203 | 42205;
+          };
         };
       };
       /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
@@ -5985,7 +6545,10 @@ export interface operations {
            *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42901;
+          };
         };
       };
       /** @description `50001` internal: internal error; the request was not completed */
@@ -6001,7 +6564,10 @@ export interface operations {
            *       "msg": "internal error; the request was not completed"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
         };
       };
       /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
@@ -6019,7 +6585,10 @@ export interface operations {
            *       "msg": "service temporarily unavailable; retry later"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
         };
       };
     };
@@ -6126,6 +6695,8 @@ export interface operations {
        *     `40006` body_too_deep: body: is nested deeper than {max} levels
        *
        *     `40007` body_empty: body: is empty; a JSON object is required
+       *
+       *     `40009` request_malformed: request: is malformed
        */
       400: {
         headers: {
@@ -6139,7 +6710,10 @@ export interface operations {
            *       "msg": "body: is not valid JSON"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009;
+          };
         };
       };
       /**
@@ -6163,7 +6737,10 @@ export interface operations {
            *       "msg": "Authorization: header is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40101 | 40102 | 40103 | 40105;
+          };
         };
       };
       /**
@@ -6183,7 +6760,10 @@ export interface operations {
            *       "msg": "app_id: does not match the app of the token"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40301 | 40302;
+          };
         };
       };
       /** @description `40410` webhook_endpoint_not_found: id: no such webhook endpoint */
@@ -6199,7 +6779,10 @@ export interface operations {
            *       "msg": "id: no such webhook endpoint"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40410;
+          };
         };
       };
       /** @description `41301` body_too_large: body: is larger than {max} bytes */
@@ -6215,7 +6798,10 @@ export interface operations {
            *       "msg": "body: is larger than 32 bytes"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
         };
       };
       /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
@@ -6231,7 +6817,10 @@ export interface operations {
            *       "msg": "Content-Type: must be application/json"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
         };
       };
       /**
@@ -6244,6 +6833,8 @@ export interface operations {
        *     `42204` field_empty: {field}: must not be empty
        *
        *     `42203` field_too_long: {field}: must be at most {max} characters
+       *
+       *     `42205` field_format: {field}: {rule}
        */
       422: {
         headers: {
@@ -6265,7 +6856,10 @@ export interface operations {
            *       "msg": "cert_id: is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42201 | 42202 | 42207 | 42204 | 42203 | 42205;
+          };
         };
       };
       /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
@@ -6285,7 +6879,10 @@ export interface operations {
            *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42901;
+          };
         };
       };
       /** @description `50001` internal: internal error; the request was not completed */
@@ -6301,7 +6898,10 @@ export interface operations {
            *       "msg": "internal error; the request was not completed"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
         };
       };
       /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
@@ -6319,7 +6919,10 @@ export interface operations {
            *       "msg": "service temporarily unavailable; retry later"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
         };
       };
     };
@@ -6426,6 +7029,8 @@ export interface operations {
        *     `40006` body_too_deep: body: is nested deeper than {max} levels
        *
        *     `40007` body_empty: body: is empty; a JSON object is required
+       *
+       *     `40009` request_malformed: request: is malformed
        */
       400: {
         headers: {
@@ -6439,7 +7044,10 @@ export interface operations {
            *       "msg": "body: is not valid JSON"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009;
+          };
         };
       };
       /**
@@ -6463,7 +7071,10 @@ export interface operations {
            *       "msg": "Authorization: header is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40101 | 40102 | 40103 | 40105;
+          };
         };
       };
       /**
@@ -6483,7 +7094,10 @@ export interface operations {
            *       "msg": "app_id: does not match the app of the token"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40301 | 40302;
+          };
         };
       };
       /** @description `40410` webhook_endpoint_not_found: id: no such webhook endpoint */
@@ -6499,7 +7113,10 @@ export interface operations {
            *       "msg": "id: no such webhook endpoint"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40410;
+          };
         };
       };
       /** @description `41301` body_too_large: body: is larger than {max} bytes */
@@ -6515,7 +7132,10 @@ export interface operations {
            *       "msg": "body: is larger than 32 bytes"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
         };
       };
       /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
@@ -6531,7 +7151,10 @@ export interface operations {
            *       "msg": "Content-Type: must be application/json"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
         };
       };
       /**
@@ -6544,6 +7167,8 @@ export interface operations {
        *     `42204` field_empty: {field}: must not be empty
        *
        *     `42203` field_too_long: {field}: must be at most {max} characters
+       *
+       *     `42205` field_format: {field}: {rule}
        */
       422: {
         headers: {
@@ -6565,7 +7190,10 @@ export interface operations {
            *       "msg": "cert_id: is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42201 | 42202 | 42207 | 42204 | 42203 | 42205;
+          };
         };
       };
       /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
@@ -6585,7 +7213,10 @@ export interface operations {
            *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42901;
+          };
         };
       };
       /** @description `50001` internal: internal error; the request was not completed */
@@ -6601,7 +7232,10 @@ export interface operations {
            *       "msg": "internal error; the request was not completed"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
         };
       };
       /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
@@ -6619,7 +7253,10 @@ export interface operations {
            *       "msg": "service temporarily unavailable; retry later"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
         };
       };
     };
@@ -6700,6 +7337,8 @@ export interface operations {
        *     `40006` body_too_deep: body: is nested deeper than {max} levels
        *
        *     `40007` body_empty: body: is empty; a JSON object is required
+       *
+       *     `40009` request_malformed: request: is malformed
        */
       400: {
         headers: {
@@ -6713,7 +7352,10 @@ export interface operations {
            *       "msg": "body: is not valid JSON"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009;
+          };
         };
       };
       /**
@@ -6737,7 +7379,10 @@ export interface operations {
            *       "msg": "Authorization: header is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40101 | 40102 | 40103 | 40105;
+          };
         };
       };
       /**
@@ -6757,7 +7402,10 @@ export interface operations {
            *       "msg": "app_id: does not match the app of the token"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40301 | 40302;
+          };
         };
       };
       /** @description `40410` webhook_endpoint_not_found: id: no such webhook endpoint */
@@ -6773,7 +7421,10 @@ export interface operations {
            *       "msg": "id: no such webhook endpoint"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40410;
+          };
         };
       };
       /** @description `41301` body_too_large: body: is larger than {max} bytes */
@@ -6789,7 +7440,10 @@ export interface operations {
            *       "msg": "body: is larger than 32 bytes"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
         };
       };
       /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
@@ -6805,7 +7459,10 @@ export interface operations {
            *       "msg": "Content-Type: must be application/json"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
         };
       };
       /**
@@ -6818,6 +7475,8 @@ export interface operations {
        *     `42204` field_empty: {field}: must not be empty
        *
        *     `42203` field_too_long: {field}: must be at most {max} characters
+       *
+       *     `42205` field_format: {field}: {rule}
        */
       422: {
         headers: {
@@ -6839,7 +7498,10 @@ export interface operations {
            *       "msg": "cert_id: is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42201 | 42202 | 42207 | 42204 | 42203 | 42205;
+          };
         };
       };
       /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
@@ -6859,7 +7521,10 @@ export interface operations {
            *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42901;
+          };
         };
       };
       /** @description `50001` internal: internal error; the request was not completed */
@@ -6875,7 +7540,10 @@ export interface operations {
            *       "msg": "internal error; the request was not completed"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
         };
       };
       /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
@@ -6893,7 +7561,10 @@ export interface operations {
            *       "msg": "service temporarily unavailable; retry later"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
         };
       };
     };
@@ -6982,6 +7653,8 @@ export interface operations {
        *     `40006` body_too_deep: body: is nested deeper than {max} levels
        *
        *     `40007` body_empty: body: is empty; a JSON object is required
+       *
+       *     `40009` request_malformed: request: is malformed
        */
       400: {
         headers: {
@@ -6995,7 +7668,10 @@ export interface operations {
            *       "msg": "body: is not valid JSON"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009;
+          };
         };
       };
       /**
@@ -7019,7 +7695,10 @@ export interface operations {
            *       "msg": "Authorization: header is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40101 | 40102 | 40103 | 40105;
+          };
         };
       };
       /**
@@ -7039,7 +7718,10 @@ export interface operations {
            *       "msg": "app_id: does not match the app of the token"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40301 | 40302;
+          };
         };
       };
       /** @description `40410` webhook_endpoint_not_found: id: no such webhook endpoint */
@@ -7055,7 +7737,10 @@ export interface operations {
            *       "msg": "id: no such webhook endpoint"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40410;
+          };
         };
       };
       /** @description `41301` body_too_large: body: is larger than {max} bytes */
@@ -7071,7 +7756,10 @@ export interface operations {
            *       "msg": "body: is larger than 32 bytes"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
         };
       };
       /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
@@ -7087,7 +7775,10 @@ export interface operations {
            *       "msg": "Content-Type: must be application/json"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
         };
       };
       /**
@@ -7100,6 +7791,8 @@ export interface operations {
        *     `42204` field_empty: {field}: must not be empty
        *
        *     `42203` field_too_long: {field}: must be at most {max} characters
+       *
+       *     `42205` field_format: {field}: {rule}
        */
       422: {
         headers: {
@@ -7121,7 +7814,10 @@ export interface operations {
            *       "msg": "cert_id: is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42201 | 42202 | 42207 | 42204 | 42203 | 42205;
+          };
         };
       };
       /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
@@ -7141,7 +7837,10 @@ export interface operations {
            *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42901;
+          };
         };
       };
       /** @description `50001` internal: internal error; the request was not completed */
@@ -7157,7 +7856,10 @@ export interface operations {
            *       "msg": "internal error; the request was not completed"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
         };
       };
       /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
@@ -7175,7 +7877,10 @@ export interface operations {
            *       "msg": "service temporarily unavailable; retry later"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
         };
       };
     };
@@ -7307,6 +8012,8 @@ export interface operations {
        *     `40006` body_too_deep: body: is nested deeper than {max} levels
        *
        *     `40007` body_empty: body: is empty; a JSON object is required
+       *
+       *     `40009` request_malformed: request: is malformed
        */
       400: {
         headers: {
@@ -7320,7 +8027,10 @@ export interface operations {
            *       "msg": "body: is not valid JSON"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009;
+          };
         };
       };
       /**
@@ -7344,7 +8054,10 @@ export interface operations {
            *       "msg": "Authorization: header is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40101 | 40102 | 40103 | 40105;
+          };
         };
       };
       /**
@@ -7364,7 +8077,10 @@ export interface operations {
            *       "msg": "app_id: does not match the app of the token"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40301 | 40302;
+          };
         };
       };
       /**
@@ -7384,7 +8100,10 @@ export interface operations {
            *       "msg": "id: no such webhook endpoint"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40410 | 40411;
+          };
         };
       };
       /** @description `41301` body_too_large: body: is larger than {max} bytes */
@@ -7400,7 +8119,10 @@ export interface operations {
            *       "msg": "body: is larger than 32 bytes"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
         };
       };
       /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
@@ -7416,7 +8138,10 @@ export interface operations {
            *       "msg": "Content-Type: must be application/json"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
         };
       };
       /**
@@ -7454,7 +8179,10 @@ export interface operations {
            *       "msg": "cert_id: is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42201 | 42202 | 42207 | 42204 | 42203 | 42206 | 42205;
+          };
         };
       };
       /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
@@ -7474,7 +8202,10 @@ export interface operations {
            *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42901;
+          };
         };
       };
       /** @description `50001` internal: internal error; the request was not completed */
@@ -7490,7 +8221,10 @@ export interface operations {
            *       "msg": "internal error; the request was not completed"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
         };
       };
       /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
@@ -7508,7 +8242,10 @@ export interface operations {
            *       "msg": "service temporarily unavailable; retry later"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
         };
       };
     };
@@ -7593,6 +8330,8 @@ export interface operations {
        *     `40006` body_too_deep: body: is nested deeper than {max} levels
        *
        *     `40007` body_empty: body: is empty; a JSON object is required
+       *
+       *     `40009` request_malformed: request: is malformed
        */
       400: {
         headers: {
@@ -7606,7 +8345,10 @@ export interface operations {
            *       "msg": "body: is not valid JSON"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009;
+          };
         };
       };
       /**
@@ -7630,7 +8372,10 @@ export interface operations {
            *       "msg": "Authorization: header is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40101 | 40102 | 40103 | 40105;
+          };
         };
       };
       /**
@@ -7650,7 +8395,10 @@ export interface operations {
            *       "msg": "app_id: does not match the app of the token"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40301 | 40302;
+          };
         };
       };
       /**
@@ -7670,7 +8418,10 @@ export interface operations {
            *       "msg": "event_id: no such event"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40411 | 40410;
+          };
         };
       };
       /** @description `40930` webhook_endpoint_disabled: id: the webhook endpoint is disabled; enable it first */
@@ -7686,7 +8437,10 @@ export interface operations {
            *       "msg": "id: the webhook endpoint is disabled; enable it first"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40930;
+          };
         };
       };
       /** @description `41301` body_too_large: body: is larger than {max} bytes */
@@ -7702,7 +8456,10 @@ export interface operations {
            *       "msg": "body: is larger than 32 bytes"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
         };
       };
       /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
@@ -7718,7 +8475,10 @@ export interface operations {
            *       "msg": "Content-Type: must be application/json"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
         };
       };
       /**
@@ -7731,6 +8491,8 @@ export interface operations {
        *     `42204` field_empty: {field}: must not be empty
        *
        *     `42203` field_too_long: {field}: must be at most {max} characters
+       *
+       *     `42205` field_format: {field}: {rule}
        */
       422: {
         headers: {
@@ -7752,7 +8514,10 @@ export interface operations {
            *       "msg": "cert_id: is required"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42201 | 42202 | 42207 | 42204 | 42203 | 42205;
+          };
         };
       };
       /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
@@ -7772,7 +8537,10 @@ export interface operations {
            *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42901;
+          };
         };
       };
       /** @description `50001` internal: internal error; the request was not completed */
@@ -7788,7 +8556,10 @@ export interface operations {
            *       "msg": "internal error; the request was not completed"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
         };
       };
       /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
@@ -7806,7 +8577,10 @@ export interface operations {
            *       "msg": "service temporarily unavailable; retry later"
            *     }
            */
-          'application/json': components['schemas']['ErrorEnvelope'];
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
         };
       };
     };

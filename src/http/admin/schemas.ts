@@ -11,6 +11,7 @@ import { USERNAME_PATTERN } from '../../operators/operators.ts';
 import { MAX_PASSWORD_LENGTH } from '../../operators/passwordPolicy.ts';
 import { PURPOSE_TEXT_MAX, REVEAL_PURPOSES } from '../../operators/revealPolicy.ts';
 import { ROLES } from '../../operators/roles.ts';
+import { BODY_ERRORS } from '../routeErrors.ts';
 import { errorResponses, SuccessEnvelope } from '../schemas.ts';
 
 /** Request and response shapes of the admin API: validation, types and the OpenAPI document. */
@@ -29,18 +30,8 @@ export const ADMIN_ERRORS: ErrorName[] = [
   'storeUnavailable',
 ];
 
-/** Errors of routes with a JSON body. */
-export const BODY_ERRORS: ErrorName[] = [
-  'bodyNotJson',
-  'bodyNotObject',
-  'bodyDuplicateKey',
-  'bodyBadEncoding',
-  'bodyForbiddenKey',
-  'bodyTooDeep',
-  'bodyEmpty',
-  'bodyTooLarge',
-  'unsupportedContentType',
-];
+/** Errors of routes with a JSON body (also derived for every route with one: routeErrors.ts). */
+export { BODY_ERRORS };
 
 export const adminErrors = (...extra: ErrorName[]) => errorResponses([...ADMIN_ERRORS, ...extra]);
 export const adminBodyErrors = (...extra: ErrorName[]) =>
