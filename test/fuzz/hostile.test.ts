@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { uniqueApplicant } from '../helpers/applicants.ts';
+import { budgetMs } from '../helpers/budget.ts';
 import { newCaller, startService } from '../helpers/service.ts';
 import { contractValidator } from '../chaos/support/contract.ts';
 import { send, type Exchange } from '../chaos/support/http.ts';
@@ -23,9 +24,13 @@ const CASES = Number(process.env['FUZZ_CASES'] ?? scale(500, 10_000));
 describe('fuzz: hostile input over HTTP', () => {
   test(`${CASES} generated requests: never a 5xx, always the envelope naming a field or the body`, async (t) => {
     // The failed-secret limit would turn the token route's cases into 429s after ten: lift it here.
+    // Idle connections stay open for the whole run: on a loaded machine the judging of one answer
+    // can outlast the default 5 s keep-alive, and the next request would then race the server
+    // closing its connection (a property of HTTP keep-alive, not of the input under test).
     const service = await startService('sqlite', {
       AUTH_FAILURE_BURST: '100000',
       AUTH_FAILURES_PER_MINUTE: '100000',
+      KEEP_ALIVE_TIMEOUT_MS: '600000',
     });
     try {
       const caller = await newCaller(service, 'fuzz partner');
@@ -54,7 +59,10 @@ describe('fuzz: hostile input over HTTP', () => {
         for (const v of c.identity) identity.add(v);
         let reply: Exchange;
         try {
-          reply = await send(service.baseUrl, ROUTE_PATHS[c.route], requestOf(c, caller.token));
+          reply = await send(service.baseUrl, ROUTE_PATHS[c.route], {
+            ...requestOf(c, caller.token),
+            timeoutMs: budgetMs(10_000),
+          });
         } catch (error) {
           lastFailure = `${c.route} ${c.what}: the connection failed (${String(error)})`;
           return false;

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { budgetMs } from './budget.ts';
 
 const MAIN = fileURLToPath(new URL('../../bin/server.js', import.meta.url));
 
@@ -31,7 +32,12 @@ export async function spawnService(env: Record<string, string>): Promise<Service
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   createInterface({ input: child.stderr! }).on('line', (line) => output.push(line));
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output.join('\n')}`)), 20_000);
+    // A ceiling for the start, derived from the machine's load (a cold start takes 1-2 s idle).
+    const ceiling = budgetMs(10_000);
+    const timer = setTimeout(
+      () => reject(new Error(`service did not start within ${ceiling} ms:\n${output.join('\n')}`)),
+      ceiling,
+    );
     createInterface({ input: child.stdout! }).on('line', (line) => {
       output.push(line);
       const url = (JSON.parse(line) as { url?: string; msg?: string }).url;
