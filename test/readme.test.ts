@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +44,10 @@ for (const storeName of storeNames()) {
         assert.equal(status.code, 0, stdout);
         assert.equal(status.data.status, 'SUBMITTED');
         assert.match(status.data.card_no_masked, /^539966\*{6}[0-9]{4}$/);
+        // Its files land in .walkthrough/ only, which git ignores: the app secret stays out of commits.
+        assert.deepEqual(readdirSync(workDir), ['.walkthrough']);
+        assert.deepEqual(readdirSync(join(workDir, '.walkthrough')).sort(), ['app.json', 'submitted.json']);
+        await run('git', ['check-ignore', '--quiet', '--no-index', '.walkthrough/app.json'], { cwd: ROOT });
       } finally {
         service.child.kill('SIGTERM');
         await service.exited;
