@@ -1,9 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor, ChangedBy } from '../../audit/actor.ts';
 import type { ServiceContext } from '../../context.ts';
+import type { ErrorName } from '../../errors/catalogue.ts';
 import { ServiceError } from '../../errors/serviceError.ts';
 import { hasRole, type Role } from '../../operators/roles.ts';
 import { authenticateOperator, csrfTokenMatches, type OperatorIdentity } from '../../operators/sessions.ts';
+import { raises } from '../routeErrors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,6 +30,15 @@ declare module 'fastify' {
  * or validated (an outsider learns nothing from validation errors); it works as a `preHandler` too.
  */
 export const SESSION_COOKIE = 'cardapply_session';
+
+/** What `requireOperator` answers when it refuses a request. */
+const OPERATOR_AUTH_ERRORS: ErrorName[] = [
+  'operatorAuthRequired',
+  'operatorSessionInvalid',
+  'csrfTokenInvalid',
+  'mfaEnrolmentRequired',
+  'forbidden',
+];
 export const CSRF_HEADER = 'x-csrf-token';
 /** Sent by the console's own refreshes: they do not count as use of the session (idle end). */
 export const BACKGROUND_HEADER = 'x-cardapply-background';
@@ -43,31 +54,37 @@ export function requireOperator(
   minRole: Role,
   options: { duringEnrolment?: boolean } = {},
 ) {
-  return async (request: FastifyRequest, _reply?: FastifyReply): Promise<void> => {
-    const credential = credentialOf(request);
-    if (credential === undefined) throw new ServiceError('operatorAuthRequired');
-    const identity = await authenticateOperator(ctx, credential.token, { background: isBackground(request) });
-    // Signed in with a password alone where a second factor is required: only enrolment (and
-    // signing out) until it is done.
-    if (identity.scope === 'enrol' && options.duringEnrolment !== true) {
-      throw new ServiceError('mfaEnrolmentRequired');
-    }
-    if (credential.via === 'cookie' && !SAFE_METHODS.has(request.method)) {
-      const sent = request.headers[CSRF_HEADER];
-      if (typeof sent !== 'string' || !csrfTokenMatches(credential.token, sent)) {
-        throw new ServiceError('csrfTokenInvalid');
-      }
-    }
-    request.operator = { ...identity, via: credential.via };
-    if (!hasRole(identity.role, minRole)) {
-      throw new ServiceError('forbidden', {
-        params: {
-          reason: `a ${identity.role} cannot do this; ${minRole} or higher is required`,
-          reason_zh: `${identity.role} 无权执行此操作，需要 ${minRole} 或更高角色`,
-        },
+  // Every route it guards documents these (http/routeErrors.ts).
+  return raises(
+    OPERATOR_AUTH_ERRORS,
+    async (request: FastifyRequest, _reply?: FastifyReply): Promise<void> => {
+      const credential = credentialOf(request);
+      if (credential === undefined) throw new ServiceError('operatorAuthRequired');
+      const identity = await authenticateOperator(ctx, credential.token, {
+        background: isBackground(request),
       });
-    }
-  };
+      // Signed in with a password alone where a second factor is required: only enrolment (and
+      // signing out) until it is done.
+      if (identity.scope === 'enrol' && options.duringEnrolment !== true) {
+        throw new ServiceError('mfaEnrolmentRequired');
+      }
+      if (credential.via === 'cookie' && !SAFE_METHODS.has(request.method)) {
+        const sent = request.headers[CSRF_HEADER];
+        if (typeof sent !== 'string' || !csrfTokenMatches(credential.token, sent)) {
+          throw new ServiceError('csrfTokenInvalid');
+        }
+      }
+      request.operator = { ...identity, via: credential.via };
+      if (!hasRole(identity.role, minRole)) {
+        throw new ServiceError('forbidden', {
+          params: {
+            reason: `a ${identity.role} cannot do this; ${minRole} or higher is required`,
+            reason_zh: `${identity.role} 无权执行此操作，需要 ${minRole} 或更高角色`,
+          },
+        });
+      }
+    },
+  );
 }
 
 export function credentialOf(
