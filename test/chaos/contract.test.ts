@@ -9,7 +9,13 @@ import { uniqueApplicant } from '../helpers/applicants.ts';
 import { ADMIN, newOperator } from '../helpers/operators.ts';
 import { newCaller, nowSeconds, startService } from '../helpers/service.ts';
 import { arbHostileCase, requestOf, ROUTE_PATHS, routeFieldsOf, type HostileCase } from '../fuzz/hostile.ts';
-import { contractValidator, proxyViolations, startPrism, type Violation } from './support/contract.ts';
+import {
+  contractValidator,
+  proxyViolations,
+  servedDocuments,
+  startPrism,
+  type Violation,
+} from './support/contract.ts';
 import { fingerprints, send, type Exchange, type SendOptions } from './support/http.ts';
 import { report, scale, seedOf } from './support/summary.ts';
 import { SYSTEM } from '../../src/audit/actor.ts';
@@ -66,21 +72,8 @@ describe('chaos: contract through a validating proxy', () => {
       AUTH_FAILURE_BURST: '100000',
       AUTH_FAILURES_PER_MINUTE: '100000',
     });
-    type Doc = {
-      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
-      components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
-    };
     // The caller API's document and the admin API's, together: the traffic below uses both.
-    const callerDoc = (await (await fetch(`${service.baseUrl}/openapi.json`)).json()) as Doc;
-    const adminDoc = (await (await fetch(`${service.baseUrl}/admin/openapi.json`)).json()) as Doc;
-    const document: Doc = {
-      ...callerDoc,
-      paths: { ...callerDoc.paths, ...adminDoc.paths },
-      components: {
-        schemas: { ...callerDoc.components.schemas, ...adminDoc.components.schemas },
-        securitySchemes: { ...callerDoc.components.securitySchemes, ...adminDoc.components.securitySchemes },
-      },
-    };
+    const document = await servedDocuments(service.baseUrl);
     const validator = await contractValidator(document);
 
     // The canary: a copy of the document that says the codes route answers code 7 must be flagged.

@@ -6,7 +6,13 @@ import { SYSTEM } from '../../src/audit/actor.ts';
 import { createApp } from '../../src/callers/credentials.ts';
 import { PATHS } from '../../src/http/paths.ts';
 import { createOperator } from '../../src/operators/operators.ts';
-import { proxyViolations, startPrism, type PrismProxy } from '../chaos/support/contract.ts';
+import {
+  proxyViolations,
+  servedDocuments,
+  startPrism,
+  type PrismProxy,
+  type ServedDocument,
+} from '../chaos/support/contract.ts';
 import { send, type Exchange } from '../chaos/support/http.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
 import * as OTPAuth from 'otpauth';
@@ -77,8 +83,6 @@ const CLAIMED_FIRST = new Set(['adminReleaseClaim', 'adminOpenForReview']);
 /** Operations that end or change the session they are called with: each gets one of its own. */
 const OWN_SESSION = new Set(['adminLogout', 'adminMfaEnrol', 'adminMfaConfirm']);
 
-type Document = Json & { paths: Record<string, Json>; components: Record<string, Json> };
-
 describe('contract: generated requests through a validating proxy (Stoplight Prism)', () => {
   let service: TestService;
   let prism: PrismProxy;
@@ -87,7 +91,7 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
   let admin: TestOperator;
   let reviewer: TestOperator;
   let applications: Applications;
-  let document: Document;
+  let document: ServedDocument;
   let eventId: string;
 
   before(async () => {
@@ -104,21 +108,7 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
     admin = await newOperator(service, 'admin');
     reviewer = await newOperator(service, 'reviewer');
     applications = new Applications(service, 40_000);
-    const served = async (path: string) =>
-      (await (await fetch(`${service.baseUrl}${path}`)).json()) as Document;
-    const callerDoc = await served('/openapi.json');
-    const adminDoc = await served('/admin/openapi.json');
-    document = {
-      ...callerDoc,
-      paths: { ...callerDoc.paths, ...adminDoc.paths },
-      components: {
-        schemas: { ...callerDoc.components['schemas'], ...adminDoc.components['schemas'] },
-        securitySchemes: {
-          ...callerDoc.components['securitySchemes'],
-          ...adminDoc.components['securitySchemes'],
-        },
-      },
-    };
+    document = await servedDocuments(service.baseUrl);
     await applications.submit(caller.appId);
     const events = await post(
       service.baseUrl,

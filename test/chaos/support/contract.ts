@@ -81,6 +81,26 @@ export async function startPrism(document: unknown, upstream: string): Promise<P
   };
 }
 
+export type ServedDocument = Record<string, unknown> & {
+  paths: Record<string, Record<string, unknown>>;
+  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+};
+
+/** The caller API's document and the admin API's as the service serves them, as one document. */
+export async function servedDocuments(baseUrl: string): Promise<ServedDocument> {
+  const served = async (path: string) => (await (await fetch(`${baseUrl}${path}`)).json()) as ServedDocument;
+  const caller = await served('/openapi.json');
+  const admin = await served('/admin/openapi.json');
+  return {
+    ...caller,
+    paths: { ...caller.paths, ...admin.paths },
+    components: {
+      schemas: { ...caller.components.schemas, ...admin.components.schemas },
+      securitySchemes: { ...caller.components.securitySchemes, ...admin.components.securitySchemes },
+    },
+  };
+}
+
 /** The response violations Prism's proxy reported for one exchange. */
 export function proxyViolations(exchange: Exchange): Violation[] {
   const violations: Violation[] = [];
