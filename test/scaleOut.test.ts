@@ -10,6 +10,7 @@ import { createLogger } from '../src/logger.ts';
 import { loadMigrations } from '../src/store/migrate.ts';
 import { openContext } from '../src/start.ts';
 import { addEndpoint } from '../src/webhooks/endpoints.ts';
+import { budgetMs } from './helpers/budget.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
 import { sample, scrape } from './helpers/metrics.ts';
 import { spawnService, type ServiceProcess } from './helpers/process.ts';
@@ -141,7 +142,7 @@ describe('scale-out', () => {
         // Three dispatchers, each event delivered once.
         await receiver.waitFor(
           () => receiver.acknowledged().size === expectedEvents,
-          30_000,
+          budgetMs(10_000),
           'every event delivered',
         );
         assert.deepEqual([...receiver.acknowledged().keys()].sort(), eventIds[0]);
