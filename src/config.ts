@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { LOG_LEVELS } from './environment.ts';
+import { documentConfig, type DocumentConfig } from './config/documents.ts';
 import { keyConfig, type KeyConfig } from './config/keys.ts';
 import { operationsConfig, type OperationsConfig } from './config/operations.ts';
 import { operatorConfig, type OperatorConfig } from './config/operators.ts';
@@ -93,6 +94,8 @@ export interface Config {
   protection: ProtectionConfig;
   /** Operator sign-in, sessions, second factor and review work: see config/operators.ts. */
   operators: OperatorConfig;
+  /** The image fields' documents: fetch limits and retries, see config/documents.ts. */
+  documents: DocumentConfig;
 }
 
 /** WORKERS: a number of processes, or `auto` for one per core. */
@@ -162,5 +165,6 @@ export function loadConfig(env: Env = process.env): Config {
     keys: keyConfig(env, encryptionKeys),
     operations: operationsConfig(env),
     operators: operatorConfig(env, boolean(env, 'SANDBOX')),
+    documents: documentConfig(env),
   };
 }

@@ -244,6 +244,35 @@ export const ENVIRONMENT = Type.Object({
     false,
     'allows http and private, loopback or link-local receivers: tests and closed networks only',
   ),
+  // Documents (the five image fields), fetched after the acknowledgement.
+  DOCUMENT_MAX_BYTES: integer(
+    10 * 1024 * 1024,
+    1024,
+    100 * 1024 * 1024,
+    'largest document kept; a bigger body is cut off while it streams (`too_large`)',
+  ),
+  DOCUMENT_FETCH_HOURS: integer(
+    24,
+    0,
+    30 * 24,
+    'how long an unreachable document is tried again before it is `failed` (`0`: one attempt)',
+  ),
+  DOCUMENT_CONNECT_TIMEOUT_MS: integer(
+    5_000,
+    100,
+    120_000,
+    "time-out of one document fetch's DNS, connection and TLS handshake",
+  ),
+  DOCUMENT_TIMEOUT_MS: integer(
+    60_000,
+    1_000,
+    600_000,
+    'time-out of one whole document fetch, redirects and body included',
+  ),
+  DOCUMENT_ALLOW_PRIVATE: flag(
+    false,
+    'allows http and private, loopback or link-local image hosts: tests and closed networks only',
+  ),
   // Operations.
   METRICS_PORT: unset(
     Type.Integer({ minimum: 0, maximum: 65535, description: 'serve `/metrics` on this port only' }),

@@ -10,6 +10,7 @@ import { checkIdentity } from './identity.ts';
 import { checkNames } from './names.ts';
 import { checkPayPassword } from './payPassword.ts';
 import { checkImageUrl } from './urls.ts';
+import { DOCUMENT_FIELDS } from '../../documents/outcome.ts';
 
 /**
  * The domain checks of a submitted application, after its JSON-schema validation: everything the
@@ -37,13 +38,7 @@ const FIELD_ORDER: ReadonlyMap<string, number> = new Map(
   Object.keys(ApplicationRequest.properties).map((key, index) => [key, index]),
 );
 
-const IMAGE_FIELDS = [
-  'id_card_img',
-  'id_card_back_img',
-  'passport_img',
-  'sign_applicant',
-  'pay_voucher',
-] as const;
+const IMAGE_FIELDS = DOCUMENT_FIELDS;
 
 /**
  * Domain checks after schema validation. `skip` holds fields that already failed the schema: checks

@@ -1,0 +1,34 @@
+import { boolean, ConfigError, integer, type Env } from './variables.ts';
+
+/** The five image fields' documents: how they are fetched and how long they are tried. */
+export interface DocumentConfig {
+  /** Largest document kept; a bigger body is cut off while it streams. */
+  maxBytes: number;
+  /** How long an unreachable document is tried again (ms); 0 means one attempt. */
+  fetchForMs: number;
+  /** DNS, connection and TLS handshake of one fetch. */
+  connectTimeoutMs: number;
+  /** One whole fetch, redirects and body included. */
+  timeoutMs: number;
+  /** Allows http and private, loopback and link-local hosts: for tests and closed networks only. */
+  allowPrivate: boolean;
+  /**
+   * Not from the environment: tests set it to stand a loopback address in for a public one, so that
+   * a redirect to another loopback address can be refused as it would be on the internet.
+   */
+  addressAllowed?: ((address: string) => boolean) | undefined;
+}
+
+export function documentConfig(env: Env): DocumentConfig {
+  const connectTimeoutMs = integer(env, 'DOCUMENT_CONNECT_TIMEOUT_MS');
+  const timeoutMs = integer(env, 'DOCUMENT_TIMEOUT_MS');
+  if (timeoutMs < connectTimeoutMs)
+    throw new ConfigError('DOCUMENT_TIMEOUT_MS: must not be less than DOCUMENT_CONNECT_TIMEOUT_MS');
+  return {
+    maxBytes: integer(env, 'DOCUMENT_MAX_BYTES'),
+    fetchForMs: integer(env, 'DOCUMENT_FETCH_HOURS') * 3_600_000,
+    connectTimeoutMs,
+    timeoutMs,
+    allowPrivate: boolean(env, 'DOCUMENT_ALLOW_PRIVATE'),
+  };
+}

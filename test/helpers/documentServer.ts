@@ -1,0 +1,104 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A real HTTP server that serves the test documents, on a loopback address the test chooses, and
+ * records every request: how many bytes it wrote and whether the client closed the connection
+ * before the end (an oversized body must be cut off, not read).
+ */
+export type Route =
+  | { kind: 'bytes'; body: Buffer; contentType?: string }
+  | { kind: 'redirect'; location: string; status?: number }
+  | { kind: 'status'; status: number }
+  /** `total` bytes of `fill`, in 64 KiB writes that wait for the client to take them. */
+  | { kind: 'stream'; total: number; fill: Buffer; contentLength?: boolean };
+
+export interface Served {
+  path: string;
+  bytesWritten: number;
+  /** The client closed the connection before the whole body was written. */
+  cutOff: boolean;
+  done: Promise<void>;
+}
+
+export interface DocumentServer {
+  readonly origin: string;
+  readonly requests: Served[];
+  route(path: string, route: Route): string;
+  close(): Promise<void>;
+}
+
+export async function startDocumentServer(host = '127.0.0.1'): Promise<DocumentServer> {
+  const routes = new Map<string, Route>();
+  const requests: Served[] = [];
+  const server: Server = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0]!;
+    let finish!: () => void;
+    const served: Served = {
+      path,
+      bytesWritten: 0,
+      cutOff: false,
+      done: new Promise((resolve) => (finish = resolve)),
+    };
+    requests.push(served);
+    response.on('close', () => {
+      served.cutOff = !response.writableFinished;
+      finish();
+    });
+    const route = routes.get(path);
+    if (route === undefined) return answer(response, 404, Buffer.from('not found'));
+    if (route.kind === 'status') return answer(response, route.status, Buffer.from('no'));
+    if (route.kind === 'redirect') {
+      response.writeHead(route.status ?? 302, { location: route.location });
+      return response.end();
+    }
+    if (route.kind === 'bytes') {
+      served.bytesWritten = route.body.length;
+      response.writeHead(200, {
+        'content-type': route.contentType ?? 'application/octet-stream',
+        'content-length': String(route.body.length),
+      });
+      return response.end(route.body);
+    }
+    response.writeHead(200, {
+      'content-type': 'image/png',
+      ...(route.contentLength === true ? { 'content-length': String(route.total) } : {}),
+    });
+    const piece = Buffer.alloc(64 * 1024);
+    route.fill.copy(piece);
+    const pump = () => {
+      while (served.bytesWritten < route.total && !response.destroyed) {
+        const size = Math.min(piece.length, route.total - served.bytesWritten);
+        served.bytesWritten += size;
+        if (!response.write(size === piece.length ? piece : piece.subarray(0, size))) {
+          response.once('drain', pump);
+          return;
+        }
+      }
+      if (!response.destroyed) response.end();
+    };
+    pump();
+  });
+  server.keepAliveTimeout = 1;
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://${host}:${port}`;
+  return {
+    origin,
+    requests,
+    route(path, route) {
+      routes.set(path, route);
+      return `${origin}${path}`;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function answer(response: ServerResponse, status: number, body: Buffer): void {
+  response.writeHead(status, { 'content-type': 'text/plain', 'content-length': String(body.length) });
+  response.end(body);
+}
