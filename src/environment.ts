@@ -266,8 +266,8 @@ export const ENVIRONMENT = Type.Object({
   DOCUMENT_TIMEOUT_MS: integer(
     60_000,
     1_000,
-    600_000,
-    'time-out of one whole document fetch, redirects and body included',
+    60_000,
+    'time-out of one whole document fetch, redirects and body included (at most a minute: the job lease is 90 s)',
   ),
   DOCUMENT_ALLOW_PRIVATE: flag(
     false,

@@ -65,6 +65,7 @@ for (const storeName of storeNames()) {
         'busi_water_no',
         'card_no_masked',
         'created_at',
+        'documents',
         'external_id',
         'history',
         'reason_codes',

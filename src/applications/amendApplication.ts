@@ -1,3 +1,4 @@
+import { restartDocuments } from '../documents/fetchDocuments.ts';
 import { actorName } from '../audit/actor.ts';
 import type { Caller } from '../callers/credentials.ts';
 import { maskCardNumber } from '../cards/cardNumber.ts';
@@ -123,6 +124,8 @@ export async function amendApplication(
         audit: { from: 'SUPPLEMENT_REQUIRED', to: 'IN_REVIEW', amend: true, ...fields },
         at: now,
       });
+      // The image fields sent again are fetched again (documents.fetch): pending from this commit.
+      await restartDocuments(ctx, trx, serial, amended, now);
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;

@@ -141,5 +141,12 @@ export function eventTypeFor(status: Status): string {
 /** The event of a caller's amendment (SUPPLEMENT_REQUIRED back to IN_REVIEW). */
 export const AMENDED_EVENT = 'application.amended';
 
-/** Every event type: one per state an application can move into, and the amendment. */
-export const EVENT_TYPES: readonly string[] = [...STATUSES.map(eventTypeFor), AMENDED_EVENT];
+/** The events of an application's documents (documents/fetchDocuments.ts): no move, a fact. */
+export const DOCUMENT_EVENT_TYPES = ['application.documents_kept', 'application.document_failed'] as const;
+
+/** Every event type: one per state an application can move into, the amendment, the documents. */
+export const EVENT_TYPES: readonly string[] = [
+  ...STATUSES.map(eventTypeFor),
+  AMENDED_EVENT,
+  ...DOCUMENT_EVENT_TYPES,
+];

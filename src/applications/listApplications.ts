@@ -2,6 +2,7 @@ import type { Caller } from '../callers/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 import { ValidationError } from '../errors/serviceError.ts';
+import { callerOutcomes } from '../documents/documentView.ts';
 import {
   listApplicationRows,
   listTransitionsOf,
@@ -99,8 +100,11 @@ export async function listApplications(
     ctx.store.db,
     result.items.map((row) => row.busi_water_no),
   );
+  const documents = await callerOutcomes(ctx.store.db, result.items);
   return {
-    items: result.items.map((row) => statusView(row, histories.get(row.busi_water_no) ?? [])),
+    items: result.items.map((row) =>
+      statusView(row, histories.get(row.busi_water_no) ?? [], documents.get(row.busi_water_no) ?? {}),
+    ),
     next_cursor: result.next_cursor,
   };
 }

@@ -1,4 +1,8 @@
 import { recordAudit } from '../audit/auditTrail.ts';
+import { documentRiskFlags } from '../documents/documentRisk.ts';
+import { documentRows } from '../documents/documentStore.ts';
+import { outcomesOf, type DocumentOutcomes } from '../documents/documentView.ts';
+import { DOCUMENT_FIELDS } from '../documents/outcome.ts';
 import { takeReveal, type RevealPurpose } from '../operators/revealPolicy.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem } from '../errors/problems.ts';
@@ -28,7 +32,9 @@ export interface OperatorApplicationView extends ApplicationSummary {
     details: Record<string, unknown> | null;
     at: number;
   }[];
-  /** Soft signals for the reviewer (riskFlags.ts), computed at each view. */
+  /** Per image field: its document pending, kept or failed (documents/documentView.ts). */
+  documents: DocumentOutcomes;
+  /** Soft signals for the reviewer (riskFlags.ts, documents/documentRisk.ts), computed at each view. */
   risk_flags: RiskFlag[];
 }
 
@@ -47,6 +53,8 @@ export async function showApplication(
 ): Promise<OperatorApplicationView> {
   const { row, application } = await load(ctx, busiWaterNo);
   const history = await listTransitions(ctx.store.db, busiWaterNo);
+  const erased = isErasedPayload(application);
+  const documentRowsOf = await documentRows(ctx.store.db, [busiWaterNo]);
   return {
     ...summaryOf(row),
     application: maskApplication(application),
@@ -59,18 +67,25 @@ export async function showApplication(
       details: h.details === null ? null : (JSON.parse(h.details) as Record<string, unknown>),
       at: seconds(h.at),
     })),
+    documents: outcomesOf(
+      documentRowsOf,
+      erased ? [] : DOCUMENT_FIELDS.filter((field) => typeof application[field] === 'string'),
+    ),
     // Erased by retention: a tombstone, no applicant to flag.
-    risk_flags: isErasedPayload(application)
+    risk_flags: erased
       ? []
-      : riskFlags(application, {
-          today: businessDay(new Date(ctx.now()), ctx.config.businessTimeZone),
-          minAge: ctx.config.minAge,
-          otherCodes: {
-            position: ctx.codes.position.otherCode,
-            purpose: ctx.codes.purpose.otherCode,
-            wealth_source: ctx.codes.wealth_source.otherCode,
-          },
-        }),
+      : [
+          ...riskFlags(application, {
+            today: businessDay(new Date(ctx.now()), ctx.config.businessTimeZone),
+            minAge: ctx.config.minAge,
+            otherCodes: {
+              position: ctx.codes.position.otherCode,
+              purpose: ctx.codes.purpose.otherCode,
+              wealth_source: ctx.codes.wealth_source.otherCode,
+            },
+          }),
+          ...(await documentRiskFlags(ctx, row, documentRowsOf)),
+        ],
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Caller } from '../callers/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
+import { callerOutcomes, type DocumentOutcomes } from '../documents/documentView.ts';
 import { findApplicationOfApp, listTransitions, type TransitionRow } from './applicationRepository.ts';
 import { reasonCodesOf } from './reasonCodes.ts';
 import { fieldListOf } from './requestedFields.ts';
@@ -24,6 +25,8 @@ export interface StatusView {
   created_at: number;
   updated_at: number;
   history: HistoryEntry[];
+  /** Per image field: its document pending, kept or failed (documents/documentView.ts). */
+  documents: DocumentOutcomes;
 }
 
 export interface HistoryEntry {
@@ -86,6 +89,7 @@ export function statusView(
     updated_at: number;
   },
   history: readonly TransitionRow[],
+  documents: DocumentOutcomes,
 ): StatusView {
   return {
     busi_water_no: row.busi_water_no,
@@ -109,6 +113,7 @@ export function statusView(
       Object.assign(entry, fieldListsOf(h.details));
       return entry;
     }),
+    documents,
   };
 }
 
@@ -122,5 +127,6 @@ export async function queryApplication(
   const row = await findApplicationOfApp(ctx.store.db, caller.appId, busiWaterNo);
   if (row === undefined) throw new ServiceError('applicationNotFound');
   const history = await listTransitions(ctx.store.db, busiWaterNo);
-  return statusView(row, history);
+  const documents = await callerOutcomes(ctx.store.db, [row]);
+  return statusView(row, history, documents.get(busiWaterNo) ?? {});
 }

@@ -18,6 +18,9 @@ export const RISK_FLAG_CODES = [
   'consignee_mobile_differs',
   'other_answer',
   'other_text_missing',
+  // From the kept documents (documents/documentRisk.ts), not from the fields.
+  'document_missing',
+  'document_reused',
 ] as const;
 
 export type RiskFlagCode = (typeof RISK_FLAG_CODES)[number];
@@ -26,8 +29,11 @@ export interface RiskFlag {
   code: RiskFlagCode;
   /** The application fields the flag is about, for the console to point at. */
   fields: string[];
-  /** Numbers that make the flag's message (days left, age, ...); never an identity value. */
-  params: Record<string, number>;
+  /**
+   * Numbers that make the flag's message (days left, age, ...), and for `document_reused` the other
+   * application's serial; never an identity value.
+   */
+  params: Record<string, number | string>;
 }
 
 export interface RiskContext {

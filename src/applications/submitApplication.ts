@@ -31,6 +31,7 @@ export function validationContext(ctx: ServiceContext): ValidationContext {
     minAge: ctx.config.minAge,
     codes: ctx.codes,
     card: ctx.config.card,
+    allowPrivateImages: ctx.config.documents.allowPrivate,
   };
 }
 

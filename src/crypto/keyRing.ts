@@ -95,10 +95,30 @@ export class KeyRing {
   /** Decrypts a token of `encrypt`. Throws for a malformed token, an unknown key id, or a failed check. */
   decrypt(token: string, aad: string): string {
     const keyId = this.keyIdOf(token);
+    return this.decryptBytes(keyId, Buffer.from(token.slice(keyId.length + 1), 'base64url'), aad).toString(
+      'utf8',
+    );
+  }
+
+  /**
+   * Encrypts bytes with the current key (a document, chunk by chunk): `iv || ciphertext || tag`,
+   * and the id of the key, which the caller stores beside it. `aad` binds it to its place as above.
+   */
+  encryptBytes(plaintext: Uint8Array, aad: string): { keyId: string; sealed: Buffer } {
+    const iv = pooledRandomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.#current, iv);
+    cipher.setAAD(Buffer.from(aad, 'utf8'));
+    const body = cipher.update(plaintext);
+    const final = cipher.final();
+    return { keyId: this.currentKeyId, sealed: Buffer.concat([iv, body, final, cipher.getAuthTag()]) };
+  }
+
+  /** Decrypts what `encryptBytes` sealed (or a token's bytes) under `keyId`. Throws like `decrypt`. */
+  decryptBytes(keyId: string, sealed: Uint8Array, aad: string): Buffer {
     const key = this.#keys.get(keyId);
     if (key === undefined) throw new Error(`decrypt: key "${keyId}" is not in the key ring`);
-    const raw = Buffer.from(token.slice(keyId.length + 1), 'base64url');
-    if (raw.length < IV_BYTES + TAG_BYTES) throw new Error('decrypt: token is too short');
+    if (sealed.length < IV_BYTES + TAG_BYTES) throw new Error('decrypt: token is too short');
+    const raw = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
     const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES), {
       authTagLength: TAG_BYTES,
     });
@@ -106,7 +126,7 @@ export class KeyRing {
     decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
     const body = decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES));
     try {
-      return Buffer.concat([body, decipher.final()]).toString('utf8');
+      return Buffer.concat([body, decipher.final()]);
     } catch {
       throw new Error(
         `decrypt: authentication failed with key "${keyId}" (wrong key, wrong aad, or altered data)`,

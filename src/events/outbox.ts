@@ -1,5 +1,6 @@
 import { pooledRandomBytes } from '../crypto/randomPool.ts';
 import type { Kysely } from 'kysely';
+import type { DocumentOutcomes } from '../documents/documentView.ts';
 import type { Database, EventsTable } from '../store/tables.ts';
 
 /**
@@ -23,6 +24,8 @@ export interface ApplicationEventPayload {
   /** application.amended: the fields the caller sent again, and those whose value changed. */
   amended_fields?: string[];
   changed_fields?: string[];
+  /** application.documents_kept / application.document_failed: the documents concerned. */
+  documents?: DocumentOutcomes;
 }
 
 export function newEventId(): string {
@@ -118,6 +121,7 @@ export function eventView(
       ...(payload.requested_fields === undefined ? {} : { requested_fields: payload.requested_fields }),
       ...(payload.amended_fields === undefined ? {} : { amended_fields: payload.amended_fields }),
       ...(payload.changed_fields === undefined ? {} : { changed_fields: payload.changed_fields }),
+      ...(payload.documents === undefined ? {} : { documents: payload.documents }),
     },
   };
 }

@@ -1,7 +1,8 @@
+import { documentFetchJob } from '../documents/fetchJob.ts';
 import type { JobKind } from './jobQueue.ts';
 
 /**
  * Every kind of background job, in one list: the outbox relay asks each which jobs an event wants,
  * and the runner runs them. A new kind adds its one line here.
  */
-export const JOB_KINDS: readonly JobKind[] = [];
+export const JOB_KINDS: readonly JobKind[] = [documentFetchJob];

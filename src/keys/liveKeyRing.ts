@@ -5,7 +5,15 @@ import type { KeyRing } from '../crypto/keyRing.ts';
 /** What the domain uses of a key ring: a fixed `KeyRing` and a `LiveKeyRing` both provide it. */
 export type Keys = Pick<
   KeyRing,
-  'currentKeyId' | 'keyIds' | 'indexKeyFingerprint' | 'encrypt' | 'decrypt' | 'keyIdOf' | 'blindIndex'
+  | 'currentKeyId'
+  | 'keyIds'
+  | 'indexKeyFingerprint'
+  | 'encrypt'
+  | 'decrypt'
+  | 'encryptBytes'
+  | 'decryptBytes'
+  | 'keyIdOf'
+  | 'blindIndex'
 >;
 
 export interface LiveKeyRingOptions {
@@ -70,6 +78,18 @@ export class LiveKeyRing implements Keys {
       this.reload();
     }
     return this.#ring.decrypt(token, aad);
+  }
+
+  encryptBytes(plaintext: Uint8Array, aad: string): { keyId: string; sealed: Buffer } {
+    return this.#ring.encryptBytes(plaintext, aad);
+  }
+
+  decryptBytes(keyId: string, sealed: Uint8Array, aad: string): Buffer {
+    if (!this.#ring.keyIds.includes(keyId) && Date.now() - this.#lastUnknownReload >= RELOAD_THROTTLE_MS) {
+      this.#lastUnknownReload = Date.now();
+      this.reload();
+    }
+    return this.#ring.decryptBytes(keyId, sealed, aad);
   }
 
   keyIdOf(token: string): string {

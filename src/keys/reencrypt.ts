@@ -3,6 +3,7 @@ import type { ServiceContext } from '../context.ts';
 import { totpAad } from '../operators/totp.ts';
 import { secretAad } from '../webhooks/endpoints.ts';
 import type { Keys } from './liveKeyRing.ts';
+import { chunkAad } from '../documents/documentStore.ts';
 
 /**
  * Re-encryption after a key rotation: every value encrypted under an older key is decrypted and
@@ -17,7 +18,9 @@ import type { Keys } from './liveKeyRing.ts';
 
 /** The encrypted columns of the store, with how each value's aad is formed. */
 interface EncryptedColumn {
-  table: 'applications' | 'webhook_secrets' | 'operator_totp';
+  table: 'applications' | 'webhook_secrets' | 'operator_totp' | 'document_chunks';
+  /** Sealed bytes (`encryptBytes`) with the key id in `key_id` only, rather than a text token. */
+  bytes?: true;
   pk: string;
   column: string;
   /** Extra column the aad needs. */
@@ -47,6 +50,14 @@ export const ENCRYPTED_COLUMNS: readonly EncryptedColumn[] = [
     aadColumn: 'username',
     aad: (row) => totpAad(row.pk),
   },
+  {
+    table: 'document_chunks',
+    bytes: true,
+    pk: 'chunk_id',
+    column: 'chunk_enc',
+    aadColumn: 'busi_water_no',
+    aad: (row) => chunkAad(row.aad_part, row.pk),
+  },
 ];
 
 /** The keys whose rows move to the current key: those listed before it. */
@@ -74,7 +85,7 @@ export async function reencryptBatch(
 ): Promise<BatchResult> {
   const { store, keyRing } = ctx;
   return store.transaction(async (trx) => {
-    const rows = await sql<{ pk: string; enc: string; aad_part: string }>`
+    const rows = await sql<{ pk: string; enc: string | Uint8Array; aad_part: string }>`
       select ${sql.ref(target.pk)} as pk, ${sql.ref(target.column)} as enc, ${sql.ref(target.aadColumn)} as aad_part
       from ${store.table(target.table)}
       where key_id = ${keyId} and ${sql.ref(target.pk)} > ${after}
@@ -83,17 +94,24 @@ export async function reencryptBatch(
     const result: BatchResult = { moved: 0, skipped: 0, failed: [], last: null };
     for (const row of rows.rows) {
       result.last = row.pk;
-      let enc: string;
+      let enc: string | Buffer;
+      let newKeyId: string;
       try {
         const aad = target.aad(row);
-        enc = keyRing.encrypt(keyRing.decrypt(row.enc, aad), aad);
+        if (target.bytes === true) {
+          const sealed = keyRing.encryptBytes(keyRing.decryptBytes(keyId, row.enc as Uint8Array, aad), aad);
+          [enc, newKeyId] = [sealed.sealed, sealed.keyId];
+        } else {
+          enc = keyRing.encrypt(keyRing.decrypt(row.enc as string, aad), aad);
+          newKeyId = keyRing.keyIdOf(enc);
+        }
       } catch {
         result.failed.push(row.pk);
         continue;
       }
       const updated = await sql`
         update ${store.table(target.table)}
-        set ${sql.ref(target.column)} = ${enc}, key_id = ${keyRing.keyIdOf(enc)}
+        set ${sql.ref(target.column)} = ${enc}, key_id = ${newKeyId}
         where ${sql.ref(target.pk)} = ${row.pk} and ${sql.ref(target.column)} = ${row.enc}`.execute(trx);
       if (Number(updated.numAffectedRows ?? 0n) === 1) result.moved++;
       else result.skipped++;

@@ -3,6 +3,7 @@ import { recordAudit } from '../audit/auditTrail.ts';
 import { ERASED_CERT_HASH, erasedPayload } from '../applications/erasure.ts';
 import { isFinal, STATUSES } from '../applications/lifecycle.ts';
 import type { ServiceContext } from '../context.ts';
+import { eraseDocuments } from '../documents/documentStore.ts';
 import type { Store } from '../store/connect.ts';
 import type { Database } from '../store/tables.ts';
 import { sealTombstone } from '../applications/sealedPayload.ts';
@@ -146,6 +147,8 @@ async function erase(
     where busi_water_no = ${row.busi_water_no}
       and erased_at is null and status in ${FINAL_IN} and updated_at < ${cutoff}`.execute(trx);
   if (Number(updated.numAffectedRows ?? 0n) !== 1) return false;
+  // The kept documents are identity data too (PIPL: sensitive personal information).
+  await eraseDocuments(trx, row.busi_water_no);
   await recordAudit(trx, {
     actor: 'system',
     action: 'application.erase',
@@ -169,5 +172,7 @@ async function erase(
  * VACUUM removes them.
  */
 async function dropOldVersions(ctx: ServiceContext): Promise<boolean> {
-  return ctx.store.dropOldVersions('applications');
+  const applications = await ctx.store.dropOldVersions('applications');
+  const chunks = await ctx.store.dropOldVersions('document_chunks');
+  return applications && chunks;
 }

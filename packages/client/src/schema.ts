@@ -632,7 +632,7 @@ export interface components {
       /** @description The event id; the `webhook-id` header of its deliveries. */
       id: string;
       /**
-       * @description `application.` and the state moved into, in lower case.
+       * @description `application.` and the state moved into, in lower case; `application.amended`; `application.documents_kept` and `application.document_failed` (no move: what became of the documents).
        * @example application.approved
        * @enum {unknown}
        */
@@ -648,7 +648,9 @@ export interface components {
         | 'application.supplement_required'
         | 'application.expired'
         | 'application.returned'
-        | 'application.amended';
+        | 'application.amended'
+        | 'application.documents_kept'
+        | 'application.document_failed';
       /** @description Unix seconds. */
       created_at: number;
       data: {
@@ -702,6 +704,159 @@ export interface components {
         amended_fields?: string[];
         /** @description application.amended: the fields whose value changed. */
         changed_fields?: string[];
+        /** @description application.documents_kept: every image the application carries, kept; application.document_failed: the field that failed for good, with its reason. */
+        documents?: {
+          id_card_img?: {
+            /**
+             * @description What became of the fetch.
+             * @enum {unknown}
+             */
+            state: 'pending' | 'kept' | 'failed';
+            /**
+             * @description kept: the type read from the bytes.
+             * @enum {unknown}
+             */
+            type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+            /** @description kept: bytes. */
+            size?: number;
+            /**
+             * @description kept: hex SHA-256 of the bytes as served.
+             * @example 9f86d08…
+             */
+            sha256?: string;
+            /** @description kept image: pixels. */
+            width?: number;
+            /** @description kept image: pixels. */
+            height?: number;
+            /** @description kept: Unix seconds. */
+            fetched_at?: number;
+            /**
+             * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+             * @enum {unknown}
+             */
+            reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+          };
+          id_card_back_img?: {
+            /**
+             * @description What became of the fetch.
+             * @enum {unknown}
+             */
+            state: 'pending' | 'kept' | 'failed';
+            /**
+             * @description kept: the type read from the bytes.
+             * @enum {unknown}
+             */
+            type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+            /** @description kept: bytes. */
+            size?: number;
+            /**
+             * @description kept: hex SHA-256 of the bytes as served.
+             * @example 9f86d08…
+             */
+            sha256?: string;
+            /** @description kept image: pixels. */
+            width?: number;
+            /** @description kept image: pixels. */
+            height?: number;
+            /** @description kept: Unix seconds. */
+            fetched_at?: number;
+            /**
+             * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+             * @enum {unknown}
+             */
+            reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+          };
+          passport_img?: {
+            /**
+             * @description What became of the fetch.
+             * @enum {unknown}
+             */
+            state: 'pending' | 'kept' | 'failed';
+            /**
+             * @description kept: the type read from the bytes.
+             * @enum {unknown}
+             */
+            type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+            /** @description kept: bytes. */
+            size?: number;
+            /**
+             * @description kept: hex SHA-256 of the bytes as served.
+             * @example 9f86d08…
+             */
+            sha256?: string;
+            /** @description kept image: pixels. */
+            width?: number;
+            /** @description kept image: pixels. */
+            height?: number;
+            /** @description kept: Unix seconds. */
+            fetched_at?: number;
+            /**
+             * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+             * @enum {unknown}
+             */
+            reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+          };
+          sign_applicant?: {
+            /**
+             * @description What became of the fetch.
+             * @enum {unknown}
+             */
+            state: 'pending' | 'kept' | 'failed';
+            /**
+             * @description kept: the type read from the bytes.
+             * @enum {unknown}
+             */
+            type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+            /** @description kept: bytes. */
+            size?: number;
+            /**
+             * @description kept: hex SHA-256 of the bytes as served.
+             * @example 9f86d08…
+             */
+            sha256?: string;
+            /** @description kept image: pixels. */
+            width?: number;
+            /** @description kept image: pixels. */
+            height?: number;
+            /** @description kept: Unix seconds. */
+            fetched_at?: number;
+            /**
+             * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+             * @enum {unknown}
+             */
+            reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+          };
+          pay_voucher?: {
+            /**
+             * @description What became of the fetch.
+             * @enum {unknown}
+             */
+            state: 'pending' | 'kept' | 'failed';
+            /**
+             * @description kept: the type read from the bytes.
+             * @enum {unknown}
+             */
+            type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+            /** @description kept: bytes. */
+            size?: number;
+            /**
+             * @description kept: hex SHA-256 of the bytes as served.
+             * @example 9f86d08…
+             */
+            sha256?: string;
+            /** @description kept image: pixels. */
+            width?: number;
+            /** @description kept image: pixels. */
+            height?: number;
+            /** @description kept: Unix seconds. */
+            fetched_at?: number;
+            /**
+             * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+             * @enum {unknown}
+             */
+            reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+          };
+        };
       };
     };
     /** @description Every error answer: `code` names the error (see the response descriptions), `msg` says it. */
@@ -2535,6 +2690,159 @@ export interface operations {
                   tracking_url?: string;
                 };
               }[];
+              /** @description Per image field the application carries: its document fetched by the service (after the acknowledgement), checked and kept. */
+              documents: {
+                id_card_img?: {
+                  /**
+                   * @description What became of the fetch.
+                   * @enum {unknown}
+                   */
+                  state: 'pending' | 'kept' | 'failed';
+                  /**
+                   * @description kept: the type read from the bytes.
+                   * @enum {unknown}
+                   */
+                  type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                  /** @description kept: bytes. */
+                  size?: number;
+                  /**
+                   * @description kept: hex SHA-256 of the bytes as served.
+                   * @example 9f86d08…
+                   */
+                  sha256?: string;
+                  /** @description kept image: pixels. */
+                  width?: number;
+                  /** @description kept image: pixels. */
+                  height?: number;
+                  /** @description kept: Unix seconds. */
+                  fetched_at?: number;
+                  /**
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @enum {unknown}
+                   */
+                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                };
+                id_card_back_img?: {
+                  /**
+                   * @description What became of the fetch.
+                   * @enum {unknown}
+                   */
+                  state: 'pending' | 'kept' | 'failed';
+                  /**
+                   * @description kept: the type read from the bytes.
+                   * @enum {unknown}
+                   */
+                  type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                  /** @description kept: bytes. */
+                  size?: number;
+                  /**
+                   * @description kept: hex SHA-256 of the bytes as served.
+                   * @example 9f86d08…
+                   */
+                  sha256?: string;
+                  /** @description kept image: pixels. */
+                  width?: number;
+                  /** @description kept image: pixels. */
+                  height?: number;
+                  /** @description kept: Unix seconds. */
+                  fetched_at?: number;
+                  /**
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @enum {unknown}
+                   */
+                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                };
+                passport_img?: {
+                  /**
+                   * @description What became of the fetch.
+                   * @enum {unknown}
+                   */
+                  state: 'pending' | 'kept' | 'failed';
+                  /**
+                   * @description kept: the type read from the bytes.
+                   * @enum {unknown}
+                   */
+                  type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                  /** @description kept: bytes. */
+                  size?: number;
+                  /**
+                   * @description kept: hex SHA-256 of the bytes as served.
+                   * @example 9f86d08…
+                   */
+                  sha256?: string;
+                  /** @description kept image: pixels. */
+                  width?: number;
+                  /** @description kept image: pixels. */
+                  height?: number;
+                  /** @description kept: Unix seconds. */
+                  fetched_at?: number;
+                  /**
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @enum {unknown}
+                   */
+                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                };
+                sign_applicant?: {
+                  /**
+                   * @description What became of the fetch.
+                   * @enum {unknown}
+                   */
+                  state: 'pending' | 'kept' | 'failed';
+                  /**
+                   * @description kept: the type read from the bytes.
+                   * @enum {unknown}
+                   */
+                  type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                  /** @description kept: bytes. */
+                  size?: number;
+                  /**
+                   * @description kept: hex SHA-256 of the bytes as served.
+                   * @example 9f86d08…
+                   */
+                  sha256?: string;
+                  /** @description kept image: pixels. */
+                  width?: number;
+                  /** @description kept image: pixels. */
+                  height?: number;
+                  /** @description kept: Unix seconds. */
+                  fetched_at?: number;
+                  /**
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @enum {unknown}
+                   */
+                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                };
+                pay_voucher?: {
+                  /**
+                   * @description What became of the fetch.
+                   * @enum {unknown}
+                   */
+                  state: 'pending' | 'kept' | 'failed';
+                  /**
+                   * @description kept: the type read from the bytes.
+                   * @enum {unknown}
+                   */
+                  type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                  /** @description kept: bytes. */
+                  size?: number;
+                  /**
+                   * @description kept: hex SHA-256 of the bytes as served.
+                   * @example 9f86d08…
+                   */
+                  sha256?: string;
+                  /** @description kept image: pixels. */
+                  width?: number;
+                  /** @description kept image: pixels. */
+                  height?: number;
+                  /** @description kept: Unix seconds. */
+                  fetched_at?: number;
+                  /**
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @enum {unknown}
+                   */
+                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                };
+              };
             };
             /**
              * @description A success text.
@@ -2964,6 +3272,159 @@ export interface operations {
                     tracking_url?: string;
                   };
                 }[];
+                /** @description Per image field the application carries: its document fetched by the service (after the acknowledgement), checked and kept. */
+                documents: {
+                  id_card_img?: {
+                    /**
+                     * @description What became of the fetch.
+                     * @enum {unknown}
+                     */
+                    state: 'pending' | 'kept' | 'failed';
+                    /**
+                     * @description kept: the type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description kept: bytes. */
+                    size?: number;
+                    /**
+                     * @description kept: hex SHA-256 of the bytes as served.
+                     * @example 9f86d08…
+                     */
+                    sha256?: string;
+                    /** @description kept image: pixels. */
+                    width?: number;
+                    /** @description kept image: pixels. */
+                    height?: number;
+                    /** @description kept: Unix seconds. */
+                    fetched_at?: number;
+                    /**
+                     * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                     * @enum {unknown}
+                     */
+                    reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  };
+                  id_card_back_img?: {
+                    /**
+                     * @description What became of the fetch.
+                     * @enum {unknown}
+                     */
+                    state: 'pending' | 'kept' | 'failed';
+                    /**
+                     * @description kept: the type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description kept: bytes. */
+                    size?: number;
+                    /**
+                     * @description kept: hex SHA-256 of the bytes as served.
+                     * @example 9f86d08…
+                     */
+                    sha256?: string;
+                    /** @description kept image: pixels. */
+                    width?: number;
+                    /** @description kept image: pixels. */
+                    height?: number;
+                    /** @description kept: Unix seconds. */
+                    fetched_at?: number;
+                    /**
+                     * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                     * @enum {unknown}
+                     */
+                    reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  };
+                  passport_img?: {
+                    /**
+                     * @description What became of the fetch.
+                     * @enum {unknown}
+                     */
+                    state: 'pending' | 'kept' | 'failed';
+                    /**
+                     * @description kept: the type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description kept: bytes. */
+                    size?: number;
+                    /**
+                     * @description kept: hex SHA-256 of the bytes as served.
+                     * @example 9f86d08…
+                     */
+                    sha256?: string;
+                    /** @description kept image: pixels. */
+                    width?: number;
+                    /** @description kept image: pixels. */
+                    height?: number;
+                    /** @description kept: Unix seconds. */
+                    fetched_at?: number;
+                    /**
+                     * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                     * @enum {unknown}
+                     */
+                    reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  };
+                  sign_applicant?: {
+                    /**
+                     * @description What became of the fetch.
+                     * @enum {unknown}
+                     */
+                    state: 'pending' | 'kept' | 'failed';
+                    /**
+                     * @description kept: the type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description kept: bytes. */
+                    size?: number;
+                    /**
+                     * @description kept: hex SHA-256 of the bytes as served.
+                     * @example 9f86d08…
+                     */
+                    sha256?: string;
+                    /** @description kept image: pixels. */
+                    width?: number;
+                    /** @description kept image: pixels. */
+                    height?: number;
+                    /** @description kept: Unix seconds. */
+                    fetched_at?: number;
+                    /**
+                     * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                     * @enum {unknown}
+                     */
+                    reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  };
+                  pay_voucher?: {
+                    /**
+                     * @description What became of the fetch.
+                     * @enum {unknown}
+                     */
+                    state: 'pending' | 'kept' | 'failed';
+                    /**
+                     * @description kept: the type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description kept: bytes. */
+                    size?: number;
+                    /**
+                     * @description kept: hex SHA-256 of the bytes as served.
+                     * @example 9f86d08…
+                     */
+                    sha256?: string;
+                    /** @description kept image: pixels. */
+                    width?: number;
+                    /** @description kept image: pixels. */
+                    height?: number;
+                    /** @description kept: Unix seconds. */
+                    fetched_at?: number;
+                    /**
+                     * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                     * @enum {unknown}
+                     */
+                    reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  };
+                };
               }[];
               /** @description Pass as `cursor` for the next page; null on the last page. */
               next_cursor: string | null;
@@ -3366,6 +3827,159 @@ export interface operations {
                   tracking_url?: string;
                 };
               }[];
+              /** @description Per image field the application carries: its document fetched by the service (after the acknowledgement), checked and kept. */
+              documents: {
+                id_card_img?: {
+                  /**
+                   * @description What became of the fetch.
+                   * @enum {unknown}
+                   */
+                  state: 'pending' | 'kept' | 'failed';
+                  /**
+                   * @description kept: the type read from the bytes.
+                   * @enum {unknown}
+                   */
+                  type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                  /** @description kept: bytes. */
+                  size?: number;
+                  /**
+                   * @description kept: hex SHA-256 of the bytes as served.
+                   * @example 9f86d08…
+                   */
+                  sha256?: string;
+                  /** @description kept image: pixels. */
+                  width?: number;
+                  /** @description kept image: pixels. */
+                  height?: number;
+                  /** @description kept: Unix seconds. */
+                  fetched_at?: number;
+                  /**
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @enum {unknown}
+                   */
+                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                };
+                id_card_back_img?: {
+                  /**
+                   * @description What became of the fetch.
+                   * @enum {unknown}
+                   */
+                  state: 'pending' | 'kept' | 'failed';
+                  /**
+                   * @description kept: the type read from the bytes.
+                   * @enum {unknown}
+                   */
+                  type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                  /** @description kept: bytes. */
+                  size?: number;
+                  /**
+                   * @description kept: hex SHA-256 of the bytes as served.
+                   * @example 9f86d08…
+                   */
+                  sha256?: string;
+                  /** @description kept image: pixels. */
+                  width?: number;
+                  /** @description kept image: pixels. */
+                  height?: number;
+                  /** @description kept: Unix seconds. */
+                  fetched_at?: number;
+                  /**
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @enum {unknown}
+                   */
+                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                };
+                passport_img?: {
+                  /**
+                   * @description What became of the fetch.
+                   * @enum {unknown}
+                   */
+                  state: 'pending' | 'kept' | 'failed';
+                  /**
+                   * @description kept: the type read from the bytes.
+                   * @enum {unknown}
+                   */
+                  type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                  /** @description kept: bytes. */
+                  size?: number;
+                  /**
+                   * @description kept: hex SHA-256 of the bytes as served.
+                   * @example 9f86d08…
+                   */
+                  sha256?: string;
+                  /** @description kept image: pixels. */
+                  width?: number;
+                  /** @description kept image: pixels. */
+                  height?: number;
+                  /** @description kept: Unix seconds. */
+                  fetched_at?: number;
+                  /**
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @enum {unknown}
+                   */
+                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                };
+                sign_applicant?: {
+                  /**
+                   * @description What became of the fetch.
+                   * @enum {unknown}
+                   */
+                  state: 'pending' | 'kept' | 'failed';
+                  /**
+                   * @description kept: the type read from the bytes.
+                   * @enum {unknown}
+                   */
+                  type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                  /** @description kept: bytes. */
+                  size?: number;
+                  /**
+                   * @description kept: hex SHA-256 of the bytes as served.
+                   * @example 9f86d08…
+                   */
+                  sha256?: string;
+                  /** @description kept image: pixels. */
+                  width?: number;
+                  /** @description kept image: pixels. */
+                  height?: number;
+                  /** @description kept: Unix seconds. */
+                  fetched_at?: number;
+                  /**
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @enum {unknown}
+                   */
+                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                };
+                pay_voucher?: {
+                  /**
+                   * @description What became of the fetch.
+                   * @enum {unknown}
+                   */
+                  state: 'pending' | 'kept' | 'failed';
+                  /**
+                   * @description kept: the type read from the bytes.
+                   * @enum {unknown}
+                   */
+                  type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                  /** @description kept: bytes. */
+                  size?: number;
+                  /**
+                   * @description kept: hex SHA-256 of the bytes as served.
+                   * @example 9f86d08…
+                   */
+                  sha256?: string;
+                  /** @description kept image: pixels. */
+                  width?: number;
+                  /** @description kept image: pixels. */
+                  height?: number;
+                  /** @description kept: Unix seconds. */
+                  fetched_at?: number;
+                  /**
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @enum {unknown}
+                   */
+                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                };
+              };
             };
             /**
              * @description A success text.
@@ -4002,6 +4616,159 @@ export interface operations {
                   tracking_url?: string;
                 };
               }[];
+              /** @description Per image field the application carries: its document fetched by the service (after the acknowledgement), checked and kept. */
+              documents: {
+                id_card_img?: {
+                  /**
+                   * @description What became of the fetch.
+                   * @enum {unknown}
+                   */
+                  state: 'pending' | 'kept' | 'failed';
+                  /**
+                   * @description kept: the type read from the bytes.
+                   * @enum {unknown}
+                   */
+                  type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                  /** @description kept: bytes. */
+                  size?: number;
+                  /**
+                   * @description kept: hex SHA-256 of the bytes as served.
+                   * @example 9f86d08…
+                   */
+                  sha256?: string;
+                  /** @description kept image: pixels. */
+                  width?: number;
+                  /** @description kept image: pixels. */
+                  height?: number;
+                  /** @description kept: Unix seconds. */
+                  fetched_at?: number;
+                  /**
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @enum {unknown}
+                   */
+                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                };
+                id_card_back_img?: {
+                  /**
+                   * @description What became of the fetch.
+                   * @enum {unknown}
+                   */
+                  state: 'pending' | 'kept' | 'failed';
+                  /**
+                   * @description kept: the type read from the bytes.
+                   * @enum {unknown}
+                   */
+                  type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                  /** @description kept: bytes. */
+                  size?: number;
+                  /**
+                   * @description kept: hex SHA-256 of the bytes as served.
+                   * @example 9f86d08…
+                   */
+                  sha256?: string;
+                  /** @description kept image: pixels. */
+                  width?: number;
+                  /** @description kept image: pixels. */
+                  height?: number;
+                  /** @description kept: Unix seconds. */
+                  fetched_at?: number;
+                  /**
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @enum {unknown}
+                   */
+                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                };
+                passport_img?: {
+                  /**
+                   * @description What became of the fetch.
+                   * @enum {unknown}
+                   */
+                  state: 'pending' | 'kept' | 'failed';
+                  /**
+                   * @description kept: the type read from the bytes.
+                   * @enum {unknown}
+                   */
+                  type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                  /** @description kept: bytes. */
+                  size?: number;
+                  /**
+                   * @description kept: hex SHA-256 of the bytes as served.
+                   * @example 9f86d08…
+                   */
+                  sha256?: string;
+                  /** @description kept image: pixels. */
+                  width?: number;
+                  /** @description kept image: pixels. */
+                  height?: number;
+                  /** @description kept: Unix seconds. */
+                  fetched_at?: number;
+                  /**
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @enum {unknown}
+                   */
+                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                };
+                sign_applicant?: {
+                  /**
+                   * @description What became of the fetch.
+                   * @enum {unknown}
+                   */
+                  state: 'pending' | 'kept' | 'failed';
+                  /**
+                   * @description kept: the type read from the bytes.
+                   * @enum {unknown}
+                   */
+                  type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                  /** @description kept: bytes. */
+                  size?: number;
+                  /**
+                   * @description kept: hex SHA-256 of the bytes as served.
+                   * @example 9f86d08…
+                   */
+                  sha256?: string;
+                  /** @description kept image: pixels. */
+                  width?: number;
+                  /** @description kept image: pixels. */
+                  height?: number;
+                  /** @description kept: Unix seconds. */
+                  fetched_at?: number;
+                  /**
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @enum {unknown}
+                   */
+                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                };
+                pay_voucher?: {
+                  /**
+                   * @description What became of the fetch.
+                   * @enum {unknown}
+                   */
+                  state: 'pending' | 'kept' | 'failed';
+                  /**
+                   * @description kept: the type read from the bytes.
+                   * @enum {unknown}
+                   */
+                  type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                  /** @description kept: bytes. */
+                  size?: number;
+                  /**
+                   * @description kept: hex SHA-256 of the bytes as served.
+                   * @example 9f86d08…
+                   */
+                  sha256?: string;
+                  /** @description kept image: pixels. */
+                  width?: number;
+                  /** @description kept image: pixels. */
+                  height?: number;
+                  /** @description kept: Unix seconds. */
+                  fetched_at?: number;
+                  /**
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @enum {unknown}
+                   */
+                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                };
+              };
             };
             /**
              * @description A success text.
@@ -4883,7 +5650,9 @@ export interface operations {
             | 'application.supplement_required'
             | 'application.expired'
             | 'application.returned'
-            | 'application.amended';
+            | 'application.amended'
+            | 'application.documents_kept'
+            | 'application.document_failed';
           /** @description Only the events of this application. */
           busi_water_no?: string;
         };
@@ -4948,7 +5717,7 @@ export interface operations {
                 /** @description The event id; the `webhook-id` header of its deliveries. */
                 id: string;
                 /**
-                 * @description `application.` and the state moved into, in lower case.
+                 * @description `application.` and the state moved into, in lower case; `application.amended`; `application.documents_kept` and `application.document_failed` (no move: what became of the documents).
                  * @example application.approved
                  * @enum {unknown}
                  */
@@ -4964,7 +5733,9 @@ export interface operations {
                   | 'application.supplement_required'
                   | 'application.expired'
                   | 'application.returned'
-                  | 'application.amended';
+                  | 'application.amended'
+                  | 'application.documents_kept'
+                  | 'application.document_failed';
                 /** @description Unix seconds. */
                 created_at: number;
                 data: {
@@ -5018,6 +5789,164 @@ export interface operations {
                   amended_fields?: string[];
                   /** @description application.amended: the fields whose value changed. */
                   changed_fields?: string[];
+                  /** @description application.documents_kept: every image the application carries, kept; application.document_failed: the field that failed for good, with its reason. */
+                  documents?: {
+                    id_card_img?: {
+                      /**
+                       * @description What became of the fetch.
+                       * @enum {unknown}
+                       */
+                      state: 'pending' | 'kept' | 'failed';
+                      /**
+                       * @description kept: the type read from the bytes.
+                       * @enum {unknown}
+                       */
+                      type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                      /** @description kept: bytes. */
+                      size?: number;
+                      /**
+                       * @description kept: hex SHA-256 of the bytes as served.
+                       * @example 9f86d08…
+                       */
+                      sha256?: string;
+                      /** @description kept image: pixels. */
+                      width?: number;
+                      /** @description kept image: pixels. */
+                      height?: number;
+                      /** @description kept: Unix seconds. */
+                      fetched_at?: number;
+                      /**
+                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                       * @enum {unknown}
+                       */
+                      reason?:
+                        'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                    };
+                    id_card_back_img?: {
+                      /**
+                       * @description What became of the fetch.
+                       * @enum {unknown}
+                       */
+                      state: 'pending' | 'kept' | 'failed';
+                      /**
+                       * @description kept: the type read from the bytes.
+                       * @enum {unknown}
+                       */
+                      type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                      /** @description kept: bytes. */
+                      size?: number;
+                      /**
+                       * @description kept: hex SHA-256 of the bytes as served.
+                       * @example 9f86d08…
+                       */
+                      sha256?: string;
+                      /** @description kept image: pixels. */
+                      width?: number;
+                      /** @description kept image: pixels. */
+                      height?: number;
+                      /** @description kept: Unix seconds. */
+                      fetched_at?: number;
+                      /**
+                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                       * @enum {unknown}
+                       */
+                      reason?:
+                        'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                    };
+                    passport_img?: {
+                      /**
+                       * @description What became of the fetch.
+                       * @enum {unknown}
+                       */
+                      state: 'pending' | 'kept' | 'failed';
+                      /**
+                       * @description kept: the type read from the bytes.
+                       * @enum {unknown}
+                       */
+                      type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                      /** @description kept: bytes. */
+                      size?: number;
+                      /**
+                       * @description kept: hex SHA-256 of the bytes as served.
+                       * @example 9f86d08…
+                       */
+                      sha256?: string;
+                      /** @description kept image: pixels. */
+                      width?: number;
+                      /** @description kept image: pixels. */
+                      height?: number;
+                      /** @description kept: Unix seconds. */
+                      fetched_at?: number;
+                      /**
+                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                       * @enum {unknown}
+                       */
+                      reason?:
+                        'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                    };
+                    sign_applicant?: {
+                      /**
+                       * @description What became of the fetch.
+                       * @enum {unknown}
+                       */
+                      state: 'pending' | 'kept' | 'failed';
+                      /**
+                       * @description kept: the type read from the bytes.
+                       * @enum {unknown}
+                       */
+                      type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                      /** @description kept: bytes. */
+                      size?: number;
+                      /**
+                       * @description kept: hex SHA-256 of the bytes as served.
+                       * @example 9f86d08…
+                       */
+                      sha256?: string;
+                      /** @description kept image: pixels. */
+                      width?: number;
+                      /** @description kept image: pixels. */
+                      height?: number;
+                      /** @description kept: Unix seconds. */
+                      fetched_at?: number;
+                      /**
+                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                       * @enum {unknown}
+                       */
+                      reason?:
+                        'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                    };
+                    pay_voucher?: {
+                      /**
+                       * @description What became of the fetch.
+                       * @enum {unknown}
+                       */
+                      state: 'pending' | 'kept' | 'failed';
+                      /**
+                       * @description kept: the type read from the bytes.
+                       * @enum {unknown}
+                       */
+                      type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                      /** @description kept: bytes. */
+                      size?: number;
+                      /**
+                       * @description kept: hex SHA-256 of the bytes as served.
+                       * @example 9f86d08…
+                       */
+                      sha256?: string;
+                      /** @description kept image: pixels. */
+                      width?: number;
+                      /** @description kept image: pixels. */
+                      height?: number;
+                      /** @description kept: Unix seconds. */
+                      fetched_at?: number;
+                      /**
+                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                       * @enum {unknown}
+                       */
+                      reason?:
+                        'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                    };
+                  };
                 };
               }[];
               /** @description Pass it as `cursor` for the next page; null on the last page. */
@@ -5297,6 +6226,8 @@ export interface operations {
             | 'application.expired'
             | 'application.returned'
             | 'application.amended'
+            | 'application.documents_kept'
+            | 'application.document_failed'
           )[];
         };
       };

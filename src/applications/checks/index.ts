@@ -30,6 +30,8 @@ export interface CheckContext {
   readonly minAge: number;
   /** The code tables in force. */
   readonly codes: LoadedCodeTables;
+  /** DOCUMENT_ALLOW_PRIVATE: image URLs may be http and name private hosts (tests, closed networks). */
+  readonly allowPrivateImages?: boolean;
 }
 
 export const DEFAULT_MIN_AGE = 18;
@@ -169,7 +171,7 @@ export function checkApplication(
   // Image URLs.
   for (const field of IMAGE_FIELDS) {
     const url = value(field);
-    if (url !== undefined) report(checkImageUrl(field, url));
+    if (url !== undefined) report(checkImageUrl(field, url, ctx.allowPrivateImages === true));
   }
 
   // Payment password, last: the applicant's own data makes some digests weak.

@@ -1,5 +1,6 @@
 import { problem, type FieldProblem } from '../../errors/problems.ts';
 import { isPrivateHost } from '../../network/publicHost.ts';
+import { checkUrlShape } from '../../webhooks/endpointUrl.ts';
 
 /**
  * Image URLs (`id_card_img`, `id_card_back_img`, `passport_img`, `sign_applicant`, `pay_voucher`).
@@ -12,9 +13,13 @@ import { isPrivateHost } from '../../network/publicHost.ts';
  * - `urlPrivateHost`: a host that is not a public internet name or address (network/publicHost.ts).
  *   No DNS lookup is made: a public name that resolves to a private address is for the image
  *   fetcher to refuse.
+ *
+ * With DOCUMENT_ALLOW_PRIVATE (tests and closed networks) http and private hosts pass, as webhook
+ * receivers do with WEBHOOK_ALLOW_PRIVATE.
  */
 
 const HTTPS_PREFIX = /^https:\/\//i;
+const HTTP_PREFIX = /^https?:\/\//i;
 const WHITESPACE = /\s/;
 
 /** Whether the text begins with `https://` and holds no whitespace or control character. */
@@ -26,7 +31,9 @@ function hasCleanShape(value: string): boolean {
   }
   return true;
 }
-export function checkImageUrl(field: string, value: string): FieldProblem[] {
+export function checkImageUrl(field: string, value: string, allowPrivate = false): FieldProblem[] {
+  if (allowPrivate)
+    return HTTP_PREFIX.test(value) ? checkUrlShape(field, value, true) : [problem(field, 'urlNotHttps')];
   if (!hasCleanShape(value)) return [problem(field, 'urlNotHttps')];
   let url: URL;
   try {

@@ -1,3 +1,4 @@
+import { DocumentOutcomes } from '../../documents/documentView.ts';
 import { Type, type TSchema } from 'typebox';
 import { STATUSES } from '../../applications/lifecycle.ts';
 import { REVEALABLE_FIELDS } from '../../applications/masking.ts';
@@ -318,11 +319,14 @@ export const OperatorApplicationView = Type.Object({
       at: Type.Integer(),
     }),
   ),
+  documents: DocumentOutcomes,
   risk_flags: Type.Array(
     Type.Object({
       code: Type.String({ description: 'A soft signal for the reviewer, e.g. `document_expiring`.' }),
       fields: Type.Array(Type.String(), { description: 'The fields it concerns.' }),
-      params: Type.Record(Type.String(), Type.Number(), { description: 'Days, years, counts.' }),
+      params: Type.Record(Type.String(), Type.Union([Type.Number(), Type.String()]), {
+        description: 'Days, years, counts; `document_reused`: the other serial.',
+      }),
     }),
     { description: 'Soft signals computed at each view; none of them is an error.' },
   ),

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { EVENT_TYPES, STATUSES } from '../../applications/lifecycle.ts';
 import type { ServiceContext } from '../../context.ts';
+import { DocumentOutcomes } from '../../documents/documentView.ts';
 import { listEvents, type ListEventsRequest } from '../../events/listEvents.ts';
 import { callerAuthentication, callerOf } from '../callerAuth.ts';
 import { success } from '../envelope.ts';
@@ -29,7 +30,8 @@ const ListEventsBody = Type.Object(
 export const EventView = Type.Object({
   id: Type.String({ description: 'The event id; the `webhook-id` header of its deliveries.' }),
   type: Type.Enum([...EVENT_TYPES], {
-    description: '`application.` and the state moved into, in lower case.',
+    description:
+      '`application.` and the state moved into, in lower case; `application.amended`; `application.documents_kept` and `application.document_failed` (no move: what became of the documents).',
     examples: ['application.approved'],
   }),
   created_at: Type.Integer({ description: 'Unix seconds.' }),
@@ -62,6 +64,11 @@ export const EventView = Type.Object({
     changed_fields: Type.Optional(
       Type.Array(Type.String(), { description: 'application.amended: the fields whose value changed.' }),
     ),
+    documents: Type.Optional({
+      ...DocumentOutcomes,
+      description:
+        'application.documents_kept: every image the application carries, kept; application.document_failed: the field that failed for good, with its reason.',
+    }),
   }),
 });
 

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { STATUSES } from '../../applications/lifecycle.ts';
+import { DocumentOutcomes } from '../../documents/documentView.ts';
 
 /** The caller's view of an application, shared by query, list, cancel and simulate. */
 
@@ -70,4 +71,5 @@ export const StatusView = Type.Object({
       ),
     }),
   ),
+  documents: DocumentOutcomes,
 });

@@ -1,0 +1,62 @@
+import type { ServiceContext } from '../context.ts';
+import type { RiskFlag } from '../applications/riskFlags.ts';
+import type { DocumentRow } from './documentStore.ts';
+import { REQUIRED_DOCUMENT_FIELDS } from './outcome.ts';
+
+/**
+ * The reviewer's signals from the documents: a required image that failed for good
+ * (`document_missing`: ask for it again with SUPPLEMENT_REQUIRED and `image_missing`), and the same
+ * bytes (SHA-256) kept for an active application of another applicant (`document_reused`, naming
+ * the other serial: one photo passed round several identities is a fraud pattern).
+ */
+export async function documentRiskFlags(
+  ctx: Pick<ServiceContext, 'store'>,
+  application: { busi_water_no: string },
+  rows: readonly DocumentRow[],
+): Promise<RiskFlag[]> {
+  const flags: RiskFlag[] = [];
+  const missing = rows
+    .filter((r) => r.state === 'failed' && REQUIRED_DOCUMENT_FIELDS.some((field) => field === r.field))
+    .map((r) => r.field);
+  if (missing.length > 0)
+    flags.push({ code: 'document_missing', fields: missing, params: { count: missing.length } });
+
+  const kept = rows.filter((r) => r.state === 'kept' && r.sha256 !== null);
+  if (kept.length === 0) return flags;
+  const others = await ctx.store.db
+    .selectFrom('documents')
+    .innerJoin('applications', 'applications.busi_water_no', 'documents.busi_water_no')
+    .select(['documents.sha256', 'documents.busi_water_no'])
+    .where(
+      'documents.sha256',
+      'in',
+      kept.map((r) => r.sha256!),
+    )
+    .where('documents.state', '=', 'kept')
+    .where('documents.busi_water_no', '!=', application.busi_water_no)
+    // Active (not final) and another applicant: a different identity document.
+    .where('applications.active_cert_hash', 'is not', null)
+    .where((eb) =>
+      eb(
+        'applications.cert_hash',
+        '!=',
+        eb
+          .selectFrom('applications as own')
+          .select('own.cert_hash')
+          .where('own.busi_water_no', '=', application.busi_water_no),
+      ),
+    )
+    .orderBy('documents.busi_water_no')
+    .execute();
+  for (const row of kept) {
+    const matches = [...new Set(others.filter((o) => o.sha256 === row.sha256).map((o) => o.busi_water_no))];
+    if (matches.length > 0) {
+      flags.push({
+        code: 'document_reused',
+        fields: [row.field],
+        params: { serial: matches[0]!, count: matches.length },
+      });
+    }
+  }
+  return flags;
+}

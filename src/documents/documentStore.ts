@@ -1,0 +1,189 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { ServiceContext } from '../context.ts';
+import { pooledRandomBytes } from '../crypto/randomPool.ts';
+import type { Database, DocumentsTable } from '../store/tables.ts';
+import { DocumentFailure } from './outcome.ts';
+import { HEAD_BYTES, sniffDocument, sniffType, type Sniffed } from './sniff.ts';
+
+/**
+ * The kept copies: a document's bytes are hashed, encrypted and written chunk by chunk as they
+ * arrive, and read back the same way, so memory stays bounded whatever the size (a chunk, a batch
+ * of them, and the head the type is read from). Each chunk is sealed with AES-256-GCM under the
+ * key ring's current key, its aad naming the application and its place in the blob, so that a
+ * chunk moved or reordered fails to decrypt. A blob belongs to a documents row only once the row
+ * names it (in the outcome's transaction); a blob left by a crash is removed by the next attempt.
+ */
+
+export const CHUNK_BYTES = 64 * 1024;
+/** Chunks written per transaction: a quarter MiB each, few commits per document. */
+const CHUNKS_PER_WRITE = 4;
+/** Chunks read per query when serving a copy. */
+const CHUNKS_PER_READ = 8;
+
+export function chunkAad(busiWaterNo: string, chunkId: string): string {
+  return `document:${busiWaterNo}:${chunkId}`;
+}
+
+const chunkIdOf = (blobId: string, seq: number) => `${blobId}.${String(seq).padStart(6, '0')}`;
+
+export interface WrittenBlob {
+  blobId: string;
+  byteSize: number;
+  sha256: string;
+  chunkCount: number;
+  sniffed: Sniffed;
+}
+
+/**
+ * Streams `body` into a new blob of the application. Refuses (`not_a_document`) as soon as the
+ * first bytes show no known type, and at the end when an image's size cannot be read; whatever
+ * was written of a refused or broken body is removed before the error passes on.
+ */
+export async function writeBlob(
+  ctx: Pick<ServiceContext, 'store' | 'keyRing'>,
+  place: { busiWaterNo: string; field: string },
+  body: AsyncIterable<Buffer>,
+): Promise<WrittenBlob> {
+  const { busiWaterNo, field } = place;
+  const blobId = `blob_${pooledRandomBytes(12).toString('hex')}`;
+  const hash = createHash('sha256');
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let head: Buffer | null = Buffer.alloc(0);
+  let sniffed: Sniffed | null = null;
+  let byteSize = 0;
+  let seq = 0;
+  let batch: Database['document_chunks'][] = [];
+
+  const seal = (plaintext: Buffer) => {
+    const chunkId = chunkIdOf(blobId, seq);
+    const { keyId, sealed } = ctx.keyRing.encryptBytes(plaintext, chunkAad(busiWaterNo, chunkId));
+    batch.push({
+      chunk_id: chunkId,
+      blob_id: blobId,
+      busi_water_no: busiWaterNo,
+      field,
+      seq,
+      key_id: keyId,
+      chunk_enc: sealed,
+    });
+    seq++;
+  };
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const rows = batch;
+    batch = [];
+    await ctx.store.transaction((trx) => trx.insertInto('document_chunks').values(rows).execute());
+  };
+
+  try {
+    for await (const piece of body) {
+      hash.update(piece);
+      byteSize += piece.length;
+      if (head !== null) {
+        head = Buffer.concat([head, piece.subarray(0, Math.max(0, HEAD_BYTES - head.length))]);
+        if (head.length >= 16 && sniffType(head) === null)
+          throw new DocumentFailure('not_a_document', 'no known document type in the first bytes');
+        sniffed = sniffDocument(head);
+        // Once the size is known the head is no longer needed.
+        if (sniffed !== null || head.length >= HEAD_BYTES) head = null;
+      }
+      pending.push(piece);
+      pendingBytes += piece.length;
+      while (pendingBytes >= CHUNK_BYTES) {
+        const all = Buffer.concat(pending);
+        seal(all.subarray(0, CHUNK_BYTES));
+        const rest = all.subarray(CHUNK_BYTES);
+        pending = rest.length > 0 ? [rest] : [];
+        pendingBytes = rest.length;
+      }
+      if (batch.length >= CHUNKS_PER_WRITE) await flush();
+    }
+    if (pendingBytes > 0) seal(Buffer.concat(pending));
+    if (head !== null) sniffed = sniffDocument(head);
+    if (sniffed === null) throw new DocumentFailure('not_a_document', 'not a readable image or PDF');
+    await flush();
+    return { blobId, byteSize, sha256: hash.digest('hex'), chunkCount: seq, sniffed };
+  } catch (error) {
+    await deleteBlob(ctx.store.db, blobId).catch(() => undefined);
+    throw error;
+  }
+}
+
+export async function deleteBlob(db: Kysely<Database>, blobId: string): Promise<void> {
+  await db.deleteFrom('document_chunks').where('blob_id', '=', blobId).execute();
+}
+
+/** Chunks of the field other than `keep`: the copy replaced, and whatever a crash left behind. */
+export async function deleteOtherBlobs(
+  db: Kysely<Database>,
+  place: { busiWaterNo: string; field: string },
+  keep: string | null,
+): Promise<void> {
+  let query = db
+    .deleteFrom('document_chunks')
+    .where('busi_water_no', '=', place.busiWaterNo)
+    .where('field', '=', place.field);
+  if (keep !== null) query = query.where('blob_id', '!=', keep);
+  await query.execute();
+}
+
+/** The kept copy's bytes in order, decrypted a few chunks at a time; throws if one is missing or altered. */
+export async function* readBlob(
+  ctx: Pick<ServiceContext, 'store' | 'keyRing'>,
+  row: Pick<DocumentsTable, 'busi_water_no' | 'blob_id' | 'chunk_count'>,
+): AsyncGenerator<Buffer> {
+  if (row.blob_id === null || row.chunk_count === null) return;
+  for (let from = 0; from < row.chunk_count; from += CHUNKS_PER_READ) {
+    const chunks = await ctx.store.db
+      .selectFrom('document_chunks')
+      .select(['chunk_id', 'seq', 'key_id', 'chunk_enc'])
+      .where('blob_id', '=', row.blob_id)
+      .where('seq', '>=', from)
+      .where('seq', '<', from + CHUNKS_PER_READ)
+      .orderBy('seq')
+      .execute();
+    const expected = Math.min(CHUNKS_PER_READ, row.chunk_count - from);
+    if (chunks.length !== expected) throw new Error('document: chunks are missing');
+    for (const [i, chunk] of chunks.entries()) {
+      if (chunk.seq !== from + i) throw new Error('document: chunks are missing');
+      yield ctx.keyRing.decryptBytes(
+        chunk.key_id,
+        chunk.chunk_enc,
+        chunkAad(row.busi_water_no, chunk.chunk_id),
+      );
+    }
+  }
+}
+
+export async function documentRows(db: Kysely<Database>, serials: readonly string[]) {
+  if (serials.length === 0) return [];
+  return db
+    .selectFrom('documents')
+    .select([
+      'busi_water_no',
+      'field',
+      'state',
+      'reason',
+      'url_hash',
+      'blob_id',
+      'content_type',
+      'byte_size',
+      'sha256',
+      'width',
+      'height',
+      'chunk_count',
+      'fetched_at',
+    ])
+    .where('busi_water_no', 'in', serials)
+    .execute();
+}
+
+export type DocumentRow = Awaited<ReturnType<typeof documentRows>>[number];
+
+/** Every document and chunk of an application: erased with it (retention, erasure). */
+export async function eraseDocuments(db: Kysely<Database>, busiWaterNo: string): Promise<void> {
+  await db.deleteFrom('document_chunks').where('busi_water_no', '=', busiWaterNo).execute();
+  await db.deleteFrom('documents').where('busi_water_no', '=', busiWaterNo).execute();
+}

@@ -1,0 +1,296 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Logger } from 'pino';
+import { findApplication } from '../applications/applicationRepository.ts';
+import { isErasedPayload } from '../applications/erasure.ts';
+import { DOCUMENT_EVENT_TYPES } from '../applications/lifecycle.ts';
+import type { ServiceContext } from '../context.ts';
+import { recordEvent } from '../events/outbox.ts';
+import type { Database } from '../store/tables.ts';
+import { deleteBlob, deleteOtherBlobs, documentRows, writeBlob, type WrittenBlob } from './documentStore.ts';
+import { outcomeOf, type DocumentOutcomes } from './documentView.ts';
+import { fetchDocument, type FetchOptions } from './fetcher.ts';
+import { DOCUMENT_FIELDS, DocumentFailure, isDocumentField, type DocumentField } from './outcome.ts';
+
+/**
+ * Fetches, checks and keeps the documents of an application's image fields: the body of the
+ * `documents.fetch` job. Idempotent: a field whose row is already settled for the URL the
+ * application holds now is left alone, so a job run again after a crash (or twice by an
+ * at-least-once relay) only does what is left. A field's outcome is written by one conditional
+ * update (still pending, still for the same URL) in a transaction that holds the application's
+ * row, with its event: `application.document_failed` for a field failed for good, and
+ * `application.documents_kept` once every image the application carries is kept.
+ */
+
+const [DOCUMENTS_KEPT_EVENT, DOCUMENT_FAILED_EVENT] = DOCUMENT_EVENT_TYPES;
+
+/** An image under this many pixels on its short side shows too little to check an identity. */
+export const MIN_SHORT_SIDE = 300;
+
+/** The columns of a kept copy, for a row that has none (pending or failed). */
+const NO_COPY = {
+  blob_id: null,
+  content_type: null,
+  byte_size: null,
+  sha256: null,
+  width: null,
+  height: null,
+  chunk_count: null,
+  fetched_at: null,
+} as const;
+
+export interface FetchRun {
+  /** Fields still to try again (unreachable, before the give-up time). */
+  retry: DocumentField[];
+  /** A short description of the last failure, never a URL or a byte. */
+  lastError: string | null;
+}
+
+export function fetchOptionsOf(ctx: Pick<ServiceContext, 'config'>): FetchOptions {
+  const { documents } = ctx.config;
+  return {
+    maxBytes: documents.maxBytes,
+    connectTimeoutMs: documents.connectTimeoutMs,
+    timeoutMs: documents.timeoutMs,
+    allowPrivate: documents.allowPrivate,
+    addressAllowed: documents.addressAllowed,
+  };
+}
+
+/** The keyed hash of a document URL: which URL a row's state is about, without keeping the URL. */
+export function urlHashOf(ctx: Pick<ServiceContext, 'keyRing'>, url: string): string {
+  return ctx.keyRing.blindIndex('document_url', url);
+}
+
+/**
+ * One pass over `fields` of the application. `giveUp`: an unreachable document fails for good
+ * now instead of being tried again. `options` replaces the configured fetch rules (tests).
+ */
+export async function fetchApplicationDocuments(
+  ctx: ServiceContext,
+  busiWaterNo: string,
+  fields: readonly string[],
+  log: Logger,
+  run: { giveUp: boolean; options?: FetchOptions },
+): Promise<FetchRun> {
+  const row = await findApplication(ctx.store.db, busiWaterNo);
+  if (row === undefined) return { retry: [], lastError: null };
+  const payload = JSON.parse(ctx.keyRing.decrypt(row.payload_enc, busiWaterNo)) as Record<string, unknown>;
+  if (isErasedPayload(payload)) return { retry: [], lastError: null };
+  const urls = new Map<DocumentField, string>();
+  for (const field of fields) {
+    const url = payload[field];
+    if (isDocumentField(field) && typeof url === 'string') urls.set(field, url);
+  }
+  const present = DOCUMENT_FIELDS.filter((field) => typeof payload[field] === 'string');
+  await markPending(
+    ctx,
+    busiWaterNo,
+    [...urls].map(([field, url]) => ({ field, urlHash: urlHashOf(ctx, url) })),
+  );
+  const settled = new Set(
+    (await documentRows(ctx.store.db, [busiWaterNo]))
+      .filter((r) => r.state !== 'pending' && urls.has(r.field as DocumentField))
+      .filter((r) => r.url_hash === urlHashOf(ctx, urls.get(r.field as DocumentField)!))
+      .map((r) => r.field),
+  );
+  const options = run.options ?? fetchOptionsOf(ctx);
+  const results = await Promise.all(
+    [...urls]
+      .filter(([field]) => !settled.has(field))
+      .map(async ([field, url]) => {
+        const place = { busiWaterNo, field, urlHash: urlHashOf(ctx, url), present };
+        try {
+          const blob = await fetchDocument(url, options, (body) => writeBlob(ctx, place, body));
+          if (
+            blob.sniffed.width !== null &&
+            Math.min(blob.sniffed.width, blob.sniffed.height!) < MIN_SHORT_SIDE
+          ) {
+            await deleteBlob(ctx.store.db, blob.blobId);
+            throw new DocumentFailure('too_small', `${blob.sniffed.width}x${blob.sniffed.height} px`);
+          }
+          await settle(ctx, place, { kept: blob });
+          log.info({ busi_water_no: busiWaterNo, field, bytes: blob.byteSize }, 'document kept');
+          return null;
+        } catch (error) {
+          if (!(error instanceof DocumentFailure)) throw error;
+          if (error.retryable && !run.giveUp) {
+            log.info({ busi_water_no: busiWaterNo, field, error: error.message }, 'document not fetched yet');
+            return { field, error: error.message };
+          }
+          await settle(ctx, place, { failed: error });
+          log.info({ busi_water_no: busiWaterNo, field, reason: error.reason }, 'document failed');
+          return null;
+        }
+      }),
+  );
+  const retrying = results.filter((r): r is { field: DocumentField; error: string } => r !== null);
+  return { retry: retrying.map((r) => r.field), lastError: retrying[0]?.error ?? null };
+}
+
+/**
+ * Rows for fields not yet taken up (the submission's first run), and pending again for a row about
+ * another URL (an amend whose own transaction did not say so); a row for this URL is left alone.
+ */
+async function markPending(
+  ctx: ServiceContext,
+  busiWaterNo: string,
+  fields: readonly { field: DocumentField; urlHash: string }[],
+): Promise<void> {
+  if (fields.length === 0) return;
+  const now = ctx.now();
+  await ctx.store.transaction((trx) =>
+    trx
+      .insertInto('documents')
+      .values(
+        fields.map(({ field, urlHash }) => ({
+          busi_water_no: busiWaterNo,
+          field,
+          state: 'pending' as const,
+          reason: null,
+          url_hash: urlHash,
+          ...NO_COPY,
+          updated_at: now,
+        })),
+      )
+      .onConflict((oc) =>
+        oc
+          .columns(['busi_water_no', 'field'])
+          .doUpdateSet((eb) => ({
+            state: 'pending' as const,
+            reason: null,
+            url_hash: eb.ref('excluded.url_hash'),
+            updated_at: now,
+          }))
+          .whereRef('documents.url_hash', '!=', 'excluded.url_hash'),
+      )
+      .execute(),
+  );
+}
+
+/**
+ * An amend's image fields start again: pending for their new URL, inside the amend's own
+ * transaction, so that the status view says so from the moment the amend is acknowledged.
+ */
+export async function restartDocuments(
+  ctx: Pick<ServiceContext, 'keyRing'>,
+  trx: Kysely<Database>,
+  busiWaterNo: string,
+  amended: Record<string, unknown>,
+  now: number,
+): Promise<void> {
+  for (const field of DOCUMENT_FIELDS) {
+    const url = amended[field];
+    if (typeof url !== 'string') continue;
+    const fresh = { state: 'pending' as const, reason: null, url_hash: urlHashOf(ctx, url), updated_at: now };
+    await trx
+      .insertInto('documents')
+      .values({
+        busi_water_no: busiWaterNo,
+        field,
+        ...fresh,
+        ...NO_COPY,
+      })
+      .onConflict((oc) => oc.columns(['busi_water_no', 'field']).doUpdateSet(fresh))
+      .execute();
+  }
+}
+
+type Settlement = { kept: WrittenBlob } | { failed: DocumentFailure };
+
+/** Writes one field's outcome with its event, unless an amend or another run got there first. */
+async function settle(
+  ctx: ServiceContext,
+  place: { busiWaterNo: string; field: DocumentField; urlHash: string; present: readonly string[] },
+  outcome: Settlement,
+): Promise<void> {
+  const now = ctx.now();
+  const applied = await ctx.store.transaction(async (trx) => {
+    // Holding the application's row serialises the outcomes of its fields (and an amend).
+    const application = await ctx.store
+      .lockRows(
+        trx
+          .selectFrom('applications')
+          .select(['busi_water_no', 'app_id', 'status', 'card_no_masked', 'external_id'])
+          .where('busi_water_no', '=', place.busiWaterNo),
+      )
+      .executeTakeFirst();
+    if (application === undefined) return false;
+    const values =
+      'kept' in outcome
+        ? {
+            state: 'kept' as const,
+            reason: null,
+            blob_id: outcome.kept.blobId,
+            content_type: outcome.kept.sniffed.type,
+            byte_size: outcome.kept.byteSize,
+            sha256: outcome.kept.sha256,
+            width: outcome.kept.sniffed.width,
+            height: outcome.kept.sniffed.height,
+            chunk_count: outcome.kept.chunkCount,
+            fetched_at: now,
+          }
+        : {
+            state: 'failed' as const,
+            reason: outcome.failed.reason,
+            ...NO_COPY,
+          };
+    const updated = await trx
+      .updateTable('documents')
+      .set({ ...values, updated_at: now })
+      .where('busi_water_no', '=', place.busiWaterNo)
+      .where('field', '=', place.field)
+      .where('url_hash', '=', place.urlHash)
+      .where('state', '=', 'pending')
+      .executeTakeFirst();
+    if (updated.numUpdatedRows === 0n) return false;
+    await deleteOtherBlobs(trx, place, values.blob_id);
+    await recordDocumentEvent(trx, application, place, outcome, now);
+    return true;
+  });
+  if (!applied && 'kept' in outcome) await deleteBlob(ctx.store.db, outcome.kept.blobId);
+}
+
+async function recordDocumentEvent(
+  trx: Transaction<Database>,
+  application: {
+    busi_water_no: string;
+    app_id: string;
+    status: string;
+    card_no_masked: string;
+    external_id?: string | null;
+  },
+  place: { busiWaterNo: string; field: DocumentField; present: readonly string[] },
+  outcome: Settlement,
+  now: number,
+): Promise<void> {
+  let documents: DocumentOutcomes;
+  let type: string;
+  if ('failed' in outcome) {
+    type = DOCUMENT_FAILED_EVENT;
+    documents = { [place.field]: { state: 'failed', reason: outcome.failed.reason } };
+  } else {
+    const rows = await documentRows(trx, [place.busiWaterNo]);
+    const allKept = place.present.every((field) => rows.some((r) => r.field === field && r.state === 'kept'));
+    if (!allKept) return;
+    type = DOCUMENTS_KEPT_EVENT;
+    documents = Object.fromEntries(
+      rows.filter((r) => place.present.includes(r.field)).map((r) => [r.field, outcomeOf(r)]),
+    );
+  }
+  await recordEvent(trx, {
+    appId: application.app_id,
+    type,
+    payload: {
+      busi_water_no: application.busi_water_no,
+      status: application.status,
+      // Not a move: the state stays; non-null also gives the event its place in the sequence.
+      previous_status: application.status,
+      reason: null,
+      reason_codes: [],
+      card_no_masked: application.card_no_masked,
+      external_id: application.external_id ?? null,
+      documents,
+    },
+    at: now,
+  });
+}
