@@ -141,6 +141,12 @@ export const ERRORS = {
   ),
   appDisabled: entry(40302, 'app_disabled', 'app_id: app is disabled', 'app_id: 应用已停用'),
   forbidden: entry(40303, 'forbidden', 'role: {reason}', 'role: {reason_zh}'),
+  documentNotOpened: entry(
+    40320,
+    'document_not_opened',
+    'busi_water_no: open the application for review, or reveal {field}, in this session before viewing its document',
+    'busi_water_no: 请先在本次会话中打开审核或查看 {field} 明文，再查看其文件',
+  ),
   csrfTokenInvalid: entry(
     40304,
     'csrf_token_invalid',
@@ -182,6 +188,12 @@ export const ERRORS = {
     'id: Webhook 端点不存在',
   ),
   eventNotFound: entry(40411, 'event_not_found', 'event_id: no such event', 'event_id: 事件不存在'),
+  documentNotKept: entry(
+    40420,
+    'document_not_kept',
+    'field: {field} has no kept document (it is {state})',
+    'field: {field} 没有留存的文件（当前状态：{state}）',
+  ),
 
   // 409: the request conflicts with what is stored.
   duplicateApplication: entry(

@@ -117,6 +117,18 @@ export const GUIDANCE: { readonly [K in ErrorName]: Guidance } = {
     cause: 'An admin tried to disable or demote the account it is logged in with.',
     remedy: 'Have another admin do it, so that no one locks the last admin out.',
   },
+  documentNotKept: {
+    cause:
+      'The image field has no kept copy: its fetch is still pending, it failed (see its reason in the view), or the application carries no such image.',
+    remedy:
+      'Wait for a pending document; for a failed one, ask the caller for it again (SUPPLEMENT_REQUIRED with `image_missing`).',
+  },
+  documentNotOpened: {
+    cause:
+      'A kept document is identity data: it is served only after an audited opening for review (or a reveal of that image field) by the same operator in the same session.',
+    remedy:
+      'Claim the application and open it for review (or reveal the field) with a purpose, then view it.',
+  },
   applicationNotFound: {
     cause:
       'No application of this app has that serial number (or `external_id`); another app’s answers the same.',

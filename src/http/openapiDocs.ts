@@ -1,7 +1,13 @@
 import type { FastifySchema } from 'fastify';
-import { AMENDED_EVENT, STATUSES, eventTypeFor, type Status } from '../applications/lifecycle.ts';
+import {
+  AMENDED_EVENT,
+  DOCUMENT_EVENT_TYPES,
+  STATUSES,
+  eventTypeFor,
+  type Status,
+} from '../applications/lifecycle.ts';
 import { signature } from '../webhooks/signing.ts';
-import { amendedExample, eventExample, OPERATION_EXAMPLES } from './openapiExamples.ts';
+import { amendedExample, documentsExample, eventExample, OPERATION_EXAMPLES } from './openapiExamples.ts';
 import { EventView } from './routes/eventRoutes.ts';
 
 /**
@@ -103,19 +109,50 @@ const WEBHOOK_HEADERS = [
   },
 ];
 
-const WEBHOOK_DESCRIPTION = (status: string) =>
-  `Sent to every webhook endpoint registered for the app (\`npx cardapply webhooks add\`) when one of its applications ${status === 'SUBMITTED' ? 'is submitted' : status === AMENDED_EVENT ? 'is amended by the caller after a request for information' : `moves to ${status}`}. The body is the same object as an item of the events list (\`POST /mc-platformapi/v1/open/et/vs/card/events/list\`). Signed as Standard Webhooks specifies (see the headers). Delivered at least once: answer 2xx quickly (within the delivery time-out, 10 s by default); anything else, a time-out or a refused connection is retried with exponential backoff for at least a day. Deliveries of one application may arrive out of order: order them by \`data.sequence\`.`;
+/** What happened, in words, per event type (a move, the amendment, or the documents). */
+function webhookEvent(status: string): { type: string; summary: string; what: string; example: unknown } {
+  if (status === AMENDED_EVENT) {
+    return {
+      type: AMENDED_EVENT,
+      summary: 'the caller amended an application (back to IN_REVIEW)',
+      what: 'is amended by the caller after a request for information',
+      example: amendedExample(),
+    };
+  }
+  if (status === 'application.documents_kept' || status === 'application.document_failed') {
+    const kept = status === 'application.documents_kept';
+    return {
+      type: status,
+      summary: kept
+        ? 'every image of an application was fetched, checked and kept'
+        : 'an image of an application failed for good (its reason in `data.documents`)',
+      what: kept
+        ? 'has every image it carries kept by the service (type, size and SHA-256 in `data.documents`; no state change)'
+        : 'has an image that could not be kept (`unreachable` after DOCUMENT_FETCH_HOURS, `not_a_document`, `too_large`, `too_small` or `refused_address`; no state change)',
+      example: documentsExample(status),
+    };
+  }
+  return {
+    type: eventTypeFor(status as Status),
+    summary: status === 'SUBMITTED' ? 'an application was submitted' : `an application moved to ${status}`,
+    what: status === 'SUBMITTED' ? 'is submitted' : `moves to ${status}`,
+    example: eventExample(status as Status),
+  };
+}
+
+const WEBHOOK_DESCRIPTION = (what: string) =>
+  `Sent to every webhook endpoint registered for the app (\`npx cardapply webhooks add\`) when one of its applications ${what}. The body is the same object as an item of the events list (\`POST /mc-platformapi/v1/open/et/vs/card/events/list\`). Signed as Standard Webhooks specifies (see the headers). Delivered at least once: answer 2xx quickly (within the delivery time-out, 10 s by default); anything else, a time-out or a refused connection is retried with exponential backoff for at least a day. Deliveries of one application may arrive out of order: order them by \`data.sequence\`.`;
 
 /** The `webhooks` section (OpenAPI 3.1): one entry per event type, all with the same body. */
 export function webhooksSection() {
   return Object.fromEntries(
-    [...STATUSES, AMENDED_EVENT].map((status) => {
-      const amended = status === AMENDED_EVENT;
-      const type = amended ? AMENDED_EVENT : eventTypeFor(status as Status);
+    [...STATUSES, AMENDED_EVENT, ...DOCUMENT_EVENT_TYPES].map((status) => {
+      const event = webhookEvent(status);
+      const type = event.type;
       const operation = {
         operationId: `${type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase())}Webhook`,
-        summary: `${type}: ${amended ? 'the caller amended an application (back to IN_REVIEW)' : status === 'SUBMITTED' ? 'an application was submitted' : `an application moved to ${status}`}`,
-        description: WEBHOOK_DESCRIPTION(status),
+        summary: `${type}: ${event.summary}`,
+        description: WEBHOOK_DESCRIPTION(event.what),
         tags: ['webhooks'],
         security: [],
         parameters: WEBHOOK_HEADERS,
@@ -124,7 +161,7 @@ export function webhooksSection() {
           content: {
             'application/json': {
               schema: { $ref: '#/components/schemas/WebhookEvent' },
-              example: amended ? amendedExample() : eventExample(status as Status),
+              example: event.example,
             },
           },
         },

@@ -1,3 +1,4 @@
+import type { DOCUMENT_EVENT_TYPES } from '../applications/lifecycle.ts';
 import { AMENDED_EVENT, eventTypeFor, type Status } from '../applications/lifecycle.ts';
 import { defaultCodeTables, TABLE_NAMES, type TableName } from '../codes/tables.ts';
 import { EXAMPLE_APPLICANT } from '../applications/exampleApplicant.ts';
@@ -26,6 +27,24 @@ export const SUBMIT_EXAMPLE = {
 const SUBMITTED_AT = TIMESTAMP;
 const CANCELLED_AT = TIMESTAMP + 600;
 
+/** What became of the five images a few seconds after the submit. */
+const keptJpeg = (size: number, sha256: string) => ({
+  state: 'kept' as const,
+  type: 'image/jpeg' as const,
+  size,
+  sha256,
+  width: 1600,
+  height: 1000,
+  fetched_at: SUBMITTED_AT + 2,
+});
+const DOCUMENTS = {
+  id_card_img: keptJpeg(412_331, '5f1c0f8e0d4b7a3c9e2d6b8a1f4c7e0d3b6a9c2e5f8b1d4a7c0e3f6b9d2a5c8e'),
+  id_card_back_img: keptJpeg(398_120, '0a3d6c9f2b5e8a1d4c7f0b3e6a9d2c5f8b1e4a7d0c3f6b9e2a5d8c1f4b7e0a3d'),
+  passport_img: { state: 'failed' as const, reason: 'unreachable' as const },
+  sign_applicant: { state: 'pending' as const },
+  pay_voucher: keptJpeg(120_774, 'c4e7a0d3f6b9c2e5a8d1f4b7e0c3a6d9f2b5e8c1a4d7f0b3e6c9a2d5f8b1e4a7'),
+};
+
 const submittedView = {
   busi_water_no: SERIAL,
   external_id: EXTERNAL_ID,
@@ -37,6 +56,7 @@ const submittedView = {
   created_at: SUBMITTED_AT,
   updated_at: SUBMITTED_AT,
   history: [{ status: 'SUBMITTED', at: SUBMITTED_AT, reason: null, reason_codes: [] }],
+  documents: DOCUMENTS,
 };
 
 const CANCEL_REASON = 'The customer withdrew the application.';
@@ -305,6 +325,30 @@ export function amendedExample() {
       previous_status: 'SUPPLEMENT_REQUIRED',
       amended_fields: ['id_card_img'],
       changed_fields: ['id_card_img'],
+    },
+  };
+}
+
+/** application.documents_kept or application.document_failed, after the submission. */
+export function documentsExample(type: (typeof DOCUMENT_EVENT_TYPES)[number]) {
+  const base = eventExample('SUBMITTED');
+  const kept = type === 'application.documents_kept';
+  return {
+    ...base,
+    id: kept ? 'evt_4f1d2c3b4a5968778695a4b3c2d1e0b1' : 'evt_4f1d2c3b4a5968778695a4b3c2d1e0b2',
+    type,
+    created_at: SUBMITTED_AT + 3,
+    data: {
+      ...base.data,
+      sequence: 2,
+      previous_status: 'SUBMITTED',
+      documents: kept
+        ? {
+            ...DOCUMENTS,
+            passport_img: keptJpeg(501_002, DOCUMENTS.id_card_img.sha256.replace('5f', 'a7')),
+            sign_applicant: keptJpeg(40_310, DOCUMENTS.pay_voucher.sha256.replace('c4', '9b')),
+          }
+        : { passport_img: { state: 'failed', reason: 'not_a_document' } },
     },
   };
 }

@@ -624,6 +624,46 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'application.documents_kept': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * application.documents_kept: every image of an application was fetched, checked and kept
+     * @description Sent to every webhook endpoint registered for the app (`npx cardapply webhooks add`) when one of its applications has every image it carries kept by the service (type, size and SHA-256 in `data.documents`; no state change). The body is the same object as an item of the events list (`POST /mc-platformapi/v1/open/et/vs/card/events/list`). Signed as Standard Webhooks specifies (see the headers). Delivered at least once: answer 2xx quickly (within the delivery time-out, 10 s by default); anything else, a time-out or a refused connection is retried with exponential backoff for at least a day. Deliveries of one application may arrive out of order: order them by `data.sequence`.
+     */
+    post: operations['applicationDocumentsKeptWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'application.document_failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * application.document_failed: an image of an application failed for good (its reason in `data.documents`)
+     * @description Sent to every webhook endpoint registered for the app (`npx cardapply webhooks add`) when one of its applications has an image that could not be kept (`unreachable` after DOCUMENT_FETCH_HOURS, `not_a_document`, `too_large`, `too_small` or `refused_address`; no state change). The body is the same object as an item of the events list (`POST /mc-platformapi/v1/open/et/vs/card/events/list`). Signed as Standard Webhooks specifies (see the headers). Delivered at least once: answer 2xx quickly (within the delivery time-out, 10 s by default); anything else, a time-out or a refused connection is retried with exponential backoff for at least a day. Deliveries of one application may arrive out of order: order them by `data.sequence`.
+     */
+    post: operations['applicationDocumentFailedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -2603,7 +2643,43 @@ export interface operations {
            *             "reason": null,
            *             "reason_codes": []
            *           }
-           *         ]
+           *         ],
+           *         "documents": {
+           *           "id_card_img": {
+           *             "state": "kept",
+           *             "type": "image/jpeg",
+           *             "size": 412331,
+           *             "sha256": "5f1c0f8e0d4b7a3c9e2d6b8a1f4c7e0d3b6a9c2e5f8b1d4a7c0e3f6b9d2a5c8e",
+           *             "width": 1600,
+           *             "height": 1000,
+           *             "fetched_at": 1795000002
+           *           },
+           *           "id_card_back_img": {
+           *             "state": "kept",
+           *             "type": "image/jpeg",
+           *             "size": 398120,
+           *             "sha256": "0a3d6c9f2b5e8a1d4c7f0b3e6a9d2c5f8b1e4a7d0c3f6b9e2a5d8c1f4b7e0a3d",
+           *             "width": 1600,
+           *             "height": 1000,
+           *             "fetched_at": 1795000002
+           *           },
+           *           "passport_img": {
+           *             "state": "failed",
+           *             "reason": "unreachable"
+           *           },
+           *           "sign_applicant": {
+           *             "state": "pending"
+           *           },
+           *           "pay_voucher": {
+           *             "state": "kept",
+           *             "type": "image/jpeg",
+           *             "size": 120774,
+           *             "sha256": "c4e7a0d3f6b9c2e5a8d1f4b7e0c3a6d9f2b5e8c1a4d7f0b3e6c9a2d5f8b1e4a7",
+           *             "width": 1600,
+           *             "height": 1000,
+           *             "fetched_at": 1795000002
+           *           }
+           *         }
            *       },
            *       "msg": "success"
            *     }
@@ -3181,7 +3257,43 @@ export interface operations {
            *                 "reason": null,
            *                 "reason_codes": []
            *               }
-           *             ]
+           *             ],
+           *             "documents": {
+           *               "id_card_img": {
+           *                 "state": "kept",
+           *                 "type": "image/jpeg",
+           *                 "size": 412331,
+           *                 "sha256": "5f1c0f8e0d4b7a3c9e2d6b8a1f4c7e0d3b6a9c2e5f8b1d4a7c0e3f6b9d2a5c8e",
+           *                 "width": 1600,
+           *                 "height": 1000,
+           *                 "fetched_at": 1795000002
+           *               },
+           *               "id_card_back_img": {
+           *                 "state": "kept",
+           *                 "type": "image/jpeg",
+           *                 "size": 398120,
+           *                 "sha256": "0a3d6c9f2b5e8a1d4c7f0b3e6a9d2c5f8b1e4a7d0c3f6b9e2a5d8c1f4b7e0a3d",
+           *                 "width": 1600,
+           *                 "height": 1000,
+           *                 "fetched_at": 1795000002
+           *               },
+           *               "passport_img": {
+           *                 "state": "failed",
+           *                 "reason": "unreachable"
+           *               },
+           *               "sign_applicant": {
+           *                 "state": "pending"
+           *               },
+           *               "pay_voucher": {
+           *                 "state": "kept",
+           *                 "type": "image/jpeg",
+           *                 "size": 120774,
+           *                 "sha256": "c4e7a0d3f6b9c2e5a8d1f4b7e0c3a6d9f2b5e8c1a4d7f0b3e6c9a2d5f8b1e4a7",
+           *                 "width": 1600,
+           *                 "height": 1000,
+           *                 "fetched_at": 1795000002
+           *               }
+           *             }
            *           }
            *         ],
            *         "next_cursor": null
@@ -3740,7 +3852,43 @@ export interface operations {
            *             "reason": "The customer withdrew the application.",
            *             "reason_codes": []
            *           }
-           *         ]
+           *         ],
+           *         "documents": {
+           *           "id_card_img": {
+           *             "state": "kept",
+           *             "type": "image/jpeg",
+           *             "size": 412331,
+           *             "sha256": "5f1c0f8e0d4b7a3c9e2d6b8a1f4c7e0d3b6a9c2e5f8b1d4a7c0e3f6b9d2a5c8e",
+           *             "width": 1600,
+           *             "height": 1000,
+           *             "fetched_at": 1795000002
+           *           },
+           *           "id_card_back_img": {
+           *             "state": "kept",
+           *             "type": "image/jpeg",
+           *             "size": 398120,
+           *             "sha256": "0a3d6c9f2b5e8a1d4c7f0b3e6a9d2c5f8b1e4a7d0c3f6b9e2a5d8c1f4b7e0a3d",
+           *             "width": 1600,
+           *             "height": 1000,
+           *             "fetched_at": 1795000002
+           *           },
+           *           "passport_img": {
+           *             "state": "failed",
+           *             "reason": "unreachable"
+           *           },
+           *           "sign_applicant": {
+           *             "state": "pending"
+           *           },
+           *           "pay_voucher": {
+           *             "state": "kept",
+           *             "type": "image/jpeg",
+           *             "size": 120774,
+           *             "sha256": "c4e7a0d3f6b9c2e5a8d1f4b7e0c3a6d9f2b5e8c1a4d7f0b3e6c9a2d5f8b1e4a7",
+           *             "width": 1600,
+           *             "height": 1000,
+           *             "fetched_at": 1795000002
+           *           }
+           *         }
            *       },
            *       "msg": "success"
            *     }
@@ -4529,7 +4677,43 @@ export interface operations {
            *               "id_card_img"
            *             ]
            *           }
-           *         ]
+           *         ],
+           *         "documents": {
+           *           "id_card_img": {
+           *             "state": "kept",
+           *             "type": "image/jpeg",
+           *             "size": 412331,
+           *             "sha256": "5f1c0f8e0d4b7a3c9e2d6b8a1f4c7e0d3b6a9c2e5f8b1d4a7c0e3f6b9d2a5c8e",
+           *             "width": 1600,
+           *             "height": 1000,
+           *             "fetched_at": 1795000002
+           *           },
+           *           "id_card_back_img": {
+           *             "state": "kept",
+           *             "type": "image/jpeg",
+           *             "size": 398120,
+           *             "sha256": "0a3d6c9f2b5e8a1d4c7f0b3e6a9d2c5f8b1e4a7d0c3f6b9e2a5d8c1f4b7e0a3d",
+           *             "width": 1600,
+           *             "height": 1000,
+           *             "fetched_at": 1795000002
+           *           },
+           *           "passport_img": {
+           *             "state": "failed",
+           *             "reason": "unreachable"
+           *           },
+           *           "sign_applicant": {
+           *             "state": "pending"
+           *           },
+           *           "pay_voucher": {
+           *             "state": "kept",
+           *             "type": "image/jpeg",
+           *             "size": 120774,
+           *             "sha256": "c4e7a0d3f6b9c2e5a8d1f4b7e0c3a6d9f2b5e8c1a4d7f0b3e6c9a2d5f8b1e4a7",
+           *             "width": 1600,
+           *             "height": 1000,
+           *             "fetched_at": 1795000002
+           *           }
+           *         }
            *       },
            *       "msg": "success"
            *     }
@@ -10146,6 +10330,165 @@ export interface operations {
          *         "changed_fields": [
          *           "id_card_img"
          *         ]
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['WebhookEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status acknowledges the delivery; the body is ignored. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within the time-out: the delivery is retried. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  applicationDocumentsKeptWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (`evt_...`), the same on every retry of one event: process each id once (deliveries are at least once). */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed. Refuse messages more than a few minutes from your clock (replays). */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256, keyed with the base64-decoded part of the endpoint secret after `whsec_`, of `${webhook-id}.${webhook-timestamp}.${raw body}`. During a secret rotation there is one per secret; accept the message when any one matches. Compute it over the raw bytes received: a body parsed and serialised again will not verify. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_4f1d2c3b4a5968778695a4b3c2d1e0b1",
+         *       "type": "application.documents_kept",
+         *       "created_at": 1795000003,
+         *       "data": {
+         *         "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+         *         "sequence": 2,
+         *         "status": "SUBMITTED",
+         *         "previous_status": "SUBMITTED",
+         *         "reason": null,
+         *         "reason_codes": [],
+         *         "card_no_masked": "539966******4242",
+         *         "external_id": "ORD-2026-000123",
+         *         "documents": {
+         *           "id_card_img": {
+         *             "state": "kept",
+         *             "type": "image/jpeg",
+         *             "size": 412331,
+         *             "sha256": "5f1c0f8e0d4b7a3c9e2d6b8a1f4c7e0d3b6a9c2e5f8b1d4a7c0e3f6b9d2a5c8e",
+         *             "width": 1600,
+         *             "height": 1000,
+         *             "fetched_at": 1795000002
+         *           },
+         *           "id_card_back_img": {
+         *             "state": "kept",
+         *             "type": "image/jpeg",
+         *             "size": 398120,
+         *             "sha256": "0a3d6c9f2b5e8a1d4c7f0b3e6a9d2c5f8b1e4a7d0c3f6b9e2a5d8c1f4b7e0a3d",
+         *             "width": 1600,
+         *             "height": 1000,
+         *             "fetched_at": 1795000002
+         *           },
+         *           "passport_img": {
+         *             "state": "kept",
+         *             "type": "image/jpeg",
+         *             "size": 501002,
+         *             "sha256": "a71c0f8e0d4b7a3c9e2d6b8a1f4c7e0d3b6a9c2e5f8b1d4a7c0e3f6b9d2a5c8e",
+         *             "width": 1600,
+         *             "height": 1000,
+         *             "fetched_at": 1795000002
+         *           },
+         *           "sign_applicant": {
+         *             "state": "kept",
+         *             "type": "image/jpeg",
+         *             "size": 40310,
+         *             "sha256": "9be7a0d3f6b9c2e5a8d1f4b7e0c3a6d9f2b5e8c1a4d7f0b3e6c9a2d5f8b1e4a7",
+         *             "width": 1600,
+         *             "height": 1000,
+         *             "fetched_at": 1795000002
+         *           },
+         *           "pay_voucher": {
+         *             "state": "kept",
+         *             "type": "image/jpeg",
+         *             "size": 120774,
+         *             "sha256": "c4e7a0d3f6b9c2e5a8d1f4b7e0c3a6d9f2b5e8c1a4d7f0b3e6c9a2d5f8b1e4a7",
+         *             "width": 1600,
+         *             "height": 1000,
+         *             "fetched_at": 1795000002
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['WebhookEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status acknowledges the delivery; the body is ignored. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within the time-out: the delivery is retried. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  applicationDocumentFailedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (`evt_...`), the same on every retry of one event: process each id once (deliveries are at least once). */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed. Refuse messages more than a few minutes from your clock (replays). */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256, keyed with the base64-decoded part of the endpoint secret after `whsec_`, of `${webhook-id}.${webhook-timestamp}.${raw body}`. During a secret rotation there is one per secret; accept the message when any one matches. Compute it over the raw bytes received: a body parsed and serialised again will not verify. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_4f1d2c3b4a5968778695a4b3c2d1e0b2",
+         *       "type": "application.document_failed",
+         *       "created_at": 1795000003,
+         *       "data": {
+         *         "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+         *         "sequence": 2,
+         *         "status": "SUBMITTED",
+         *         "previous_status": "SUBMITTED",
+         *         "reason": null,
+         *         "reason_codes": [],
+         *         "card_no_masked": "539966******4242",
+         *         "external_id": "ORD-2026-000123",
+         *         "documents": {
+         *           "passport_img": {
+         *             "state": "failed",
+         *             "reason": "not_a_document"
+         *           }
+         *         }
          *       }
          *     }
          */

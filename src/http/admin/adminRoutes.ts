@@ -4,6 +4,7 @@ import { applicationAdminRoutes } from './applicationAdminRoutes.ts';
 import { applicationOverviewRoutes } from './applicationOverviewRoutes.ts';
 import { appSecretRoutes } from './appSecretRoutes.ts';
 import { claimRoutes } from './claimRoutes.ts';
+import { documentRoutes } from './documentRoutes.ts';
 import { workloadRoutes } from './workloadRoutes.ts';
 import { manageRoutes } from './manageRoutes.ts';
 import { mfaRoutes } from './mfaRoutes.ts';
@@ -28,6 +29,7 @@ export function adminRoutes(ctx: ServiceContext) {
     await app.register(sessionCsrfRoutes(ctx));
     await app.register(mfaRoutes(ctx));
     await app.register(claimRoutes(ctx));
+    await app.register(documentRoutes(ctx));
     await app.register(workloadRoutes(ctx));
   };
 }

@@ -1,0 +1,103 @@
+import { isSerialNumber } from '../applications/serialNumber.ts';
+import type { ServiceContext } from '../context.ts';
+import { ServiceError } from '../errors/serviceError.ts';
+import { ACTING_ROLE, hasRole } from '../operators/roles.ts';
+import type { OperatorIdentity } from '../operators/sessions.ts';
+import { documentRows, readBlob } from './documentStore.ts';
+import { isDocumentField } from './outcome.ts';
+
+/**
+ * A kept document for an operator's eyes: the console shows it from here, never from the partner's
+ * URL. A document is identity data (PIPL: sensitive personal information), so it is served only
+ * inside a viewing that is already audited: the same operator, in the same sign-in session, opened
+ * the application for review (`application.review_open`, which shows every image field) or
+ * revealed this image field (`application.reveal`). That one audit row covers the session's
+ * viewings; each image request adds none. The bytes stream decrypted a few chunks at a time.
+ */
+
+const OPENING_ACTIONS = ['application.review_open', 'application.reveal'];
+
+export interface ServedDocument {
+  contentType: string;
+  byteSize: number;
+  /** A file name for Content-Disposition: the serial and the field, never the partner's name. */
+  fileName: string;
+  sha256: string;
+  body: AsyncIterable<Buffer>;
+}
+
+const EXTENSIONS: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/heic': 'heic',
+  'application/pdf': 'pdf',
+};
+
+export async function openDocument(
+  ctx: ServiceContext,
+  request: { busiWaterNo: string; field: string; operator: OperatorIdentity },
+): Promise<ServedDocument> {
+  const { busiWaterNo, field, operator } = request;
+  if (!hasRole(operator.role, ACTING_ROLE)) {
+    throw new ServiceError('forbidden', {
+      params: {
+        reason: `a ${operator.role} cannot view documents; ${ACTING_ROLE} or admin is required`,
+        reason_zh: `${operator.role} 无权查看文件，需要 ${ACTING_ROLE} 或 admin 角色`,
+      },
+    });
+  }
+  if (!isSerialNumber(busiWaterNo)) throw new ServiceError('applicationNotFound');
+  const application = await ctx.store.db
+    .selectFrom('applications')
+    .select('busi_water_no')
+    .where('busi_water_no', '=', busiWaterNo)
+    .executeTakeFirst();
+  if (application === undefined) throw new ServiceError('applicationNotFound');
+  const safeField = isDocumentField(field) ? field : 'field';
+  if (!(await openedInSession(ctx, busiWaterNo, field, operator)))
+    throw new ServiceError('documentNotOpened', { params: { field: safeField } });
+  const row = (await documentRows(ctx.store.db, [busiWaterNo])).find((r) => r.field === field);
+  if (row === undefined || row.state !== 'kept' || !isDocumentField(field)) {
+    throw new ServiceError('documentNotKept', {
+      params: { field: safeField, state: row?.state ?? 'not sent' },
+    });
+  }
+  const contentType = row.content_type ?? 'application/octet-stream';
+  return {
+    contentType,
+    byteSize: Number(row.byte_size),
+    fileName: `${busiWaterNo}-${field}.${EXTENSIONS[contentType] ?? 'bin'}`,
+    sha256: row.sha256 ?? '',
+    body: readBlob(ctx, row),
+  };
+}
+
+/** Whether this session has an audited opening of the application (or a reveal of the field). */
+async function openedInSession(
+  ctx: ServiceContext,
+  busiWaterNo: string,
+  field: string,
+  operator: OperatorIdentity,
+): Promise<boolean> {
+  const session = await ctx.store.db
+    .selectFrom('operator_sessions')
+    .select('created_at')
+    .where('token_hash', '=', operator.sessionHash)
+    .executeTakeFirst();
+  if (session === undefined) return false;
+  const rows = await ctx.store.db
+    .selectFrom('audit_log')
+    .select(['action', 'details'])
+    .where('actor', '=', `operator:${operator.username}`)
+    .where('target_type', '=', 'application')
+    .where('target_id', '=', busiWaterNo)
+    .where('action', 'in', OPENING_ACTIONS)
+    .where('at', '>=', session.created_at)
+    .execute();
+  return rows.some((row) => {
+    if (row.action === 'application.review_open') return true;
+    const details = JSON.parse(row.details ?? '{}') as { field?: unknown };
+    return details.field === field;
+  });
+}

@@ -1,0 +1,68 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { ServiceContext } from '../../context.ts';
+import { openDocument } from '../../documents/serveDocument.ts';
+import { DOCUMENT_FIELDS, DOCUMENT_TYPES } from '../../documents/outcome.ts';
+import { ACTING_ROLE } from '../../operators/roles.ts';
+import { operatorOf, requireOperator } from './operatorAuth.ts';
+import { ADMIN_SECURITY, adminErrors } from './schemas.ts';
+
+const DocumentParams = Type.Object(
+  {
+    busi_water_no: Type.String({ minLength: 1, maxLength: 32, description: 'Application serial number.' }),
+    field: Type.Enum([...DOCUMENT_FIELDS], { description: 'The image field.' }),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * The kept copy of an image field's document, streamed from the store (decrypted a few chunks at a
+ * time) with its own type, so that the console never loads the partner's URL: only after an
+ * audited opening for review (or a reveal of the field) in the same session, never cached.
+ */
+export function documentRoutes(ctx: ServiceContext) {
+  return async (app: FastifyInstance) => {
+    app.get(
+      '/applications/:busi_water_no/documents/:field',
+      {
+        onRequest: requireOperator(ctx, ACTING_ROLE),
+        config: { operation: 'admin.application.document' },
+        schema: {
+          operationId: 'adminShowDocument',
+          summary: "An image field's kept document",
+          description:
+            'Reviewer or admin, after opening the application for review (or revealing the field) in the same session: that audit row covers the viewing. The bytes as the partner served them, in their type (JPEG, PNG, WebP, HEIC/HEIF or PDF), `Content-Disposition` inline (a PDF as an attachment), `Cache-Control: no-store`.',
+          tags: ['admin'],
+          security: ADMIN_SECURITY,
+          params: DocumentParams,
+          response: {
+            200: {
+              description: 'The document, in the type read from its bytes.',
+              content: Object.fromEntries(
+                DOCUMENT_TYPES.map((type) => [type, { schema: Type.String({ format: 'binary' }) }]),
+              ),
+            },
+            ...adminErrors('applicationNotFound', 'documentNotKept', 'documentNotOpened'),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { busi_water_no, field } = request.params as { busi_water_no: string; field: string };
+        const document = await openDocument(ctx, {
+          busiWaterNo: busi_water_no,
+          field,
+          operator: operatorOf(request),
+        });
+        const disposition = document.contentType === 'application/pdf' ? 'attachment' : 'inline';
+        return reply
+          .header('content-type', document.contentType)
+          .header('content-length', String(document.byteSize))
+          .header('content-disposition', `${disposition}; filename="${document.fileName}"`)
+          .header('cache-control', 'no-store')
+          .header('x-content-type-options', 'nosniff')
+          .send(Readable.from(document.body));
+      },
+    );
+  };
+}
