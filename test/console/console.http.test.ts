@@ -109,7 +109,7 @@ for (const storeName of storeNames()) {
         assert.equal(reply.headers.get('content-security-policy'), CONTENT_SECURITY_POLICY);
         assert.equal(
           CONTENT_SECURITY_POLICY,
-          "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+          "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
         );
         assert.equal(reply.headers.get('x-frame-options'), 'DENY');
         assert.equal(reply.headers.get('referrer-policy'), 'no-referrer');

@@ -2,14 +2,15 @@ import type { FastifyReply } from 'fastify';
 
 /**
  * The console's security headers. The page runs only its own scripts and styles (no inline code,
- * no CDN), loads images from itself or over https (the applicants' document images live with the
- * partners), is never framed, never sends a referrer, and its forms post only to itself.
+ * no CDN), loads images from itself only (the applicants' documents are the copies the service
+ * kept, never the partners' URLs: the operator's browser tells a partner nothing and a hostile URL
+ * loads nothing), is never framed, never sends a referrer, and its forms post only to itself.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self' https: data:",
+  "img-src 'self' data:",
   "frame-ancestors 'none'",
   "base-uri 'none'",
   "form-action 'self'",

@@ -4,7 +4,8 @@ import { formatTime, h, replace } from '../dom.js';
 import { statusLabel, t } from '../i18n.js';
 import { actorLabel, errorPanel, errorText, loading, mono, statusBadge } from '../ui.js';
 import { eventList } from './applicationEvents.js';
-import { fieldGroups, fieldLabel, imageGallery } from './applicationFields.js';
+import { fieldGroups, fieldLabel } from './applicationFields.js';
+import { documentGallery } from './applicationDocuments.js';
 import { askPurpose } from './revealPurpose.js';
 import { claimPanel } from './reviewClaim.js';
 import {
@@ -23,12 +24,13 @@ import {
  */
 
 /**
- * @typedef {{ code: string, fields: string[], params: Record<string, number> }} RiskFlag
+ * @typedef {{ code: string, fields: string[], params: Record<string, number | string> }} RiskFlag
  * @typedef {{ from_status: string | null, status: string, actor: string, reason: string | null, reason_codes?: string[], details: Record<string, unknown> | null, at: number }} Transition
  * @typedef {{
  *   busi_water_no: string, app_id: string, status: string, status_reason: string | null, reason_codes?: string[], requested_fields?: string[], cert_type: string,
  *   card_no_masked: string, version: number, created_at: number, updated_at: number,
  *   application: Record<string, unknown>, history: Transition[], risk_flags: RiskFlag[],
+ *   documents?: Record<string, import('./applicationDocuments.js').DocumentOutcome>,
  * }} View
  */
 
@@ -327,7 +329,7 @@ export function renderApplication(main, ctx, [serial = '']) {
             'section',
             { class: 'card', 'aria-labelledby': 'images-title' },
             h('h2', { id: 'images-title' }, t('application.images')),
-            imageGallery(input),
+            documentGallery(input, v.busi_water_no, v.documents),
           ),
         ),
         h(

@@ -101,7 +101,7 @@ function displayValue(input, name) {
  * The reveal or hide button of a masked field.
  * @param {FieldsInput} input @param {string} name
  */
-function revealControl(input, name) {
+export function revealControl(input, name) {
   if (!input.ctx.meta.revealable_fields.includes(name) || input.application[name] === undefined) return null;
   if (!input.canReveal) return h('span', { class: 'masked-tag' }, t('fields.masked'));
   const shown = input.revealed.has(name);

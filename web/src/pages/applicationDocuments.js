@@ -1,0 +1,107 @@
+import { ADMIN } from '../api.js';
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+import { fieldLabel, IMAGES, revealControl } from './applicationFields.js';
+
+/**
+ * The application's documents as the service kept them. An image is shown from the admin API's
+ * kept copy (`/applications/{serial}/documents/{field}`), never from the partner's URL: the
+ * operator's browser tells the partner nothing, and the console's CSP allows images from itself
+ * only. It is loaded once the field is revealed or the application opened for review (that audit
+ * row covers the viewing); a PDF, or a HEIC the browser cannot draw, is a download link. A
+ * document not kept shows its state: pending, or failed with the reason.
+ */
+
+/** @typedef {import('./applicationFields.js').FieldsInput} FieldsInput */
+/**
+ * @typedef {{ state: 'pending' | 'kept' | 'failed', type?: string, size?: number, sha256?: string,
+ *   width?: number, height?: number, reason?: string }} DocumentOutcome
+ */
+
+/** Types a browser draws in an <img>. */
+const DRAWN = new Set(['image/jpeg', 'image/png', 'image/webp']);
+
+/** @param {string} serial @param {string} field */
+export const documentUrl = (serial, field) =>
+  `${ADMIN}/applications/${encodeURIComponent(serial)}/documents/${encodeURIComponent(field)}`;
+
+/** @param {number} bytes */
+const size = (bytes) =>
+  bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
+
+/** @param {DocumentOutcome} d */
+function facts(d) {
+  const parts = [d.type ?? '', size(d.size ?? 0)];
+  if (d.width !== undefined && d.height !== undefined) parts.push(`${d.width}×${d.height}`);
+  return h(
+    'span',
+    { class: 'small muted document-facts' },
+    parts.join(' · '),
+    h('span', { class: 'mono', title: `SHA-256 ${d.sha256 ?? ''}` }, ` · ${(d.sha256 ?? '').slice(0, 12)}…`),
+  );
+}
+
+/** @param {string} serial @param {string} name @param {DocumentOutcome} d */
+function keptPreview(serial, name, d) {
+  const url = documentUrl(serial, name);
+  if (d.type !== undefined && DRAWN.has(d.type)) {
+    const img = h('img', { src: url, alt: fieldLabel(name), loading: 'lazy' });
+    img.addEventListener('error', () =>
+      img.replaceWith(h('span', { class: 'image-missing' }, t('fields.imageFailed'))),
+    );
+    return h('a', { href: url, target: '_blank', rel: 'noopener noreferrer', class: 'image-link' }, img);
+  }
+  return h('a', { href: url, download: '', class: 'document-download' }, t('documents.download'));
+}
+
+/** @param {DocumentOutcome | undefined} d */
+function stateNote(d) {
+  if (d === undefined || d.state === 'pending')
+    return h('span', { class: 'document-state', 'data-state': 'pending' }, t('documents.pending'));
+  if (d.state === 'failed')
+    return h(
+      'span',
+      { class: 'document-state', 'data-state': 'failed', 'data-reason': d.reason ?? '' },
+      t('documents.failed', { reason: t(`documents.reason.${d.reason ?? 'unreachable'}`) }),
+    );
+  return null;
+}
+
+/**
+ * @param {FieldsInput} input
+ * @param {string} serial
+ * @param {Record<string, DocumentOutcome> | undefined} documents
+ */
+export function documentGallery(input, serial, documents = {}) {
+  return h(
+    'div',
+    { class: 'images' },
+    IMAGES.filter((name) => input.application[name] !== undefined).map((name) => {
+      const d = documents[name];
+      const opened = input.revealed.has(name);
+      /** @type {Node} */
+      let preview;
+      if (d?.state === 'kept' && opened) preview = keptPreview(serial, name, d);
+      else if (d?.state === 'kept')
+        preview = h(
+          'span',
+          { class: 'image-placeholder' },
+          h('span', { class: 'lock', 'aria-hidden': 'true' }),
+          h('span', { class: 'small' }, t(input.canReveal ? 'fields.imageHidden' : 'fields.masked')),
+        );
+      else preview = h('span', { class: 'image-placeholder' }, stateNote(d));
+      return h(
+        'figure',
+        { class: 'image-card', 'data-image': name, 'data-document': d?.state ?? 'pending' },
+        h('div', { class: 'image-frame' }, preview),
+        h(
+          'figcaption',
+          {},
+          h('span', {}, fieldLabel(name)),
+          d?.state === 'kept' ? facts(d) : null,
+          revealControl(input, name),
+        ),
+      );
+    }),
+  );
+}
