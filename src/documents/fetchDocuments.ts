@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
 import { findApplication } from '../applications/applicationRepository.ts';
 import { isErasedPayload } from '../applications/erasure.ts';
+import { openPayload } from '../applications/sealedPayload.ts';
 import { DOCUMENT_EVENT_TYPES } from '../applications/lifecycle.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../events/outbox.ts';
@@ -74,11 +75,11 @@ export async function fetchApplicationDocuments(
 ): Promise<FetchRun> {
   const row = await findApplication(ctx.store.db, busiWaterNo);
   if (row === undefined) return { retry: [], lastError: null };
-  const payload = JSON.parse(ctx.keyRing.decrypt(row.payload_enc, busiWaterNo)) as Record<string, unknown>;
+  const payload = openPayload(ctx.keyRing, busiWaterNo, row.payload_enc);
   if (isErasedPayload(payload)) return { retry: [], lastError: null };
   const urls = new Map<DocumentField, string>();
   for (const field of fields) {
-    const url = payload[field];
+    const url = isDocumentField(field) ? payload[field] : undefined;
     if (isDocumentField(field) && typeof url === 'string') urls.set(field, url);
   }
   const present = DOCUMENT_FIELDS.filter((field) => typeof payload[field] === 'string');
