@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
  * before the end (an oversized body must be cut off, not read).
  */
 export type Route =
-  | { kind: 'bytes'; body: Buffer; contentType?: string }
+  /** `paceMs`: written 16 KiB at a time, this long apart (a slow partner, fetches in flight). */
+  | { kind: 'bytes'; body: Buffer; contentType?: string; paceMs?: number }
   | { kind: 'redirect'; location: string; status?: number }
   | { kind: 'status'; status: number }
   /** `total` bytes of `fill`, in 64 KiB writes that wait for the client to take them. */
@@ -58,7 +59,17 @@ export async function startDocumentServer(host = '127.0.0.1'): Promise<DocumentS
         'content-type': route.contentType ?? 'application/octet-stream',
         'content-length': String(route.body.length),
       });
-      return response.end(route.body);
+      if (route.paceMs === undefined) return response.end(route.body);
+      const { body, paceMs } = route;
+      let at = 0;
+      const next = () => {
+        if (response.destroyed) return;
+        if (at >= body.length) return response.end();
+        response.write(body.subarray(at, at + 16 * 1024));
+        at += 16 * 1024;
+        setTimeout(next, paceMs);
+      };
+      return next();
     }
     response.writeHead(200, {
       'content-type': 'image/png',
