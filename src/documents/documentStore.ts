@@ -48,8 +48,10 @@ export async function writeBlob(
   const { busiWaterNo, field } = place;
   const blobId = `blob_${pooledRandomBytes(12).toString('hex')}`;
   const hash = createHash('sha256');
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
+  // One staging buffer per document, reused for every chunk: the bytes are copied in, not
+  // concatenated into a new buffer each time (garbage is what a burst of fetches costs in memory).
+  const staging = Buffer.allocUnsafe(CHUNK_BYTES);
+  let staged = 0;
   let head: Buffer | null = Buffer.alloc(0);
   let sniffed: Sniffed | null = null;
   let byteSize = 0;
@@ -89,18 +91,18 @@ export async function writeBlob(
         // Once the size is known the head is no longer needed.
         if (sniffed !== null || head.length >= HEAD_BYTES) head = null;
       }
-      pending.push(piece);
-      pendingBytes += piece.length;
-      while (pendingBytes >= CHUNK_BYTES) {
-        const all = Buffer.concat(pending);
-        seal(all.subarray(0, CHUNK_BYTES));
-        const rest = all.subarray(CHUNK_BYTES);
-        pending = rest.length > 0 ? [rest] : [];
-        pendingBytes = rest.length;
+      for (let at = 0; at < piece.length;) {
+        const copied = piece.copy(staging, staged, at);
+        staged += copied;
+        at += copied;
+        if (staged === CHUNK_BYTES) {
+          seal(staging);
+          staged = 0;
+        }
       }
       if (batch.length >= CHUNKS_PER_WRITE) await flush();
     }
-    if (pendingBytes > 0) seal(Buffer.concat(pending));
+    if (staged > 0) seal(staging.subarray(0, staged));
     if (head !== null) sniffed = sniffDocument(head);
     if (sniffed === null) throw new DocumentFailure('not_a_document', 'not a readable image or PDF');
     await flush();
