@@ -77,7 +77,11 @@ for (const storeName of storeNames()) {
         service.child.kill('SIGKILL');
         await service.exited;
         const atKill = await counts(ctx);
-        assert.ok(atKill.pending > 0, `documents still pending at the kill: ${JSON.stringify(atKill)}`);
+        // Killed mid-work: documents were left to fetch (rows appear as each job starts).
+        assert.ok(
+          atKill.kept < APPLICATIONS * FIELDS.length,
+          `documents left to fetch at the kill: ${JSON.stringify(atKill)}`,
+        );
 
         service = await spawnService(env);
         await until('every document settled', 240_000, async () => {
