@@ -7,20 +7,29 @@ import { generateCardNumber } from '../src/cards/cardNumber.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { SQLITE_FILE } from '../src/store/connect.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
-import { newCaller, post, startService, type TestService } from './helpers/service.ts';
+import { pngImage } from './helpers/documentImages.ts';
+import { startDocumentServer, type DocumentServer } from './helpers/documentServer.ts';
+import { settledDocuments, startDocumentService } from './helpers/documentService.ts';
+import { newCaller, post, type TestService } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
 
 /**
  * Identity data never rests in the clear: the raw database (SQLite file and its WAL, or a
- * pg_dump) and the logs are searched for every identity value the test sent, accepted or refused.
+ * pg_dump) and the logs are searched for every identity value the test sent, accepted or refused,
+ * and for the kept documents' bytes (as they are, in hex as pg_dump writes bytea, and in base64)
+ * and their URLs.
  */
 for (const storeName of storeNames()) {
   describe(`identity data at rest on ${storeName}`, () => {
     let service: TestService;
+    let images: DocumentServer;
     const secrets: string[] = [];
+    /** Runs of the documents' bytes as served. */
+    const documentBytes: Buffer[] = [];
 
     before(async () => {
-      service = await startService(storeName);
+      images = await startDocumentServer();
+      service = await startDocumentService(storeName);
       const caller = await newCaller(service);
       for (let i = 0; i < 10; i++) {
         const cardNo = generateCardNumber(service.ctx.config.card);
@@ -55,6 +64,36 @@ for (const storeName of storeNames()) {
           assert.ok(!refused.text.includes(value));
       }
       secrets.push('欧阳娜娜', 'OUYANG NANA');
+      // Documents fetched, checked and kept: their bytes and URLs must not rest in the clear.
+      const urls: Record<string, string> = {};
+      for (const field of [
+        'id_card_img',
+        'id_card_back_img',
+        'passport_img',
+        'sign_applicant',
+        'pay_voucher',
+      ]) {
+        const image = pngImage(400, 320);
+        urls[field] = images.route(`/leak/${field}.png?signature=s3cr3t-${field}`, {
+          kind: 'bytes',
+          body: image,
+        });
+        for (const at of [200, 100_000, image.length - 300]) documentBytes.push(image.subarray(at, at + 48));
+        secrets.push(urls[field]);
+      }
+      const withDocuments = await post(
+        service.baseUrl,
+        PATHS.apply,
+        { ...uniqueApplicant(98, caller.appId), ...urls },
+        { token: caller.token },
+      );
+      assert.equal(withDocuments.status, 200, withDocuments.text);
+      const kept = await settledDocuments(
+        service,
+        caller,
+        (withDocuments.body.data as { busi_water_no: string }).busi_water_no,
+      );
+      assert.ok(Object.values(kept).every((d) => d.state === 'kept'));
       // An assigned card number too: read it back through the key ring to know what to look for.
       const assigned = uniqueApplicant(99, caller.appId);
       const reply = await post(service.baseUrl, PATHS.apply, assigned, { token: caller.token });
@@ -68,11 +107,21 @@ for (const storeName of storeNames()) {
         (JSON.parse(service.ctx.keyRing.decrypt(row.payload_enc, serial)) as { card_no: string }).card_no,
       );
     });
-    after(() => service.close());
+    after(async () => {
+      await service.close();
+      await images.close();
+    });
 
     function assertAbsent(haystack: Buffer, where: string): void {
       const found = secrets.filter((value) => haystack.includes(Buffer.from(value, 'utf8')));
       assert.deepEqual(found, [], `${where} holds identity data in the clear`);
+      const bytes = documentBytes.filter(
+        (run) =>
+          haystack.includes(run) ||
+          haystack.includes(Buffer.from(run.toString('hex'))) ||
+          haystack.includes(Buffer.from(run.toString('base64').slice(0, 60))),
+      );
+      assert.equal(bytes.length, 0, `${where} holds document bytes in the clear`);
     }
 
     test('the raw store holds no identity value in the clear', async () => {

@@ -98,7 +98,8 @@ export async function startDocumentServer(host = '127.0.0.1'): Promise<DocumentS
     origin,
     requests,
     route(path, route) {
-      routes.set(path, route);
+      // Served whatever the query (a signed link's signature), which the URL keeps.
+      routes.set(path.split('?')[0]!, route);
       return `${origin}${path}`;
     },
     close: () =>
