@@ -24,9 +24,10 @@ function walkthrough(): string {
 
 for (const storeName of storeNames()) {
   describe(`README walk-through on ${storeName}`, () => {
-    test('creates an app, gets a token, submits and reads back SUBMITTED', async () => {
+    test('creates an app, gets a token, submits, reads back SUBMITTED, sees its images failed and asks for them again', async () => {
       const target = createStoreTarget(storeName);
-      const service = await spawnService(target.env);
+      // As the walk-through says to start it: an image that cannot be fetched fails at once.
+      const service = await spawnService({ ...target.env, DOCUMENT_FETCH_HOURS: '0' });
       const workDir = mkdtempSync(join(tmpdir(), 'cardapply-readme-'));
       try {
         // `npx cardapply` resolves from the checkout; the shell runs where the README's files land.
@@ -48,6 +49,9 @@ for (const storeName of storeNames()) {
         assert.deepEqual(readdirSync(workDir), ['.walkthrough']);
         assert.deepEqual(readdirSync(join(workDir, '.walkthrough')).sort(), ['app.json', 'submitted.json']);
         await run('git', ['check-ignore', '--quiet', '--no-index', '.walkthrough/app.json'], { cwd: ROOT });
+        // img.example.com does not resolve here: the documents fail, and the reviewer asks again.
+        assert.equal(lines[2], 'failed unreachable', stdout);
+        assert.equal(lines[3], 'SUPPLEMENT_REQUIRED', stdout);
       } finally {
         service.child.kill('SIGTERM');
         await service.exited;
