@@ -157,5 +157,31 @@ for (const storeName of storeNames()) {
       assert.equal(images.requests.length, asked, 'nothing fetched twice');
       assert.deepEqual(await eventsOf(serial), ['application.submitted', 'application.documents_kept']);
     });
+
+    test('a runner that stops cuts its fetches short: the job is retried, nothing fails for good', async () => {
+      const urls = Object.fromEntries(
+        FIELDS.map((f) => [
+          f,
+          images.route(`/${storeName}/slow/${f}.png`, {
+            kind: 'bytes',
+            body: pngImage(600, 600),
+            paceMs: 1_000,
+          }),
+        ]),
+      );
+      const serial = await submit(urls);
+      const stop = new AbortController();
+      setTimeout(() => stop.abort(), 300);
+      const started = Date.now();
+      // Even on its last try (giving up), an interrupted fetch is no document's failure.
+      await assert.rejects(documentFetchJob.run(service.ctx, job(serial, FIELDS, 0), silent, stop.signal));
+      assert.ok(Date.now() - started < 5_000, 'stopped at once, not after the fetch time-out');
+      const states = await service.ctx.store.db
+        .selectFrom('documents')
+        .select('state')
+        .where('busi_water_no', '=', serial)
+        .execute();
+      assert.deepEqual(new Set(states.map((row) => row.state)), new Set(['pending']));
+    });
   });
 }

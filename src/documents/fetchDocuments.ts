@@ -71,7 +71,7 @@ export async function fetchApplicationDocuments(
   busiWaterNo: string,
   fields: readonly string[],
   log: Logger,
-  run: { giveUp: boolean; options?: FetchOptions },
+  run: { giveUp: boolean; options?: FetchOptions; signal?: AbortSignal },
 ): Promise<FetchRun> {
   const row = await findApplication(ctx.store.db, busiWaterNo);
   if (row === undefined) return { retry: [], lastError: null };
@@ -94,7 +94,7 @@ export async function fetchApplicationDocuments(
       .filter((r) => r.url_hash === urlHashOf(ctx, urls.get(r.field as DocumentField)!))
       .map((r) => r.field),
   );
-  const options = run.options ?? fetchOptionsOf(ctx);
+  const options = { ...(run.options ?? fetchOptionsOf(ctx)), signal: run.signal };
   const results = await Promise.all(
     [...urls]
       .filter(([field]) => !settled.has(field))
@@ -113,7 +113,8 @@ export async function fetchApplicationDocuments(
           log.info({ busi_water_no: busiWaterNo, field, bytes: blob.byteSize }, 'document kept');
           return null;
         } catch (error) {
-          if (!(error instanceof DocumentFailure)) throw error;
+          // Stopped by the runner: not the document's fault; the job is retried as interrupted.
+          if (run.signal?.aborted === true || !(error instanceof DocumentFailure)) throw error;
           if (error.retryable && !run.giveUp) {
             log.info({ busi_water_no: busiWaterNo, field, error: error.message }, 'document not fetched yet');
             return { field, error: error.message };

@@ -45,13 +45,16 @@ export const documentFetchJob: JobKind = {
       ];
     },
   },
-  async run(ctx, job, log): Promise<JobResult> {
+  async run(ctx, job, log, signal): Promise<JobResult> {
     const busiWaterNo = job.busi_water_no;
     const fields = (job.payload as FetchJobPayload | null)?.fields;
     if (busiWaterNo === null || !Array.isArray(fields)) return { outcome: 'failed', error: 'malformed job' };
     const giveUpAt = job.created_at + ctx.config.documents.fetchForMs;
     const now = ctx.now();
-    const run = await fetchApplicationDocuments(ctx, busiWaterNo, fields, log, { giveUp: now >= giveUpAt });
+    const run = await fetchApplicationDocuments(ctx, busiWaterNo, fields, log, {
+      giveUp: now >= giveUpAt,
+      signal,
+    });
     if (run.retry.length === 0) return { outcome: 'done' };
     const payload: FetchJobPayload = { fields: run.retry };
     // The last try is made at the give-up time itself.

@@ -26,6 +26,8 @@ export interface FetchOptions {
    * or any with `allowPrivate`. Tests give one that stands a loopback address in for a public one.
    */
   addressAllowed?: ((address: string) => boolean) | undefined;
+  /** Stops the fetch early (the job runner stopping); what it throws then is no document's fault. */
+  signal?: AbortSignal | undefined;
 }
 
 export const MAX_REDIRECTS = 3;
@@ -44,7 +46,8 @@ export async function fetchDocument<T>(
   options: FetchOptions,
   consume: (body: Body, contentLength: number | null) => Promise<T>,
 ): Promise<T> {
-  const signal = AbortSignal.timeout(options.timeoutMs);
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal === undefined ? timeout : AbortSignal.any([timeout, options.signal]);
   let target = url;
   for (let hop = 0; ; hop++) {
     const { request, response } = await open(target, options, signal);
