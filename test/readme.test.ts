@@ -47,7 +47,11 @@ for (const storeName of storeNames()) {
         assert.match(status.data.card_no_masked, /^539966\*{6}[0-9]{4}$/);
         // Its files land in .walkthrough/ only, which git ignores: the app secret stays out of commits.
         assert.deepEqual(readdirSync(workDir), ['.walkthrough']);
-        assert.deepEqual(readdirSync(join(workDir, '.walkthrough')).sort(), ['app.json', 'submitted.json']);
+        assert.deepEqual(readdirSync(join(workDir, '.walkthrough')).sort(), [
+          'app.json',
+          'status.json',
+          'submitted.json',
+        ]);
         await run('git', ['check-ignore', '--quiet', '--no-index', '.walkthrough/app.json'], { cwd: ROOT });
         // img.example.com does not resolve here: the documents fail, and the reviewer asks again.
         assert.equal(lines[2], 'failed unreachable', stdout);
