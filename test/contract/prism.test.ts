@@ -160,7 +160,8 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
       if (parameter.name === 'app_id')
         path['app_id'] = (await createApp(service.ctx.store.db, 'fixture', Date.now())).app_id;
       else if (parameter.name === 'username') path['username'] = await newOperatorName();
-      else path[parameter.name] = String(values[parameter.name]);
+      else if (parameter.name in values) path[parameter.name] = String(values[parameter.name]);
+      else path[parameter.name] = String(validOf(parameter.schema, SEED));
     }
     if (operation.id === 'adminReassignClaim') values['username'] = reviewer.username;
     if (CLAIMED_FIRST.has(operation.id))
