@@ -160,28 +160,15 @@ for (const storeName of storeNames()) {
 
     test('a lease that ran out is claimed again; the first runner no longer records', async () => {
       const kind = 'test.lease';
-      await enqueueJobs(ctx.store.db, [{ kind, key: 'x' }], ctx.now());
-      const first = await claimJobs(ctx.store, {
-        kind,
-        workerId: 'dead',
-        now: ctx.now(),
-        leaseMs: 50,
-        limit: 5,
-      });
+      // The clock is the caller's: claims at chosen times, no sleeping, nothing a loaded machine can break.
+      const t0 = ctx.now();
+      await enqueueJobs(ctx.store.db, [{ kind, key: 'x' }], t0);
+      const claim = (workerId: string, now: number, leaseMs: number) =>
+        claimJobs(ctx.store, { kind, workerId, now, leaseMs, limit: 5 });
+      const first = await claim('dead', t0, 50);
       assert.equal(first.length, 1);
-      assert.deepEqual(
-        await claimJobs(ctx.store, { kind, workerId: 'other', now: ctx.now(), leaseMs: 50, limit: 5 }),
-        [],
-        'leased: not claimable',
-      );
-      await new Promise((resolve) => setTimeout(resolve, 80));
-      const second = await claimJobs(ctx.store, {
-        kind,
-        workerId: 'alive',
-        now: ctx.now(),
-        leaseMs: 60_000,
-        limit: 5,
-      });
+      assert.deepEqual(await claim('other', t0 + 49, 50), [], 'leased: not claimable');
+      const second = await claim('alive', t0 + 51, 60_000);
       assert.equal(second.length, 1);
       assert.equal(second[0]!.attempts, 2);
       const job = { id: second[0]!.id, giveUpAt: null };
