@@ -98,6 +98,8 @@ describe('console accessibility (WCAG 2.2 AA) in Chromium', { skip: skipWithout(
       await page.locator('form.signin-form').waitFor();
       await assertAccessible(page, `${language} sign-in`);
       await assertNoRawWords(page, `${language} sign-in`);
+      // The code field waits until the service asks for a code: not shown, not in the Tab order.
+      assert.equal(await page.locator('input[name="otp"]').isVisible(), false);
       // The console fetches nothing from elsewhere: the walk-through's example image host included.
       const elsewhere: string[] = [];
       page.on('request', (request) => {
