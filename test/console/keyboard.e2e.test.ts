@@ -97,7 +97,8 @@ describe('the console by keyboard, in Chromium', { skip: skipWithout('chromium')
     await page.keyboard.press('Enter');
     await page.waitForSelector('.field-row');
 
-    // Starting the review claims it: the page says so, and offers to open it.
+    // Starting the review claims it: the page says so before and after, and offers to open it.
+    assert.match((await page.locator('[data-next="review"]').textContent())!, /Start review to take it/);
     await tabTo(page, 'button[data-action="review"]');
     await page.keyboard.press('Enter');
     await page.locator('.app-title [data-status="IN_REVIEW"]').waitFor();

@@ -439,6 +439,8 @@ export default {
   'claim.free': 'Nobody holds this application for review.',
   'claim.mine': 'You hold this application for review until {until}.',
   'claim.heldBy': '{holder} holds this application for review until {until}.',
+  'claim.nextSubmitted':
+    'Nobody is reviewing it yet. Start review to take it: you hold it until you approve, reject or request information.',
   'claim.nextFree':
     'Claim it to open it for review. Approving, rejecting or requesting information ends the review.',
   'claim.nextMine':

@@ -432,6 +432,7 @@ export default {
   'claim.free': '该申请尚无人认领审核。',
   'claim.mine': '您已认领该申请，有效期至 {until}。',
   'claim.heldBy': '{holder} 已认领该申请，有效期至 {until}。',
+  'claim.nextSubmitted': '尚无人审核。点击“开始审核”即由您认领，直至您批准、拒绝或要求补充资料。',
   'claim.nextFree': '认领后即可打开审核。批准、拒绝或要求补充资料都会结束审核。',
   'claim.nextMine':
     '下一步：打开审核以查看字段和图片，然后批准、拒绝或要求补充资料（这会结束您的认领），或释放认领。',

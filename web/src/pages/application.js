@@ -304,6 +304,9 @@ export function renderApplication(main, ctx, [serial = '']) {
               v.status_reason,
             ),
         v.status === 'IN_REVIEW' ? claim.element : null,
+        v.status === 'SUBMITTED' && canAct
+          ? h('p', { class: 'claim-next small', 'data-next': 'review' }, t('claim.nextSubmitted'))
+          : null,
         reasonCodeList(ctx, v.reason_codes),
         v.status === 'SUPPLEMENT_REQUIRED'
           ? fieldLists({ requested_fields: v.requested_fields ?? [] })
