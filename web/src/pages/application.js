@@ -2,8 +2,9 @@ import { api, ApiError, query } from '../api.js';
 import { formDialog } from '../dialog.js';
 import { formatTime, h, replace } from '../dom.js';
 import { statusLabel, t } from '../i18n.js';
-import { actorLabel, errorPanel, errorText, loading, mono, statusBadge } from '../ui.js';
+import { errorPanel, errorText, loading, mono, statusBadge } from '../ui.js';
 import { eventList } from './applicationEvents.js';
+import { riskList, timeline } from './applicationHistory.js';
 import { fieldGroups, fieldLabel } from './applicationFields.js';
 import { documentGallery } from './applicationDocuments.js';
 import { askPurpose } from './revealPurpose.js';
@@ -11,7 +12,6 @@ import { claimPanel } from './reviewClaim.js';
 import {
   fieldLists,
   moveBody,
-  otherDetails,
   reasonCodeList,
   reasonCodesField,
   requestedFieldsField,
@@ -372,58 +372,3 @@ export function renderApplication(main, ctx, [serial = '']) {
 
 /** @param {string} label @param {Node | string} value */
 const metaItem = (label, value) => h('div', {}, h('dt', {}, label), h('dd', {}, value));
-
-/** @param {RiskFlag[]} flags */
-function riskList(flags) {
-  if (flags.length === 0) return h('p', { class: 'risk-none' }, t('risk.none'));
-  return h(
-    'ul',
-    { class: 'risk-flags' },
-    flags.map((flag) =>
-      h(
-        'li',
-        { class: 'risk-flag', 'data-flag': flag.code },
-        h('span', { class: 'risk-title' }, t(`risk.${flag.code}`, flag.params)),
-        h('span', { class: 'small muted' }, flag.fields.map(fieldLabel).join(' · ')),
-      ),
-    ),
-  );
-}
-
-/** @param {import('../context.js').PageContext} ctx @param {Transition[]} history */
-function timeline(ctx, history) {
-  return h(
-    'ol',
-    { class: 'timeline' },
-    history.map((entry) =>
-      h(
-        'li',
-        { class: 'timeline-item' },
-        h(
-          'div',
-          { class: 'timeline-head' },
-          statusBadge(entry.status),
-          h('span', { class: 'muted small' }, formatTime(entry.at)),
-        ),
-        h('div', { class: 'small' }, actorLabel(entry.actor)),
-        reasonCodeList(ctx, entry.reason_codes),
-        entry.reason === null ? null : h('blockquote', { class: 'reason' }, entry.reason),
-        fieldLists(entry.details),
-        otherDetails(entry.details) === null
-          ? null
-          : h(
-              'dl',
-              { class: 'details small' },
-              Object.entries(otherDetails(entry.details) ?? {}).map(([name, value]) =>
-                h(
-                  'div',
-                  {},
-                  h('dt', {}, t(`application.${name}`)),
-                  h('dd', { class: 'mono' }, String(value)),
-                ),
-              ),
-            ),
-      ),
-    ),
-  );
-}
