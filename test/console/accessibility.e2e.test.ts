@@ -169,6 +169,30 @@ describe('console accessibility (WCAG 2.2 AA) in Chromium', { skip: skipWithout(
     ];
   };
 
+  test('every status has a badge style; an application names its partner and its assigned card', async () => {
+    const page = await openPage('en');
+    await signIn(page, service.baseUrl, 'adam');
+    await page.locator('.count-chip[data-status="RETURNED"]').waitFor();
+    await page.goto(`${service.baseUrl}/console/?status=`);
+    await page.locator('.queue-table tbody tr[data-serial]').first().waitFor();
+    const unstyled = (await page.evaluate(`(() => {
+      const page = getComputedStyle(document.body).backgroundColor;
+      return [...document.querySelectorAll('.queue-table .badge[data-status]')]
+        .filter((badge) => { const bg = getComputedStyle(badge).backgroundColor; return bg === page || /rgba\(0, 0, 0, 0\)|transparent/.test(bg); })
+        .map((badge) => badge.dataset.status);
+    })()`)) as string[];
+    assert.deepEqual(unstyled, [], 'badges without a style of their own');
+    const shown = (await page.evaluate(
+      `[...new Set([...document.querySelectorAll('.queue-table .badge[data-status]')].map((b) => b.dataset.status))].sort()`,
+    )) as string[];
+    for (const status of ['EXPIRED', 'RETURNED', 'SUPPLEMENT_REQUIRED'])
+      assert.ok(shown.includes(status), status);
+
+    await visit(page, applicationPage(serials.submitted));
+    await page.locator('.app-meta', { hasText: 'Harbour Pay' }).waitFor();
+    await page.locator('[data-field-row="card_no"] dt', { hasText: 'Assigned card number' }).waitFor();
+  });
+
   test('the focus ring has 3:1 against white and the page background', async () => {
     const page = await openPage('en');
     await signIn(page, service.baseUrl, 'adam');
