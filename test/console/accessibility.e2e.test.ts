@@ -178,7 +178,7 @@ describe('console accessibility (WCAG 2.2 AA) in Chromium', { skip: skipWithout(
     const unstyled = (await page.evaluate(`(() => {
       const page = getComputedStyle(document.body).backgroundColor;
       return [...document.querySelectorAll('.queue-table .badge[data-status]')]
-        .filter((badge) => { const bg = getComputedStyle(badge).backgroundColor; return bg === page || /rgba\(0, 0, 0, 0\)|transparent/.test(bg); })
+        .filter((badge) => { const bg = getComputedStyle(badge).backgroundColor; return bg === page || /rgba\\(0, 0, 0, 0\\)|transparent/.test(bg); })
         .map((badge) => badge.dataset.status);
     })()`)) as string[];
     assert.deepEqual(unstyled, [], 'badges without a style of their own');
