@@ -124,7 +124,7 @@ describe('console accessibility (WCAG 2.2 AA) in Chromium', { skip: skipWithout(
       await page.locator('[data-focus-key="claim-open"]').click();
       await page.getByRole('dialog').locator('select[name="purpose"]').selectOption('identity_check');
       await page.getByRole('dialog').locator('button[type="submit"]').click();
-      await page.locator('[data-image="id_card_img"] .image-missing').waitFor();
+      await page.locator('.value.revealed').first().waitFor();
       await assertAccessible(page, `${language} application opened for review`);
       await assertNoRawWords(page, `${language} application opened for review`);
       assert.deepEqual(elsewhere, [], 'no request to another host');

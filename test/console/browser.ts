@@ -31,11 +31,7 @@ export async function launchBrowser(): Promise<TestBrowser> {
   return { browser, close: () => browser.close() };
 }
 
-/**
- * A tiny SVG standing in for a document image (partners' image hosts are not reachable here). The
- * console does not load the walk-through's reserved example host at all; a partner-like host
- * (`images.harbourpay.cn`) is answered here instead.
- */
+/** A tiny SVG standing in for a document image (partners' image hosts are not reachable here). */
 export function documentImage(label: string): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="200" viewBox="0 0 320 200">
 <rect width="320" height="200" rx="14" fill="#e9eef7" stroke="#9fb3d9" stroke-width="3"/>
@@ -59,7 +55,7 @@ export async function newOperatorContext(
     deviceScaleFactor: 1,
     locale: options.language === 'zh' ? 'zh-CN' : 'en-US',
   });
-  await context.route(/^https:\/\/(img\.example\.com|images\.harbourpay\.cn)\//, (route) =>
+  await context.route('https://img.example.com/**', (route) =>
     route.fulfill({
       status: 200,
       contentType: 'image/svg+xml',

@@ -121,9 +121,6 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
       consignee: '韩梅梅',
       consignee_mob_no: '13900139000',
       consignee_address: '广东省-深圳市-福田区-福华路8号',
-      // A partner's image host (answered by the test browser): the console does not load the
-      // walk-through's example host.
-      id_card_img: 'https://images.harbourpay.cn/a/id-front.svg',
     });
     flagged = { serial, certId: applicant.cert_id, image: applicant.id_card_img };
   });

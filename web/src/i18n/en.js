@@ -146,7 +146,6 @@ export default {
   'fields.audited': 'Revealed · audited',
   'fields.flagged': 'Risk flag: {flags}',
   'fields.imageHidden': 'Reveal to view',
-  'fields.imageExample': 'Not loaded: {host} is an example address that exists nowhere.',
   'fields.imageFailed': 'The image could not be loaded.',
 
   'field.mob_no_of': 'Mobile: calling code',

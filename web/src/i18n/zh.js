@@ -145,7 +145,6 @@ export default {
   'fields.audited': '已显示明文 · 已审计',
   'fields.flagged': '风险提示：{flags}',
   'fields.imageHidden': '查看明文后显示',
-  'fields.imageExample': '未加载：{host} 是示例地址，并不存在。',
   'fields.imageFailed': '影像无法加载。',
 
   'field.mob_no_of': '手机号国际区号',
