@@ -2,10 +2,29 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ADMIN, Applications, call, newOperator } from './helpers/operators.ts';
 import { sample, scrape } from './helpers/metrics.ts';
+import { expectedWorkload, makeKnownWorkload } from './helpers/knownWorkload.ts';
 import { newCaller, startService, type TestService } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
 
 const HOUR = 3_600_000;
+
+/** GET /admin/v1/workload as a viewer. */
+async function readWorkload(service: TestService) {
+  const viewer = await newOperator(service, 'viewer');
+  const reply = await call(service, 'GET', `${ADMIN}/workload`, { token: viewer.token });
+  assert.equal(reply.status, 200, reply.text);
+  return reply.body.data as {
+    at: number;
+    statuses: {
+      status: string;
+      count: number;
+      oldest_seconds: number | null;
+      median_seconds: number | null;
+      past_sla: number;
+    }[];
+    backlog: { hour: number; arrivals: number; decisions: number }[];
+  };
+}
 
 /**
  * The review workload with known data, on every store: counts, the oldest and the median time in
@@ -43,19 +62,7 @@ for (const storeName of storeNames()) {
         .where('to_status', '=', 'APPROVED')
         .execute();
 
-      const viewer = await newOperator(service, 'viewer');
-      const reply = await call(service, 'GET', `${ADMIN}/workload`, { token: viewer.token });
-      assert.equal(reply.status, 200, reply.text);
-      const data = reply.body.data as {
-        statuses: {
-          status: string;
-          count: number;
-          oldest_seconds: number | null;
-          median_seconds: number | null;
-          past_sla: number;
-        }[];
-        backlog: { hour: number; arrivals: number; decisions: number }[];
-      };
+      const data = await readWorkload(service);
       const of = (status: string) => data.statuses.find((s) => s.status === status)!;
       const near = (actual: number | null, expected: number) =>
         assert.ok(actual !== null && Math.abs(actual - expected) <= 5, `${actual} vs ${expected}`);
@@ -88,6 +95,26 @@ for (const storeName of storeNames()) {
       const oldest = sample(metrics, 'cardapply_review_oldest_waiting_seconds', { status: 'SUBMITTED' });
       assert.ok(Math.abs(oldest - 5 * 3600) <= 10, String(oldest));
       assert.equal(sample(metrics, 'cardapply_review_oldest_waiting_seconds', { status: 'CARD_ISSUED' }), 0);
+    });
+
+    test('five submitted in one hour read 5 arrivals, three decided in the next read 3; every figure exact', async (t) => {
+      // A service of its own: the clock and the history are this test's alone.
+      const own = await startService(storeName, { REVIEW_SLA_SECONDS: 'SUBMITTED:14400,IN_REVIEW:3600' });
+      t.after(() => own.close());
+      const known = await makeKnownWorkload(own);
+      const expected = expectedWorkload(known);
+      const data = await readWorkload(own);
+      assert.equal(data.at, known.readAt / 1000);
+      for (const [status, figures] of Object.entries(expected.statuses)) {
+        const { count, oldest_seconds, median_seconds, past_sla } = data.statuses.find(
+          (s) => s.status === status,
+        )!;
+        assert.deepEqual({ count, oldest_seconds, median_seconds, past_sla }, figures, status);
+      }
+      assert.deepEqual(
+        data.backlog.filter((b) => b.arrivals > 0 || b.decisions > 0),
+        expected.backlog,
+      );
     });
   });
 }

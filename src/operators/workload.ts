@@ -104,14 +104,24 @@ export async function reviewWorkload(ctx: ServiceContext): Promise<Workload> {
 async function backlog(ctx: ServiceContext, now: number): Promise<Workload['backlog']> {
   const firstHour = Math.floor(now / HOUR_MS) - BACKLOG_HOURS + 1;
   const since = firstHour * HOUR_MS;
+  // The hour as an integer literal: a bound number is a REAL on SQLite, whose division would make
+  // every millisecond its own group.
+  const hour = sql.lit(HOUR_MS);
   const arrivals = await sql<{ h: number | string; n: number | string }>`
-    select created_at / ${HOUR_MS} as h, count(*) as n from ${ctx.store.table('applications')}
+    select created_at / ${hour} as h, count(*) as n from ${ctx.store.table('applications')}
     where created_at >= ${since} group by 1`.execute(ctx.store.db);
   const decisions = await sql<{ h: number | string; n: number | string }>`
-    select at / ${HOUR_MS} as h, count(*) as n from ${ctx.store.table('application_transitions')}
+    select at / ${hour} as h, count(*) as n from ${ctx.store.table('application_transitions')}
     where to_status in (${sql.join(DECISIONS)}) and at >= ${since} group by 1`.execute(ctx.store.db);
-  const byHour = (rows: { h: number | string; n: number | string }[]) =>
-    new Map(rows.map((r) => [Math.floor(Number(r.h)), Number(r.n)]));
+  // Summed, never overwritten, should two groups ever fall in one hour.
+  const byHour = (rows: { h: number | string; n: number | string }[]) => {
+    const counts = new Map<number, number>();
+    for (const r of rows) {
+      const key = Math.floor(Number(r.h));
+      counts.set(key, (counts.get(key) ?? 0) + Number(r.n));
+    }
+    return counts;
+  };
   const a = byHour(arrivals.rows);
   const d = byHour(decisions.rows);
   return Array.from({ length: BACKLOG_HOURS }, (_, i) => {
