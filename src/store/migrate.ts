@@ -2,12 +2,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { DatabaseSync } from 'node:sqlite';
 import type pg from 'pg';
+import { isConcurrent, onSmallTables, runConcurrently, withoutConcurrently } from './concurrentIndexes.ts';
 
 /**
  * Forward-only migrations, numbered, one file per change for each store, kept side by side in
  * `migrations/sqlite` and `migrations/postgres`. Each runs in its own transaction under a lock
  * (BEGIN IMMEDIATE on SQLite, an advisory transaction lock on PostgreSQL) and is recorded in
- * `schema_migrations`, so several instances starting at once migrate exactly once.
+ * `schema_migrations`, so several instances starting at once migrate exactly once. A PostgreSQL
+ * file marked `-- cardapply:concurrently` builds indexes without blocking writes, outside a
+ * transaction (concurrentIndexes.ts).
  */
 export interface Migration {
   version: number;
@@ -108,13 +111,36 @@ export async function migratePostgres(
       await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
       await client.query(CREATE_TABLE);
     });
+    const isApplied = async (version: number) =>
+      (await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [version])).rowCount !== 0;
     for (const migration of loadMigrations('postgres')) {
+      const concurrent =
+        isConcurrent(migration.sql) &&
+        !(await inTransaction(
+          async () =>
+            (await onSmallTables(client, schema, migration.sql)) || (await isApplied(migration.version)),
+        ));
+      if (concurrent) {
+        // Outside a transaction (see concurrentIndexes.ts); recorded once, by whoever gets there first.
+        if (await inTransaction(() => isApplied(migration.version))) continue;
+        await runConcurrently(client, schema, migration.sql);
+        const recorded = await inTransaction(async () => {
+          const inserted = await client.query(
+            `INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)
+             ON CONFLICT (version) DO NOTHING`,
+            [migration.version, migration.name, Date.now()],
+          );
+          return inserted.rowCount === 1;
+        });
+        if (recorded) {
+          applied.push(migration.version);
+          onApplied?.(migration);
+        }
+        continue;
+      }
       const appliedNow = await inTransaction(async () => {
-        const done = await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [
-          migration.version,
-        ]);
-        if (done.rowCount !== 0) return false;
-        await client.query(migration.sql);
+        if (await isApplied(migration.version)) return false;
+        await client.query(isConcurrent(migration.sql) ? withoutConcurrently(migration.sql) : migration.sql);
         await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
           migration.version,
           migration.name,

@@ -1,0 +1,106 @@
+import type pg from 'pg';
+
+/**
+ * PostgreSQL migrations marked `-- cardapply:concurrently` on their first line build or drop
+ * indexes without blocking writes: `CREATE INDEX CONCURRENTLY IF NOT EXISTS name ON table (...)`
+ * and `DROP INDEX CONCURRENTLY IF EXISTS name`, the only statements such a file may hold, each on
+ * its own, outside any transaction (PostgreSQL refuses them inside one).
+ *
+ * With no transaction there is no transaction lock, and a session lock would not survive a pooler
+ * in transaction mode: the catalog is the coordination instead. An index left invalid by a build
+ * that died (a crash, a cancelled statement) is dropped and built again; one that another process
+ * is building right now (in `pg_stat_progress_create_index`) is waited for. So running the file
+ * twice, or from several processes at once, leaves each index built once and valid.
+ *
+ * A build concurrent with writes reads the table twice and waits for every older transaction of
+ * the database; on tables of fewer than SMALL_TABLE rows (a new store, every test) the file runs
+ * as an ordinary migration instead, in one transaction, whose lock lasts a few milliseconds.
+ */
+export const CONCURRENTLY_MARKER = '-- cardapply:concurrently';
+
+const CREATE = /^CREATE (UNIQUE )?INDEX CONCURRENTLY IF NOT EXISTS ([a-z0-9_]+) ON ([a-z0-9_]+) (.+)$/s;
+const DROP = /^DROP INDEX CONCURRENTLY IF EXISTS ([a-z0-9_]+)$/;
+const POLL_MS = 200;
+export const SMALL_TABLE = 10_000;
+
+export function isConcurrent(sql: string): boolean {
+  return sql.startsWith(CONCURRENTLY_MARKER);
+}
+
+/** The file's statements, checked: anything but the two index statements is refused. */
+export function concurrentStatements(sql: string): string[] {
+  const statements = sql
+    .split('\n')
+    .filter((line) => !line.trimStart().startsWith('--'))
+    .join('\n')
+    .split(';')
+    .map((s) => s.trim().replace(/\s+/g, ' '))
+    .filter((s) => s !== '');
+  for (const statement of statements) {
+    if (!CREATE.test(statement) && !DROP.test(statement)) {
+      throw new Error(`not an index statement that can run concurrently: ${statement}`);
+    }
+  }
+  return statements;
+}
+
+/** True when every table the file builds an index on has fewer than SMALL_TABLE rows. */
+export async function onSmallTables(client: pg.PoolClient, schema: string, sql: string): Promise<boolean> {
+  for (const statement of concurrentStatements(sql)) {
+    const table = CREATE.exec(statement)?.[3];
+    if (table === undefined) continue;
+    const found = await client.query<{ n: string }>(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM "${schema}".${table} LIMIT ${SMALL_TABLE}) AS sample`,
+    );
+    if (Number(found.rows[0]!.n) >= SMALL_TABLE) return false;
+  }
+  return true;
+}
+
+/** The file as an ordinary migration, for one transaction. */
+export function withoutConcurrently(sql: string): string {
+  return concurrentStatements(sql)
+    .map((statement) => `${statement.replace(' CONCURRENTLY', '')};`)
+    .join('\n');
+}
+
+export async function runConcurrently(client: pg.PoolClient, schema: string, sql: string): Promise<void> {
+  for (const statement of concurrentStatements(sql)) {
+    const drop = DROP.exec(statement);
+    if (drop !== null) {
+      await client.query(`DROP INDEX CONCURRENTLY IF EXISTS "${schema}".${drop[1]}`);
+      continue;
+    }
+    const [, unique, name, table, rest] = CREATE.exec(statement)!;
+    const create = `CREATE ${unique ?? ''}INDEX CONCURRENTLY IF NOT EXISTS ${name} ON "${schema}".${table} ${rest}`;
+    await settleIndex(client, schema, name!, create);
+  }
+}
+
+/** Until the index exists and is valid: build it, wait for another's build, or drop a dead one. */
+async function settleIndex(client: pg.PoolClient, schema: string, name: string, create: string) {
+  for (;;) {
+    const found = await client.query<{ valid: boolean; building: boolean }>(
+      `SELECT i.indisvalid AS valid,
+              EXISTS (SELECT 1 FROM pg_stat_progress_create_index p WHERE p.index_relid = c.oid) AS building
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_index i ON i.indexrelid = c.oid
+        WHERE n.nspname = $1 AND c.relname = $2`,
+      [schema, name],
+    );
+    const index = found.rows[0];
+    if (index?.valid === true) return;
+    if (index === undefined) {
+      try {
+        await client.query(create);
+      } catch (error) {
+        // Another process created it between our look and our statement: look again.
+        const code = (error as { code?: string }).code;
+        if (code !== '23505' && code !== '42P07') throw error;
+      }
+    } else if (index.building) {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    } else {
+      await client.query(`DROP INDEX CONCURRENTLY IF EXISTS "${schema}".${name}`);
+    }
+  }
+}
