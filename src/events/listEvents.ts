@@ -36,11 +36,9 @@ export async function listEvents(
   if (request.type !== undefined) query = query.where('type', '=', request.type);
   if (request.busi_water_no !== undefined) query = query.where('busi_water_no', '=', request.busi_water_no);
   if (after !== undefined) {
+    // A row value, so that the index (app_id[, type], created_at, event_id) starts at the cursor.
     query = query.where((eb) =>
-      eb.or([
-        eb('created_at', '>', after.createdAt),
-        eb.and([eb('created_at', '=', after.createdAt), eb('event_id', '>', after.eventId)]),
-      ]),
+      eb(eb.refTuple('created_at', 'event_id'), '>', eb.tuple(after.createdAt, after.eventId)),
     );
   }
   const rows = await query

@@ -263,12 +263,19 @@ export const INSERT_SUBMISSIONS = statement(
      FROM input i LEFT JOIN inserted n ON n.busi_water_no = i.busi_water_no`,
 );
 
-/** The applications holding the documents, card numbers or app references of skipped submissions. */
+/**
+ * The applications holding the documents, card numbers or app references of skipped submissions:
+ * three probes, each answered by its unique index (an OR of them, or a row IN a subquery, is not).
+ */
 const FIND_CONFLICTS = statement(
   'find_submission_conflicts',
   `SELECT busi_water_no, app_id, active_cert_hash, active_external_id, card_no_hash
-     FROM {applications}
-    WHERE active_cert_hash = ANY(?::text[]) OR card_no_hash = ANY(?::text[])
-       OR (app_id, active_external_id) IN (
-            SELECT a, r FROM unnest(?::text[], ?::text[]) AS refs (a, r) WHERE r IS NOT NULL)`,
+     FROM {applications} WHERE active_cert_hash = ANY(?::text[])
+   UNION
+   SELECT busi_water_no, app_id, active_cert_hash, active_external_id, card_no_hash
+     FROM {applications} WHERE card_no_hash = ANY(?::text[])
+   UNION
+   SELECT a.busi_water_no, a.app_id, a.active_cert_hash, a.active_external_id, a.card_no_hash
+     FROM unnest(?::text[], ?::text[]) AS refs (app, reference)
+     JOIN {applications} a ON a.app_id = refs.app AND a.active_external_id = refs.reference`,
 );

@@ -83,6 +83,7 @@ export async function loadDeliveries(
   if (where.endpointId !== undefined) query = query.where('d.endpoint_id', '=', where.endpointId);
   if (where.eventIds !== undefined) query = query.where('d.event_id', 'in', where.eventIds);
   if (where.status !== undefined) query = query.where('d.status', '=', where.status);
+  // The order of the index (endpoint_id, created_at DESC, id): no sort beyond the page.
   query = query.orderBy('d.created_at', 'desc').orderBy('d.id');
   if (where.limit !== undefined) query = query.limit(where.limit);
   const rows = await query.execute();
