@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { isFinal, STATUSES, type Status } from '../applications/lifecycle.ts';
+import { keptCounts } from '../applications/countApplications.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Store } from '../store/connect.ts';
 
@@ -8,11 +9,15 @@ import type { Store } from '../store/connect.ts';
  * oldest application has waited in it and the median time in it (by when each entered it, its
  * `updated_at`), against the SLA setting (`REVIEW_SLA_SECONDS`); and the backlog of the last
  * seven days: applications arriving and decisions (approved, rejected) per hour. Each number is
- * read through an index: (status, updated_at) and (to_status, at).
+ * read through an index: (status, updated_at) and (to_status, at), and none reads more than a
+ * bounded window of it, so the page costs the same at any size: counts from the counts the store
+ * keeps per status; the median of at most MEDIAN_WINDOW applications (the latest to enter the
+ * status, when more wait); past SLA counted from whichever side of the SLA is smaller.
  */
 export const BACKLOG_HOURS = 7 * 24;
 const HOUR_MS = 3_600_000;
 const DECISIONS: readonly Status[] = ['APPROVED', 'REJECTED'];
+export const MEDIAN_WINDOW = 10_000;
 
 export interface StatusLoad {
   status: Status;
@@ -32,22 +37,46 @@ export interface Workload {
   backlog: { hour: number; arrivals: number; decisions: number }[];
 }
 
-async function countWhere(store: Store, status: Status, before?: number): Promise<number> {
-  let query = store.db
+/** How many of a status entered it before `before` (or at or after it), counting at most `cap`. */
+async function countEntered(
+  store: Store,
+  status: Status,
+  side: '<' | '>=',
+  before: number,
+  cap: number,
+): Promise<number> {
+  const window = store.db
     .selectFrom('applications')
+    .select('updated_at')
+    .where('status', '=', status)
+    .where('updated_at', side, before)
+    .limit(cap);
+  const row = await store.db
+    .selectFrom(window.as('w'))
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('status', '=', status);
-  if (before !== undefined) query = query.where('updated_at', '<', before);
-  return Number((await query.executeTakeFirstOrThrow()).n);
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
-/** The entry time at a position of a status's applications, oldest first (the index's order). */
-async function enteredAt(store: Store, status: Status, offset: number): Promise<number | null> {
+/** Past the SLA: counted directly, or as the count less those within it, whichever reads less. */
+async function pastSla(store: Store, status: Status, count: number, cutoff: number): Promise<number> {
+  const within = await countEntered(store, status, '>=', cutoff, MEDIAN_WINDOW + 1);
+  if (within <= MEDIAN_WINDOW) return Math.max(0, count - within);
+  return countEntered(store, status, '<', cutoff, count);
+}
+
+/** The entry time at a position of a status's applications, oldest first or newest first. */
+async function enteredAt(
+  store: Store,
+  status: Status,
+  offset: number,
+  order: 'asc' | 'desc' = 'asc',
+): Promise<number | null> {
   const row = await store.db
     .selectFrom('applications')
     .select('updated_at')
     .where('status', '=', status)
-    .orderBy('updated_at')
+    .orderBy('updated_at', order)
     .limit(1)
     .offset(offset)
     .executeTakeFirst();
@@ -68,9 +97,10 @@ export async function oldestWaiting(store: Store, now: number): Promise<Map<Stat
 export async function reviewWorkload(ctx: ServiceContext): Promise<Workload> {
   const now = ctx.now();
   const sla = ctx.config.operators.slaSeconds;
+  const kept = new Map((await keptCounts(ctx.store.db)).map((row) => [row.status, Number(row.n)]));
   const statuses: StatusLoad[] = [];
   for (const status of STATUSES) {
-    const count = await countWhere(ctx.store, status);
+    const count = kept.get(status) ?? 0;
     const slaSeconds = sla[status] ?? null;
     if (isFinal(status) || count === 0) {
       statuses.push({
@@ -84,9 +114,12 @@ export async function reviewWorkload(ctx: ServiceContext): Promise<Workload> {
       continue;
     }
     const oldest = await enteredAt(ctx.store, status, 0);
-    // The median of an even count is the mean of the two middle ones.
-    const lower = await enteredAt(ctx.store, status, Math.floor((count - 1) / 2));
-    const upper = count % 2 === 0 ? await enteredAt(ctx.store, status, count / 2) : lower;
+    // The median of the window (all of them when they fit); of an even count, the mean of the
+    // two middle ones.
+    const window = Math.min(count, MEDIAN_WINDOW);
+    const order = count > MEDIAN_WINDOW ? 'desc' : 'asc';
+    const lower = await enteredAt(ctx.store, status, Math.floor((window - 1) / 2), order);
+    const upper = window % 2 === 0 ? await enteredAt(ctx.store, status, window / 2, order) : lower;
     const age = (at: number | null) => (at === null ? null : Math.floor((now - at) / 1000));
     const median = lower === null || upper === null ? null : Math.floor((now - (lower + upper) / 2) / 1000);
     statuses.push({
@@ -95,7 +128,7 @@ export async function reviewWorkload(ctx: ServiceContext): Promise<Workload> {
       oldest_seconds: age(oldest),
       median_seconds: median,
       sla_seconds: slaSeconds,
-      past_sla: slaSeconds === null ? 0 : await countWhere(ctx.store, status, now - slaSeconds * 1000),
+      past_sla: slaSeconds === null ? 0 : await pastSla(ctx.store, status, count, now - slaSeconds * 1000),
     });
   }
   return { at: Math.floor(now / 1000), statuses, backlog: await backlog(ctx, now) };

@@ -10,6 +10,7 @@ export interface Database {
   access_tokens: AccessTokensTable;
   applications: ApplicationsTable;
   application_transitions: ApplicationTransitionsTable;
+  application_counts: ApplicationCountsTable;
   idempotency_keys: IdempotencyKeysTable;
   operators: OperatorsTable;
   operator_sessions: OperatorSessionsTable;
@@ -29,6 +30,16 @@ export interface Database {
 }
 
 export type AppStatus = 'active' | 'disabled';
+
+/**
+ * Applications per app and status, kept by triggers on `applications` (migration 0036); read as
+ * `sum(n)`: PostgreSQL keeps several shards of one count (`shard`, absent on SQLite).
+ */
+export interface ApplicationCountsTable {
+  app_id: string;
+  status: string;
+  n: number;
+}
 
 export interface AppsTable {
   app_id: string;
