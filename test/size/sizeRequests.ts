@@ -1,0 +1,157 @@
+import { PATHS } from '../../src/http/paths.ts';
+import { uniqueApplicant } from '../helpers/applicants.ts';
+import { ADMIN, Applications, call, newOperator, type TestOperator } from '../helpers/operators.ts';
+import { newCaller, nowSeconds, post, type TestCaller, type TestService } from '../helpers/service.ts';
+import { endpointOf } from './growTables.ts';
+
+/**
+ * Every request of the caller and admin APIs whose cost could grow with the tables (issue 28's
+ * table, and the flat ones beside them), with what each needs: a caller that owns a twentieth of
+ * the applications (app 0 of the fixture), its webhook endpoint, an operator with a year of
+ * reveals behind it, and a few applications submitted through the API (real payloads).
+ */
+export const SIZE_OPERATOR = 'size-reviewer';
+/** The fixture's apps: the measured caller is the first. */
+export const SIZE_APPS = 20;
+
+export interface SizeRequest {
+  name: string;
+  /** One call; throws unless it answered 200. */
+  send(): Promise<void>;
+}
+
+export interface SizeSetup {
+  caller: TestCaller;
+  operator: TestOperator;
+  /** Stand-ins for the fixture's other apps (their rows only, no credentials). */
+  otherApps: string[];
+}
+
+/** The caller and the operator, before the tables grow (the fixture needs their names). */
+export async function prepareSizeSetup(service: TestService): Promise<SizeSetup> {
+  const caller = await newCaller(service, 'size partner');
+  const operator = await newOperator(service, 'reviewer', SIZE_OPERATOR);
+  const otherApps: string[] = [];
+  for (let i = 1; i < SIZE_APPS; i++) otherApps.push((await newCaller(service, `size app ${i}`)).appId);
+  return { caller, operator, otherApps };
+}
+
+export async function sizeRequests(service: TestService, setup: SizeSetup): Promise<SizeRequest[]> {
+  const { caller, operator } = setup;
+  const applications = new Applications(service, 900_000);
+  const mine: string[] = [];
+  for (let i = 0; i < 3; i++) mine.push(await applications.submit(caller.appId));
+  const duplicate = uniqueApplicant(900_000, caller.appId);
+  let fresh = 910_000;
+  const db = service.ctx.store.db;
+  const deepEvent = await db
+    .selectFrom('events')
+    .select(['created_at', 'event_id'])
+    .where('app_id', '=', caller.appId)
+    .orderBy('created_at', 'desc')
+    .orderBy('event_id', 'desc')
+    .offset(50)
+    .limit(1)
+    .executeTakeFirst();
+  const deepCursor =
+    deepEvent === undefined
+      ? undefined
+      : Buffer.from(`${deepEvent.created_at}.${deepEvent.event_id}`).toString('base64url');
+  const external = await db
+    .selectFrom('applications')
+    .select('external_id')
+    .where('app_id', '=', caller.appId)
+    .where('external_id', 'is not', null)
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst();
+
+  const callerPost =
+    (path: string, body: Record<string, unknown>, expected = 0) =>
+    async () => {
+      const reply = await post(
+        service.baseUrl,
+        path,
+        { app_id: caller.appId, timestamp: nowSeconds(), ...body },
+        { token: caller.token },
+      );
+      if (reply.status !== 200 && reply.body.code !== expected) throw new Error(`${path}: ${reply.text}`);
+    };
+  const admin = (method: string, path: string, body?: unknown) => async () => {
+    const headers: Record<string, string> = method === 'GET' ? {} : { 'x-csrf-token': operator.csrf };
+    const reply = await call(service, method, `${ADMIN}${path}`, { token: operator.token, body, headers });
+    if (reply.status !== 200) throw new Error(`${method} ${path}: ${reply.text}`);
+  };
+  const endpoint = endpointOf(0);
+  return [
+    {
+      name: 'submit',
+      send: async () => {
+        const reply = await post(service.baseUrl, PATHS.apply, uniqueApplicant(fresh++, caller.appId), {
+          token: caller.token,
+        });
+        if (reply.status !== 200) throw new Error(`submit: ${reply.text}`);
+      },
+    },
+    {
+      name: 'submit a duplicate',
+      send: async () => {
+        const reply = await post(service.baseUrl, PATHS.apply, duplicate, { token: caller.token });
+        if (reply.status !== 409) throw new Error(`duplicate: ${reply.text}`);
+      },
+    },
+    { name: 'query', send: callerPost(PATHS.query, { busi_water_no: mine[0] }) },
+    { name: 'caller list', send: callerPost(PATHS.list, {}) },
+    { name: 'caller list by status', send: callerPost(PATHS.list, { status: 'IN_REVIEW' }) },
+    { name: 'events list', send: callerPost(PATHS.events, {}) },
+    {
+      name: 'events list, deep cursor',
+      send: callerPost(PATHS.events, deepCursor === undefined ? {} : { cursor: deepCursor }),
+    },
+    { name: 'events list, type filter', send: callerPost(PATHS.events, { type: 'application.in_review' }) },
+    {
+      name: 'caller deliveries of an endpoint',
+      send: callerPost(PATHS.webhookDeliveries, { endpoint_id: endpoint }),
+    },
+    { name: 'admin deliveries of an endpoint', send: admin('GET', `/webhooks/${endpoint}/deliveries`) },
+    { name: 'admin search', send: admin('GET', '/applications') },
+    {
+      name: 'admin search by app and status',
+      send: admin('GET', `/applications?app_id=${caller.appId}&status=IN_REVIEW`),
+    },
+    { name: 'admin search by status', send: admin('GET', '/applications?status=IN_REVIEW') },
+    {
+      name: 'admin search by external_id',
+      send: admin('GET', `/applications?external_id=${encodeURIComponent(external?.external_id ?? 'none')}`),
+    },
+    { name: 'admin application', send: admin('GET', `/applications/${mine[0]}`) },
+    { name: 'counts per status', send: admin('GET', '/applications/counts') },
+    {
+      name: 'counts per status of an app',
+      send: admin('GET', `/applications/counts?app_id=${caller.appId}`),
+    },
+    { name: 'workload', send: admin('GET', '/workload') },
+    {
+      name: 'reveal',
+      send: admin('POST', `/applications/${mine[1]}/reveal`, {
+        field: 'cert_id',
+        purpose: 'fraud_investigation',
+      }),
+    },
+    { name: 'audit by target_type', send: admin('GET', '/audit?target_type=application') },
+    { name: 'audit of an application', send: admin('GET', `/audit?target_id=${mine[0]}`) },
+  ];
+}
+
+/** Median of `times` calls, in milliseconds, after two warm-up calls. */
+export async function medianMs(request: SizeRequest, times = 20): Promise<number> {
+  for (let i = 0; i < 2; i++) await request.send();
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    await request.send();
+    samples.push(performance.now() - started);
+  }
+  samples.sort((a, b) => a - b);
+  return (samples[Math.floor((times - 1) / 2)]! + samples[Math.ceil((times - 1) / 2)]!) / 2;
+}

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import { SQLITE_FILE } from '../../src/store/connect.ts';
+import { storeNames } from '../helpers/stores.ts';
+import { captureStatements, planProblemsPostgres, planProblemsSqlite } from './queryPlans.ts';
+import { medianMs } from './sizeRequests.ts';
+import { sizedService } from './sizedService.ts';
+
+/**
+ * `npm run test:size`: every request of the caller and admin APIs at 1,000,000 applications (with
+ * their history, events, deliveries and audit rows, grown by SQL) on each store. Each statement a
+ * request runs is planned at that size (no full scan of a large table, no node reading or sorting
+ * more than a few pages), and the request's median of 20 over HTTP stays within twice its median
+ * on a store of 20,000 applications (plus 2 ms, the noise of a shared machine): the fixture's
+ * traffic of one week, so that both stores hold the same last seven days that the workload's
+ * backlog reads, and differ only by the history behind them.
+ * SIZE_APPLICATIONS changes the size.
+ */
+const LARGE = Number(process.env['SIZE_APPLICATIONS'] ?? 1_000_000);
+const SMALL = 20_000;
+const NOISE_MS = 2;
+
+for (const storeName of storeNames()) {
+  describe(`${LARGE} applications on ${storeName}`, () => {
+    test('every request planned without a full scan, and as fast as on a small store', async (t) => {
+      const small = new Map<string, number>();
+      const tiny = await sizedService(storeName, SMALL);
+      try {
+        for (const request of tiny.requests) small.set(request.name, await medianMs(request));
+      } finally {
+        await tiny.service.close();
+      }
+
+      const { service, requests, growMs } = await sizedService(storeName, LARGE);
+      t.diagnostic(`grown to ${LARGE} applications in ${(growMs / 1000).toFixed(1)} s`);
+      const problems: string[] = [];
+      const slow: string[] = [];
+      const pool =
+        storeName === 'postgres'
+          ? new pg.Pool({ connectionString: service.target.directUrl, max: 1 })
+          : undefined;
+      try {
+        for (const request of requests) {
+          await request.send();
+          const capture = captureStatements(service.ctx.store.db as unknown as Kysely<never>, storeName);
+          try {
+            await request.send();
+          } finally {
+            capture.stop();
+          }
+          const found =
+            pool === undefined
+              ? planProblemsSqlite(join(service.target.dataDir, SQLITE_FILE), capture.captured)
+              : await planProblemsPostgres(pool, capture.captured);
+          problems.push(...found.map((problem) => `${request.name}: ${problem}`));
+          const median = await medianMs(request);
+          const before = small.get(request.name)!;
+          const line = `${request.name}: ${before.toFixed(1)} ms at ${SMALL}, ${median.toFixed(1)} ms at ${LARGE}`;
+          t.diagnostic(line);
+          if (median > 2 * before + NOISE_MS) slow.push(line);
+        }
+      } finally {
+        await pool?.end();
+        await service.close();
+      }
+      assert.deepEqual(problems, [], 'plans that read more than a page');
+      assert.deepEqual(slow, [], 'requests more than twice as slow as on a small store');
+    });
+  });
+}
