@@ -16,6 +16,7 @@ import { paced } from './paced.ts';
 import { pacedInThread } from './pacedThread.ts';
 import { startServer, storeServersCpuMs, type Server } from './processes.ts';
 import { seedApplications, seededSerial } from './seed.ts';
+import { growStore, sizeLoads, sizeRatios, type SizeLoads } from './size.ts';
 
 /**
  * `npm run bench`: the service against the floor (a minimal durable insert) on the same store, the
@@ -27,7 +28,9 @@ import { seedApplications, seededSerial } from './seed.ts';
  * submissions, floor and service interleaved), `dup` (a flood of one duplicate application, and the
  * latency of another caller's fresh submissions meanwhile), `half` (p99 at half the maximum rate,
  * evenly paced, the floor at the same rate beside it),
- * `reads` (status query and list at 10k and 1M rows), `cold` (start to listening).
+ * `reads` (status query and list at 10k and 1M rows), `size` (submit, duplicate flood, query, list
+ * and events list on an empty store and at 1M applications with a year of history, and the
+ * ratio), `cold` (start to listening).
  */
 const SMOKE = process.env['BENCH_SMOKE'] === '1';
 const SECONDS = SMOKE ? 1 : Number(process.env['BENCH_SECONDS'] ?? 10);
@@ -37,8 +40,8 @@ const SMALL = SMOKE ? 1_000 : 10_000;
 const LARGE = SMOKE ? 5_000 : Number(process.env['BENCH_LARGE'] ?? 1_000_000);
 const PG_URL = process.env['DATABASE_URL'];
 const KEYS = `b1:${randomBytes(32).toString('base64')}`;
-/** Which parts to run (comma-separated): submit, dup, half, reads, cold. All by default. */
-const PARTS = new Set((process.env['BENCH_PARTS'] ?? 'submit,dup,half,reads,cold').split(','));
+/** Which parts to run (comma-separated): submit, dup, half, reads, size, cold. All by default. */
+const PARTS = new Set((process.env['BENCH_PARTS'] ?? 'submit,dup,half,reads,size,cold').split(','));
 const UNLIMITED = { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' };
 function shippedDefault(name: 'RATE_LIMIT_PER_SECOND' | 'RATE_LIMIT_BURST'): number {
   return (ENVIRONMENT.properties[name] as unknown as { default: number }).default;
@@ -400,6 +403,31 @@ async function readBenchmarks(target: TargetName) {
 }
 
 /** Spawn to listening, on SQLite: a fresh data directory, then an existing one. */
+/** The `size` part (size.ts) on one store: each load on an empty store, then at LARGE. */
+async function sizeBenchmarks(target: TargetName) {
+  const at = async (count: number) => {
+    const env = storeEnv(target);
+    const server = await startServer('service', { ...env, ...SERVICE_ENV });
+    try {
+      const auth = await caller(env, server);
+      const grownSeconds = count === 0 ? 0 : await growStore(env, auth.appId, count);
+      return { grownSeconds, rps: await sizeLoads(server.url, auth, SECONDS) };
+    } finally {
+      await server.stop();
+      await dropSchema(env);
+    }
+  };
+  const empty: SizeLoads = (await at(0)).rps;
+  const large = await at(LARGE);
+  return {
+    applications: LARGE,
+    grownSeconds: large.grownSeconds,
+    empty,
+    large: large.rps,
+    ratio: sizeRatios(empty, large.rps),
+  };
+}
+
 async function coldStart() {
   const env = storeEnv('sqlite');
   const times: number[] = [];
@@ -433,6 +461,10 @@ try {
   if (PARTS.has('reads'))
     for (const target of TARGETS.filter((t) => t !== 'pgbouncer'))
       reads[target] = await readBenchmarks(target);
+  const size: Partial<Record<TargetName, unknown>> = {};
+  if (PARTS.has('size'))
+    for (const target of TARGETS.filter((t) => t !== 'pgbouncer'))
+      size[target] = await sizeBenchmarks(target);
   const cold = PARTS.has('cold') ? await coldStart() : undefined;
   const results = {
     at: started.toISOString(),
@@ -456,6 +488,7 @@ try {
     duplicateFlood: dup,
     halfRate,
     reads,
+    size,
     coldStart: cold,
   };
 
@@ -477,6 +510,10 @@ try {
   console.log('\nDuplicate flood:', JSON.stringify(dup, null, 1));
   console.log('Half of the maximum rate:', JSON.stringify(halfRate));
   console.log('Reads:', JSON.stringify(reads, null, 1));
+  console.log(
+    'At size (requests/s, empty store and large; ratio large / empty):',
+    JSON.stringify(size, null, 1),
+  );
   console.log('Cold start to listening on SQLite:', JSON.stringify(cold));
   console.log(`load average at end ${loadavg()[0]!.toFixed(2)}`);
   if (!SMOKE) {

@@ -19,6 +19,7 @@ test('the benchmark runs end to end (BENCH_SMOKE=1)', async () => {
   assert.match(stdout, /service on sqlite/);
   assert.match(stdout, /ratio service \/ floor on sqlite: [0-9.]+/);
   assert.match(stdout, /Duplicate flood: \{\n "sqlite": \{\n {2}"rps"/);
+  assert.match(stdout, /At size \(requests\/s[^\n]*\{\n "sqlite": \{\n {2}"applications": 5000/);
   assert.match(stdout, /Cold start to listening on SQLite/);
   if (process.env['DATABASE_URL']) {
     assert.match(stdout, /ratio service \/ floor on postgres: [0-9.]+/);

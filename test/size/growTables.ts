@@ -10,7 +10,8 @@ import type pg from 'pg';
  * (delivered, rejected, cancelled, expired), as in a service that has run for a while.
  *
  * Values are sequential (serials `S000…i`, hashes `h…i`), so that each index grows at its end.
- * Times are milliseconds; the newest application is a minute before `now`.
+ * Times are milliseconds; the newest application is a minute before `now`. The endpoints are
+ * disabled: new events are not sent anywhere while a request is timed.
  */
 export interface Growth {
   count: number;
@@ -84,7 +85,7 @@ export async function growPostgres(pool: pg.Pool, schema: string, growth: Growth
     await client.query('BEGIN');
     await client.query(
       `INSERT INTO webhook_endpoints (id, app_id, url, status, created_at, updated_at)
-       SELECT 'we_size_' || (k - 1), app, 'https://hooks.example.com/size', 'active', $2, $2
+       SELECT 'we_size_' || (k - 1), app, 'https://hooks.example.com/size', 'disabled', $2, $2
        FROM unnest($1::text[]) WITH ORDINALITY AS a (app, k)`,
       [growth.apps, growth.now - 400 * 86_400_000],
     );
@@ -121,7 +122,7 @@ export function growSqlite(database: DatabaseSync, growth: Growth): void {
     database
       .prepare(
         `INSERT INTO webhook_endpoints (id, app_id, url, status, created_at, updated_at)
-         SELECT 'we_size_' || key, value, 'https://hooks.example.com/size', 'active', ?, ? FROM json_each(?)`,
+         SELECT 'we_size_' || key, value, 'https://hooks.example.com/size', 'disabled', ?, ? FROM json_each(?)`,
       )
       .run(growth.now - 400 * 86_400_000, growth.now - 400 * 86_400_000, JSON.stringify(growth.apps));
     // Numbers as literals: node:sqlite binds a number as a REAL.
