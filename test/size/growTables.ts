@@ -22,6 +22,7 @@ export interface Growth {
 }
 
 export const SPACING_MS = 31_000;
+const GROWN_TABLES = ['applications', 'application_transitions', 'events', 'deliveries', 'audit_log'];
 export const endpointOf = (appIndex: number) => `we_size_${appIndex}`;
 
 /** The status of application `i` (by i % 100), as SQL both dialects read. */
@@ -96,7 +97,18 @@ export async function growPostgres(pool: pg.Pool, schema: string, growth: Growth
       pad: (expr, width) => `lpad((${expr})::text, ${width}, '0')`,
       hex32: (expr) => `lpad(to_hex(${expr}), 32, '0')`,
     });
+    // Indexes that are not constraints are built again after the rows, by sorting: many times
+    // faster than maintaining them row by row.
+    const indexes = await client.query<{ name: string; definition: string }>(
+      `SELECT indexname AS name, indexdef AS definition FROM pg_indexes i
+        WHERE schemaname = $1 AND tablename = ANY($2)
+          AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname AND c.connamespace = $1::regnamespace)`,
+      [schema, GROWN_TABLES],
+    );
+    for (const { name } of indexes.rows) await client.query(`DROP INDEX "${name}"`);
     for (const sql of sqls) await client.query(g + sql, parameters);
+    await client.query(`SET LOCAL maintenance_work_mem = '256MB'`);
+    for (const { definition } of indexes.rows) await client.query(definition);
     await client.query(
       `INSERT INTO audit_log (at, actor, action, target_type, target_id, details, source)
        SELECT $1::bigint - i::bigint * 60000, $2, 'application.reveal', 'application', 'S' || lpad(i::text, 31, '0'),
@@ -135,7 +147,15 @@ export function growSqlite(database: DatabaseSync, growth: Growth): void {
       pad: (expr, width) => `printf('%0${width}d', ${expr})`,
       hex32: (expr) => `printf('%032x', ${expr})`,
     });
+    const indexes = database
+      .prepare(
+        `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
+          AND tbl_name IN (${GROWN_TABLES.map(() => '?').join(', ')})`,
+      )
+      .all(...GROWN_TABLES) as { name: string; sql: string }[];
+    for (const { name } of indexes) database.exec(`DROP INDEX "${name}"`);
     for (const sql of sqls) database.prepare(g + sql).run(parameters);
+    for (const { sql } of indexes) database.exec(sql);
     database
       .prepare(
         `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${Math.floor(growth.count / 10)})
