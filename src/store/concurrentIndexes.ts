@@ -68,7 +68,9 @@ export async function runConcurrently(client: pg.PoolClient, schema: string, sql
   for (const statement of concurrentStatements(sql)) {
     const drop = DROP.exec(statement);
     if (drop !== null) {
-      await client.query(`DROP INDEX CONCURRENTLY IF EXISTS "${schema}".${drop[1]}`);
+      while ((await indexState(client, schema, drop[1]!)) !== undefined) {
+        await racing(() => client.query(`DROP INDEX CONCURRENTLY IF EXISTS "${schema}".${drop[1]}`));
+      }
       continue;
     }
     const [, unique, name, table, rest] = CREATE.exec(statement)!;
@@ -80,27 +82,46 @@ export async function runConcurrently(client: pg.PoolClient, schema: string, sql
 /** Until the index exists and is valid: build it, wait for another's build, or drop a dead one. */
 async function settleIndex(client: pg.PoolClient, schema: string, name: string, create: string) {
   for (;;) {
-    const found = await client.query<{ valid: boolean; building: boolean }>(
-      `SELECT i.indisvalid AS valid,
-              EXISTS (SELECT 1 FROM pg_stat_progress_create_index p WHERE p.index_relid = c.oid) AS building
-         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_index i ON i.indexrelid = c.oid
-        WHERE n.nspname = $1 AND c.relname = $2`,
-      [schema, name],
-    );
-    const index = found.rows[0];
+    const index = await indexState(client, schema, name);
     if (index?.valid === true) return;
     if (index === undefined) {
-      try {
-        await client.query(create);
-      } catch (error) {
-        // Another process created it between our look and our statement: look again.
-        const code = (error as { code?: string }).code;
-        if (code !== '23505' && code !== '42P07') throw error;
-      }
+      await racing(() => client.query(create));
     } else if (index.building) {
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      await pause();
     } else {
-      await client.query(`DROP INDEX CONCURRENTLY IF EXISTS "${schema}".${name}`);
+      await racing(() => client.query(`DROP INDEX CONCURRENTLY IF EXISTS "${schema}".${name}`));
     }
   }
 }
+
+/** Whether the index exists, is valid, and is being built right now by some session. */
+async function indexState(client: pg.PoolClient, schema: string, name: string) {
+  const found = await client.query<{ valid: boolean; building: boolean }>(
+    `SELECT i.indisvalid AS valid,
+            EXISTS (SELECT 1 FROM pg_stat_progress_create_index p WHERE p.index_relid = c.oid) AS building
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_index i ON i.indexrelid = c.oid
+      WHERE n.nspname = $1 AND c.relname = $2`,
+    [schema, name],
+  );
+  return found.rows[0];
+}
+
+/**
+ * What another process doing the same at the same moment can make a statement fail with: the name
+ * taken in between (23505, 42P07), the index gone in between (42704), or a deadlock between two
+ * concurrent builds or drops on one table (40P01), of which PostgreSQL fails one. Each is settled
+ * by looking again: the failed build left at most an invalid index, which the next look drops.
+ */
+const RACES = new Set(['23505', '42P07', '42704', '40P01']);
+
+async function racing(statement: () => Promise<unknown>): Promise<void> {
+  try {
+    await statement();
+  } catch (error) {
+    if (!RACES.has((error as { code?: string }).code ?? '')) throw error;
+    await pause();
+  }
+}
+
+/** A little longer for each process, so that racing ones fall out of step. */
+const pause = () => new Promise((resolve) => setTimeout(resolve, POLL_MS / 2 + Math.random() * POLL_MS));
