@@ -11,9 +11,11 @@ CREATE INDEX CONCURRENTLY IF NOT EXISTS applications_status_created_serial
   ON applications (status, created_at, busi_water_no);
 CREATE INDEX CONCURRENTLY IF NOT EXISTS applications_external_created
   ON applications (external_id, created_at, busi_water_no);
--- An operator's reveals of the last hour; the audit trail by target type, newest first.
+-- An operator's reveals of the last hour; the audit trail by target type, or by target alone,
+-- newest first.
 CREATE INDEX CONCURRENTLY IF NOT EXISTS audit_log_actor_action_at ON audit_log (actor, action, at);
 CREATE INDEX CONCURRENTLY IF NOT EXISTS audit_log_target_type ON audit_log (target_type, id);
--- Replaced by the two above that carry the list's order.
+CREATE INDEX CONCURRENTLY IF NOT EXISTS audit_log_target_id ON audit_log (target_id, id);
+-- Replaced by applications_status_created_serial and applications_external_created.
 DROP INDEX CONCURRENTLY IF EXISTS applications_status_created;
 DROP INDEX CONCURRENTLY IF EXISTS applications_external_id;

@@ -17,7 +17,7 @@ import type { Store } from '../store/connect.ts';
 export const BACKLOG_HOURS = 7 * 24;
 const HOUR_MS = 3_600_000;
 const DECISIONS: readonly Status[] = ['APPROVED', 'REJECTED'];
-export const MEDIAN_WINDOW = 10_000;
+export const MEDIAN_WINDOW = 1_000;
 
 export interface StatusLoad {
   status: Status;

@@ -23,7 +23,7 @@ const UNDO = `
   DROP INDEX IF EXISTS events_app_type; DROP INDEX IF EXISTS deliveries_endpoint_created;
   DROP INDEX IF EXISTS applications_app_status_created; DROP INDEX IF EXISTS applications_status_created_serial;
   DROP INDEX IF EXISTS applications_external_created; DROP INDEX IF EXISTS audit_log_actor_action_at;
-  DROP INDEX IF EXISTS audit_log_target_type;
+  DROP INDEX IF EXISTS audit_log_target_type; DROP INDEX IF EXISTS audit_log_target_id;
   CREATE INDEX applications_status_created ON applications (status, created_at);
   CREATE INDEX applications_external_id ON applications (app_id, external_id, created_at);
   DROP TRIGGER IF EXISTS application_counts_insert ON applications;
