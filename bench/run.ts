@@ -17,6 +17,7 @@ import { pacedInThread } from './pacedThread.ts';
 import { startServer, storeServersCpuMs, type Server } from './processes.ts';
 import { seedApplications, seededSerial } from './seed.ts';
 import { growStore, sizeLoads, sizeRatios, type SizeLoads } from './size.ts';
+import { screeningBenchmark } from './screening.ts';
 
 /**
  * `npm run bench`: the service against the floor (a minimal durable insert) on the same store, the
@@ -30,7 +31,8 @@ import { growStore, sizeLoads, sizeRatios, type SizeLoads } from './size.ts';
  * evenly paced, the floor at the same rate beside it),
  * `reads` (status query and list at 10k and 1M rows), `size` (submit, duplicate flood, query, list
  * and events list on an empty store and at 1M applications with a year of history, and the
- * ratio), `cold` (start to listening).
+ * ratio), `cold` (start to listening), `screen` (sanctions screening of one applicant against
+ * 30,000 listed names, bench/screening.ts).
  */
 const SMOKE = process.env['BENCH_SMOKE'] === '1';
 const SECONDS = SMOKE ? 1 : Number(process.env['BENCH_SECONDS'] ?? 10);
@@ -40,8 +42,8 @@ const SMALL = SMOKE ? 1_000 : 10_000;
 const LARGE = SMOKE ? 5_000 : Number(process.env['BENCH_LARGE'] ?? 1_000_000);
 const PG_URL = process.env['DATABASE_URL'];
 const KEYS = `b1:${randomBytes(32).toString('base64')}`;
-/** Which parts to run (comma-separated): submit, dup, half, reads, size, cold. All by default. */
-const PARTS = new Set((process.env['BENCH_PARTS'] ?? 'submit,dup,half,reads,size,cold').split(','));
+/** Which parts to run (comma-separated): submit, dup, half, reads, size, cold, screen. All by default. */
+const PARTS = new Set((process.env['BENCH_PARTS'] ?? 'submit,dup,half,reads,size,cold,screen').split(','));
 const UNLIMITED = { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' };
 function shippedDefault(name: 'RATE_LIMIT_PER_SECOND' | 'RATE_LIMIT_BURST'): number {
   return (ENVIRONMENT.properties[name] as unknown as { default: number }).default;
@@ -466,6 +468,7 @@ try {
     for (const target of TARGETS.filter((t) => t !== 'pgbouncer'))
       size[target] = await sizeBenchmarks(target);
   const cold = PARTS.has('cold') ? await coldStart() : undefined;
+  const screening = PARTS.has('screen') ? await screeningBenchmark(SMOKE) : undefined;
   const results = {
     at: started.toISOString(),
     machine: {
@@ -490,6 +493,7 @@ try {
     reads,
     size,
     coldStart: cold,
+    screening,
   };
 
   console.log(
@@ -515,6 +519,7 @@ try {
     JSON.stringify(size, null, 1),
   );
   console.log('Cold start to listening on SQLite:', JSON.stringify(cold));
+  console.log('Screening one applicant (ms; p50/p99 of the best of 3):', JSON.stringify(screening, null, 1));
   console.log(`load average at end ${loadavg()[0]!.toFixed(2)}`);
   if (!SMOKE) {
     const file = new URL(`./results/${started.toISOString().replace(/[:.]/g, '-')}.json`, import.meta.url);

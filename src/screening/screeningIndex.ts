@@ -1,0 +1,324 @@
+import { canonicalDocumentNumber } from '../applications/checks/canonical.ts';
+import { nameKeys } from './blockingKeys.ts';
+import { countryCodeOf, nationalityGroup } from './countries.ts';
+import { jaroWinkler } from './jaroWinkler.ts';
+import type { ListEntry, ListName, ListedName } from './listEntry.ts';
+import { foldToken, normaliseName } from './normaliseName.ts';
+
+/**
+ * The lists in force, indexed for screening: every listed name and alias normalised once, blocked
+ * by key (blockingKeys.ts), and every listed document number by its canonical form. `screen` scores
+ * an applicant's `name` and `name_en` against the names that share a key with them, lets the date
+ * of birth and nationality confirm or exclude, and returns the entries at or above the threshold.
+ */
+export interface IndexedList {
+  list: ListName;
+  versionId: string;
+  entries: readonly ListEntry[];
+}
+
+/** What of an application screening reads (decrypted, in memory only). */
+export interface Applicant {
+  name?: string | undefined;
+  name_en?: string | undefined;
+  birthday?: string | undefined;
+  country?: string | undefined;
+  cert_id?: string | undefined;
+}
+
+export type ApplicantField = 'name' | 'name_en' | 'birthday' | 'country' | 'cert_id';
+
+export interface ScreeningMatch {
+  list: ListName;
+  version_id: string;
+  reference: string;
+  /** The listed name (or alias) that matched; for a document hit, the entry's primary name. */
+  matched_name: string;
+  matched_kind: ListedName['kind'] | 'document';
+  /** 0 to 1, three decimals. */
+  score: number;
+  /** The applicant's fields that matched, for the reviewer's highlight. */
+  fields: ApplicantField[];
+}
+
+interface IndexedName {
+  entry: number;
+  name: ListedName;
+  tokens: string[];
+  folded: string[];
+  joined: string;
+  han: string;
+}
+
+interface IndexedEntry {
+  list: ListName;
+  versionId: string;
+  entry: ListEntry;
+  /** Date ranges of birth, `YYYY-MM-DD`. */
+  birthDates: { from: string; to: string }[];
+  nationalities: Set<string>;
+}
+
+interface Query {
+  field: 'name' | 'name_en';
+  tokens: string[];
+  folded: string[];
+  rotations: string[];
+  han: string;
+}
+
+/** Token pairs below this similarity count as unmatched (no partial credit for noise). */
+const TOKEN_FLOOR = 0.8;
+/** Token pairs less alike than this are compared folded too (foldToken), for a little less. */
+const FOLD_BELOW = 0.92;
+const FOLDED_FACTOR = 0.97;
+/** Per character of difference in length, for tokens and whole names. */
+const LENGTH_PENALTY = 0.03;
+/** An unmatched listed token (a middle name the applicant left out) weighs a third. */
+const UNMATCHED_LISTED_WEIGHT = 0.35;
+/** A low-quality or weak alias matches with this factor. */
+const WEAK_ALIAS_FACTOR = 0.95;
+const DOB_CONFIRMS = 0.02;
+const NATIONALITY_CONFIRMS = 0.02;
+const NATIONALITY_CONTRADICTS = 0.05;
+/** The shortest document number compared: shorter ones are not specific enough. */
+const MIN_DOCUMENT_LENGTH = 5;
+
+export function documentKey(number: string): string {
+  return canonicalDocumentNumber(number).replace(/[^0-9A-Z]/g, '');
+}
+
+/** The orders in which a name may have been written: as is, surname moved to the front or back. */
+function rotations(tokens: string[]): string[] {
+  if (tokens.length < 2) return [tokens.join('')];
+  const last = tokens[tokens.length - 1]!;
+  return [tokens.join(''), last + tokens.slice(0, -1).join(''), tokens.slice(1).join('') + tokens[0]!];
+}
+
+export class ScreeningIndex {
+  readonly entries: IndexedEntry[] = [];
+  readonly names: IndexedName[] = [];
+  private readonly postings = new Map<string, number[]>();
+  private readonly documents = new Map<string, number[]>();
+  private marks = new Uint8Array(0);
+
+  constructor(lists: readonly IndexedList[]) {
+    for (const { list, versionId, entries } of lists) {
+      for (const entry of entries) this.addEntry(list, versionId, entry);
+    }
+    this.marks = new Uint8Array(this.names.length);
+  }
+
+  get nameCount(): number {
+    return this.names.length;
+  }
+
+  private addEntry(list: ListName, versionId: string, entry: ListEntry): void {
+    const index = this.entries.length;
+    const nationalities = new Set<string>();
+    for (const text of entry.nationalities) {
+      const code = countryCodeOf(text);
+      if (code !== undefined) nationalities.add(nationalityGroup(code));
+    }
+    this.entries.push({ list, versionId, entry, birthDates: entry.birthDates, nationalities });
+    for (const name of entry.names) {
+      const { tokens, han } = normaliseName(name.text);
+      if (tokens.length === 0 && han === '') continue;
+      const id = this.names.length;
+      const joined = tokens.join('');
+      const folded = tokens.map(foldToken);
+      this.names.push({ entry: index, name, tokens, folded, joined, han });
+      const keys = new Set(nameKeys(folded, joined, han, 'listed'));
+      for (const key of keys) this.post(this.postings, key, id);
+    }
+    for (const document of entry.documents) {
+      const key = documentKey(document.number);
+      if (key.length >= MIN_DOCUMENT_LENGTH) this.post(this.documents, key, index);
+    }
+  }
+
+  private post(map: Map<string, number[]>, key: string, id: number): void {
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [id]);
+    else if (list[list.length - 1] !== id) list.push(id);
+  }
+
+  /** The entries the applicant matches at or above `threshold`, best first, one per entry. */
+  screen(applicant: Applicant, threshold: number, options: { exhaustive?: boolean } = {}): ScreeningMatch[] {
+    const best = new Map<number, ScreeningMatch>();
+    const keep = (entryIndex: number, match: ScreeningMatch) => {
+      const held = best.get(entryIndex);
+      // The same score for the characters of `name` on the name in original script says more.
+      const better =
+        held === undefined ||
+        match.score > held.score ||
+        (match.score === held.score &&
+          match.matched_kind === 'original_script' &&
+          match.fields[0] === 'name');
+      if (better) best.set(entryIndex, match);
+    };
+    for (const query of this.queries(applicant)) {
+      // Exhaustive: every name, the bench's baseline for what the blocking saves (and misses).
+      const candidates = options.exhaustive === true ? this.names.keys() : this.candidates(query);
+      for (const nameId of candidates) {
+        const indexed = this.names[nameId]!;
+        const nameScore = scoreName(query, indexed);
+        if (nameScore < threshold - NATIONALITY_CONFIRMS - DOB_CONFIRMS) continue;
+        const entry = this.entries[indexed.entry]!;
+        const judged = judge(entry, applicant, nameScore);
+        if (judged === undefined || judged.score < threshold) continue;
+        keep(indexed.entry, {
+          list: entry.list,
+          version_id: entry.versionId,
+          reference: entry.entry.reference,
+          matched_name: indexed.name.text,
+          matched_kind: indexed.name.kind,
+          score: round(judged.score),
+          fields: [query.field, ...judged.fields],
+        });
+      }
+    }
+    if (applicant.cert_id !== undefined) {
+      for (const entryIndex of this.documents.get(documentKey(applicant.cert_id)) ?? []) {
+        const entry = this.entries[entryIndex]!;
+        keep(entryIndex, {
+          list: entry.list,
+          version_id: entry.versionId,
+          reference: entry.entry.reference,
+          matched_name: entry.entry.names[0]?.text ?? '',
+          matched_kind: 'document',
+          score: 1,
+          fields: ['cert_id'],
+        });
+      }
+    }
+    return [...best.values()].sort((a, b) => b.score - a.score || a.reference.localeCompare(b.reference));
+  }
+
+  private queries(applicant: Applicant): Query[] {
+    const queries: Query[] = [];
+    for (const field of ['name', 'name_en'] as const) {
+      const text = applicant[field];
+      if (text === undefined || text.trim() === '') continue;
+      const { tokens, han } = normaliseName(text);
+      if (tokens.length === 0 && han === '') continue;
+      const rotated = rotations(tokens);
+      // name_en is often the pinyin of name: one query is enough then.
+      if (queries.some((q) => q.rotations[0] === rotated[0] && q.han === han)) continue;
+      queries.push({ field, tokens, folded: tokens.map(foldToken), rotations: rotated, han });
+    }
+    return queries;
+  }
+
+  /** The names that share a blocking key with the query (blockingKeys.ts). */
+  private candidates(query: Query): number[] {
+    const marks = this.marks;
+    const result: number[] = [];
+    for (const key of nameKeys(query.folded, query.rotations, query.han, 'query')) {
+      for (const id of this.postings.get(key) ?? []) {
+        if (marks[id] === 1) continue;
+        marks[id] = 1;
+        result.push(id);
+      }
+    }
+    for (const id of result) marks[id] = 0;
+    return result;
+  }
+}
+
+const round = (score: number) => Math.round(score * 1000) / 1000;
+
+/** How alike a query and a listed name are, 0 to 1. */
+export function scoreName(query: Query, listed: IndexedName): number {
+  if (query.han !== '' && query.han === listed.han) return weighted(1, listed);
+  let score = tokenSetScore(query, listed);
+  if (score < 1) {
+    for (const rotation of query.rotations) score = Math.max(score, joinedScore(rotation, listed.joined));
+  }
+  return weighted(score, listed);
+}
+
+const weighted = (score: number, listed: IndexedName) =>
+  listed.name.weak ? score * WEAK_ALIAS_FACTOR : score;
+
+/**
+ * The whole name as one string, spacing and hyphens free (`ZHANG XIAOMING`, `Zhang Xiao-Ming`):
+ * plain Jaro, since a prefix bonus would make every `zhangwei...` close to every other one, less
+ * for each character of difference in length.
+ */
+function joinedScore(a: string, b: string): number {
+  const difference = Math.abs(a.length - b.length);
+  return jaroWinkler(a, b, 0) - difference * LENGTH_PENALTY;
+}
+
+/** Jaro-Winkler, less for each character of difference in length (`zhi` is not `zhuoyu`). */
+function tokenScore(a: string, b: string): number {
+  return jaroWinkler(a, b) - Math.abs(a.length - b.length) * LENGTH_PENALTY;
+}
+
+/**
+ * Tokens paired best-first by Jaro-Winkler, each used once; the score is the paired similarity
+ * weighted by token length over all tokens, an unmatched listed token counting a third (a middle
+ * name left out), an unmatched applicant token in full.
+ */
+export function tokenSetScore(
+  q: { tokens: string[]; folded: string[] },
+  l: { tokens: string[]; folded: string[] },
+): number {
+  const query = q.tokens;
+  const listed = l.tokens;
+  if (query.length === 0 || listed.length === 0) return 0;
+  const pairs: [number, number, number][] = [];
+  for (let i = 0; i < query.length; i++) {
+    for (let j = 0; j < listed.length; j++) {
+      let s = tokenScore(query[i]!, listed[j]!);
+      if (s < FOLD_BELOW) s = Math.max(s, FOLDED_FACTOR * tokenScore(q.folded[i]!, l.folded[j]!));
+      if (s >= TOKEN_FLOOR) pairs.push([s, i, j]);
+    }
+  }
+  pairs.sort((a, b) => b[0] - a[0]);
+  const usedQ = new Uint8Array(query.length);
+  const usedL = new Uint8Array(listed.length);
+  let matched = 0;
+  for (const [s, i, j] of pairs) {
+    if (usedQ[i] === 1 || usedL[j] === 1) continue;
+    usedQ[i] = 1;
+    usedL[j] = 1;
+    matched += s * (query[i]!.length + listed[j]!.length);
+  }
+  let total = 0;
+  for (const token of query) total += token.length;
+  for (let j = 0; j < listed.length; j++) {
+    total += usedL[j] === 1 ? listed[j]!.length : listed[j]!.length * UNMATCHED_LISTED_WEIGHT;
+  }
+  return matched / total;
+}
+
+/**
+ * The date of birth and the nationality: a listed date the applicant's birthday falls outside of
+ * excludes the entry (a namesake); one it falls in confirms. A listed nationality confirms or
+ * lowers the score, not more: nationality and residence differ often.
+ */
+function judge(
+  entry: IndexedEntry,
+  applicant: Applicant,
+  nameScore: number,
+): { score: number; fields: ApplicantField[] } | undefined {
+  let score = nameScore;
+  const fields: ApplicantField[] = [];
+  const birthday = applicant.birthday;
+  if (birthday !== undefined && entry.birthDates.length > 0) {
+    if (!entry.birthDates.some((d) => birthday >= d.from && birthday <= d.to)) return undefined;
+    score += DOB_CONFIRMS;
+    fields.push('birthday');
+  }
+  if (applicant.country !== undefined && entry.nationalities.size > 0) {
+    if (entry.nationalities.has(nationalityGroup(applicant.country))) {
+      score += NATIONALITY_CONFIRMS;
+      fields.push('country');
+    } else {
+      score -= NATIONALITY_CONTRADICTS;
+    }
+  }
+  return { score: Math.min(1, score), fields };
+}
