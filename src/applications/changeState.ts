@@ -6,7 +6,7 @@ import { recordEvent, type ApplicationEventPayload } from '../events/outbox.ts';
 import type { ApplicationsTable, Database } from '../store/tables.ts';
 import { insertTransition } from './applicationRepository.ts';
 import { eventTypeFor, isFinal, type Status } from './lifecycle.ts';
-import { storedReasonCodes } from './reasonCodes.ts';
+import { callerReasonCodes, storedReasonCodes } from './reasonCodes.ts';
 
 /**
  * The one write of an application's change of state, whoever makes it (an operator's review, a
@@ -130,7 +130,8 @@ export function eventPayload(
     status: change.to,
     previous_status: change.from,
     reason: change.reason,
-    reason_codes: [...change.reason_codes],
+    // The caller's reading of the codes: events and webhooks go to the caller.
+    reason_codes: callerReasonCodes(change.reason_codes),
     card_no_masked: change.card_no_masked,
     external_id: change.external_id,
     ...(requested.length === 0 ? {} : { requested_fields: [...requested] }),

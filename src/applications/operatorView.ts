@@ -16,6 +16,7 @@ import { isRevealable, maskApplication, REVEALABLE_FIELDS } from './masking.ts';
 import { seconds } from './queryApplication.ts';
 import { reasonCodesOf } from './reasonCodes.ts';
 import { riskFlags, type RiskFlag } from './riskFlags.ts';
+import { screeningFlags, screeningHitsView, type ScreeningHitView } from '../screening/screeningView.ts';
 import { isSerialNumber } from './serialNumber.ts';
 import { businessDay } from './checks/dates.ts';
 import { openApplication, openPayload } from './sealedPayload.ts';
@@ -36,6 +37,8 @@ export interface OperatorApplicationView extends ApplicationSummary {
   documents: DocumentOutcomes;
   /** Soft signals for the reviewer (riskFlags.ts, documents/documentRisk.ts), computed at each view. */
   risk_flags: RiskFlag[];
+  /** Sanctions screening hits with their list entries (screening/screeningView.ts). */
+  screening_hits: ScreeningHitView[];
 }
 
 async function load(ctx: ServiceContext, busiWaterNo: string) {
@@ -55,6 +58,7 @@ export async function showApplication(
   const history = await listTransitions(ctx.store.db, busiWaterNo);
   const erased = isErasedPayload(application);
   const documentRowsOf = await documentRows(ctx.store.db, [busiWaterNo]);
+  const hits = await screeningHitsView(ctx, busiWaterNo);
   return {
     ...summaryOf(row),
     application: maskApplication(application),
@@ -71,10 +75,12 @@ export async function showApplication(
       documentRowsOf,
       erased ? [] : DOCUMENT_FIELDS.filter((field) => typeof application[field] === 'string'),
     ),
+    screening_hits: hits,
     // Erased by retention: a tombstone, no applicant to flag.
     risk_flags: erased
       ? []
       : [
+          ...screeningFlags(hits),
           ...riskFlags(application, {
             today: businessDay(new Date(ctx.now()), ctx.config.businessTimeZone),
             minAge: ctx.config.minAge,

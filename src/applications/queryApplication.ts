@@ -3,7 +3,7 @@ import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import { callerOutcomes, type DocumentOutcomes } from '../documents/documentView.ts';
 import { findApplicationOfApp, listTransitions, type TransitionRow } from './applicationRepository.ts';
-import { reasonCodesOf } from './reasonCodes.ts';
+import { callerReasonCodes, reasonCodesOf } from './reasonCodes.ts';
 import { fieldListOf } from './requestedFields.ts';
 import { isSerialNumber } from './serialNumber.ts';
 
@@ -96,7 +96,7 @@ export function statusView(
     external_id: row.external_id ?? null,
     status: row.status,
     status_reason: row.status_reason,
-    reason_codes: reasonCodesOf(row.reason_codes),
+    reason_codes: callerReasonCodes(reasonCodesOf(row.reason_codes)),
     requested_fields: fieldListOf(row.requested_fields),
     card_no_masked: row.card_no_masked,
     created_at: seconds(row.created_at),
@@ -106,7 +106,7 @@ export function statusView(
         status: h.to_status,
         at: seconds(h.at),
         reason: h.reason,
-        reason_codes: reasonCodesOf(h.reason_codes),
+        reason_codes: callerReasonCodes(reasonCodesOf(h.reason_codes)),
       };
       const shipment = shipmentOf(h.details);
       if (shipment !== undefined) entry.details = shipment;

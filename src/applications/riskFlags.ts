@@ -21,6 +21,7 @@ export const RISK_FLAG_CODES = [
   // From the kept documents (documents/documentRisk.ts), not from the fields.
   'document_missing',
   'document_reused',
+  'sanctions_hit',
 ] as const;
 
 export type RiskFlagCode = (typeof RISK_FLAG_CODES)[number];
@@ -34,6 +35,8 @@ export interface RiskFlag {
    * application's serial; never an identity value.
    */
   params: Record<string, number | string>;
+  /** What a flag found in list data (a sanctions hit's list, entry and listed name); never the applicant's. */
+  details?: Record<string, string>;
 }
 
 export interface RiskContext {

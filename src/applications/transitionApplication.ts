@@ -7,6 +7,7 @@ import { claimFollowsMove } from '../operators/reviewClaims.ts';
 import type { Database } from '../store/tables.ts';
 import { actorName, type Actor } from '../audit/actor.ts';
 import { changeState } from './changeState.ts';
+import { refuseIfHeld } from '../screening/screeningGuard.ts';
 import { checkImageUrl } from './checks/urls.ts';
 import { freeTextProblems } from './freeText.ts';
 import { reasonCodeProblems } from './reasonCodes.ts';
@@ -159,6 +160,8 @@ async function move(
   if (missing.length > 0) throw new ValidationError(missing);
   if (requested.length > 0) details['requested_fields'] = requested;
   if (request.simulated === true) details['simulated'] = true;
+  // An open sanctions screening hit holds approval, issue and shipping (a sandbox caller is not told).
+  if (request.simulated !== true) await refuseIfHeld(trx, busiWaterNo, to);
 
   const now = ctx.now();
   await claimFollowsMove(ctx, trx, {

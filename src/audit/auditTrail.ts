@@ -46,10 +46,15 @@ export type AuditAction =
   | 'webhook.delete'
   | 'webhook.redeliver'
   | 'retention.run'
-  | 'webhook.auto_disable';
+  | 'webhook.auto_disable'
+  | 'screening.import'
+  | 'screening.hit'
+  | 'screening.clear'
+  | 'screening.confirm_clear'
+  | 'screening.reject';
 
 export type AuditTargetType =
-  'application' | 'operator' | 'app' | 'key' | 'webhook_endpoint' | 'event' | 'retention';
+  'application' | 'operator' | 'app' | 'key' | 'webhook_endpoint' | 'event' | 'retention' | 'screening_list';
 
 export interface AuditEntry {
   actor: string;

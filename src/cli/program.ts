@@ -9,6 +9,7 @@ import { keysCommands } from './keysCommands.ts';
 import { print } from './output.ts';
 import { startProgress } from './progress.ts';
 import { retentionCommands } from './retentionCommands.ts';
+import { screeningCommands } from './screeningCommands.ts';
 import { tokensCommands } from './tokensCommands.ts';
 import { webhooksCommands } from './webhooksCommands.ts';
 import { workerCommand } from './workerCommand.ts';
@@ -62,6 +63,7 @@ export function buildProgram(): Command {
 
   keysCommands(program);
   retentionCommands(program);
+  screeningCommands(program);
   appsCommands(program);
   operatorsCommands(program);
   applicationsCommands(program);

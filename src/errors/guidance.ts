@@ -520,6 +520,27 @@ export const GUIDANCE: { readonly [K in ErrorName]: Guidance } = {
     cause: 'The database is unreachable or overloaded; nothing of the request was committed.',
     remedy: RETRY_LATER,
   },
+  screeningHitUnresolved: {
+    cause: 'Screening matched the applicant to a sanctions list entry and the hit is not resolved.',
+    remedy:
+      'Review the hit beside the applicant: clear it as a false positive with a note and have a second operator confirm, or reject with `sanctions_hit`.',
+  },
+  screeningHitState: {
+    cause: 'The hit has moved on: confirming needs a cleared-by-one hit, clearing an unresolved one.',
+    remedy: 'Read the application again and act on the hit as it is now.',
+  },
+  screeningSameOperator: {
+    cause: 'Four eyes: the operator who cleared the hit tried to confirm it too.',
+    remedy: 'Ask a second reviewer or admin to confirm.',
+  },
+  screeningHitNotFound: {
+    cause: 'No hit with that id belongs to the application.',
+    remedy: 'Take the hit id from the application view.',
+  },
+  screeningListInvalid: {
+    cause: 'The uploaded file is not well-formed XML in the format of the named list, or is not UTF-8.',
+    remedy: 'Upload the file as published (UN consolidated.xml, OFAC SDN.XML) and name the right list.',
+  },
   notReady: {
     cause: 'This instance is starting, stopping or missing a dependency (`/readyz` lists why).',
     remedy: 'Send traffic to another instance; a load balancer does this by itself.',

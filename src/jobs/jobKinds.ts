@@ -1,8 +1,10 @@
 import { documentFetchJob } from '../documents/fetchJob.ts';
 import type { JobKind } from './jobQueue.ts';
+import { rescreenJobKind } from '../screening/rescreenJob.ts';
+import { screeningJob } from '../screening/screeningJob.ts';
 
 /**
  * Every kind of background job, in one list: the outbox relay asks each which jobs an event wants,
  * and the runner runs them. A new kind adds its one line here.
  */
-export const JOB_KINDS: readonly JobKind[] = [documentFetchJob];
+export const JOB_KINDS: readonly JobKind[] = [documentFetchJob, screeningJob, rescreenJobKind];

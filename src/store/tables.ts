@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { ScreeningEntriesTable, ScreeningHitsTable, ScreeningListsTable } from './screeningTables.ts';
 
 /**
  * The tables, as Kysely sees them. Times are Unix milliseconds (BIGINT / INTEGER) everywhere in the
@@ -27,6 +28,9 @@ export interface Database {
   jobs: JobsTable;
   documents: DocumentsTable;
   document_chunks: DocumentChunksTable;
+  screening_lists: ScreeningListsTable;
+  screening_entries: ScreeningEntriesTable;
+  screening_hits: ScreeningHitsTable;
 }
 
 export type AppStatus = 'active' | 'disabled';

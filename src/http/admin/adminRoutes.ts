@@ -6,6 +6,7 @@ import { appSecretRoutes } from './appSecretRoutes.ts';
 import { claimRoutes } from './claimRoutes.ts';
 import { documentRoutes } from './documentRoutes.ts';
 import { workloadRoutes } from './workloadRoutes.ts';
+import { screeningRoutes } from './screeningRoutes.ts';
 import { manageRoutes } from './manageRoutes.ts';
 import { mfaRoutes } from './mfaRoutes.ts';
 import { sessionCsrfRoutes } from './sessionCsrfRoutes.ts';
@@ -31,5 +32,6 @@ export function adminRoutes(ctx: ServiceContext) {
     await app.register(claimRoutes(ctx));
     await app.register(documentRoutes(ctx));
     await app.register(workloadRoutes(ctx));
+    await app.register(screeningRoutes(ctx));
   };
 }

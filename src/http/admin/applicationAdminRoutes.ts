@@ -151,6 +151,7 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
                 'applicationNotFound',
                 'transitionNotAllowed',
                 'concurrentChange',
+                'screeningHitUnresolved',
                 'fieldEmpty',
                 'fieldTooLong',
                 'textCarriesNumber',

@@ -299,6 +299,36 @@ export const ApplicationPage = Type.Object({
   next_cursor: nullable(Type.String(), 'Pass as cursor for the next page; null on the last page.'),
 });
 
+const nullableText = Type.Union([Type.String(), Type.Null()]);
+const nullableTime = Type.Union([Type.Integer(), Type.Null()]);
+const ScreeningHitSchema = Type.Object({
+  id: Type.String(),
+  list: Type.String(),
+  version_id: Type.String(),
+  reference: Type.String({ description: "The list's own reference of the entry." }),
+  matched_name: Type.String({ description: 'The listed name or alias that matched.' }),
+  matched_kind: Type.String({ description: '`primary`, `alias`, `original_script` or `document`.' }),
+  fields: Type.Array(Type.String(), { description: "The application's fields that matched." }),
+  score: Type.Number(),
+  state: Type.String({ enum: ['unresolved', 'clearing', 'cleared', 'confirmed'] }),
+  after_delivery: Type.Boolean(),
+  resolved_by: nullableText,
+  resolution_note: nullableText,
+  resolved_at: nullableTime,
+  confirmed_by: nullableText,
+  confirmed_at: nullableTime,
+  created_at: Type.Integer(),
+  entry: Type.Union([
+    Type.Object({
+      names: Type.Array(Type.Object({ text: Type.String(), kind: Type.String(), weak: Type.Boolean() })),
+      birth_dates: Type.Array(Type.String()),
+      nationalities: Type.Array(Type.String()),
+      documents: Type.Array(Type.Object({ type: Type.String(), country: nullableText })),
+    }),
+    Type.Null(),
+  ]),
+});
+
 export const OperatorApplicationView = Type.Object({
   ...summaryProperties,
   application: Type.Object(
@@ -327,9 +357,17 @@ export const OperatorApplicationView = Type.Object({
       params: Type.Record(Type.String(), Type.Union([Type.Number(), Type.String()]), {
         description: 'Days, years, counts; `document_reused`: the other serial.',
       }),
+      details: Type.Optional(
+        Type.Record(Type.String(), Type.String(), {
+          description: "List data a flag found: a sanctions hit's hit_id, list, reference, matched_name.",
+        }),
+      ),
     }),
     { description: 'Soft signals computed at each view; none of them is an error.' },
   ),
+  screening_hits: Type.Array(ScreeningHitSchema, {
+    description: 'Sanctions screening hits, with the listed entry (docs/SCREENING.md).',
+  }),
 });
 
 export const RevealResponse = Type.Object({

@@ -1,0 +1,63 @@
+import { createReadStream } from 'node:fs';
+import { Option, type Command } from 'commander';
+import { importList } from '../screening/importList.ts';
+import { LIST_NAMES, type ListName } from '../screening/listEntry.ts';
+import { screeningStatus } from '../screening/screeningStatus.ts';
+import { actorName } from '../audit/actor.ts';
+import { cliChange } from './cliSource.ts';
+import { withContext } from './context.ts';
+import { print } from './output.ts';
+
+/** `cardapply screening import|status`: the sanctions lists the service screens against. */
+export function screeningCommands(program: Command): void {
+  const screening = program
+    .command('screening')
+    .description('sanctions lists and screening (docs/SCREENING.md)');
+  screening
+    .command('import')
+    .description('import a list file as a new version of its list; every application is screened again')
+    .addOption(
+      new Option('--list <list>', 'which list the file is').choices([...LIST_NAMES]).makeOptionMandatory(),
+    )
+    .requiredOption('--file <path>', 'the file as published (UN consolidated.xml, OFAC SDN.XML)')
+    .option('--json', 'print JSON')
+    .action(async (options: { list: ListName; file: string; json?: boolean }) => {
+      const change = cliChange();
+      const version = await withContext((ctx) =>
+        importList(ctx, {
+          list: options.list,
+          source: createReadStream(options.file),
+          actor: actorName(change.actor),
+          origin: change.source,
+        }),
+      );
+      print(options.json, version, () =>
+        [
+          `imported ${version.list} as ${version.version_id}: ${version.entries} individuals, ${version.names} names, ${version.documents} documents`,
+          `sha256 ${version.sha256}${version.published_at === null ? '' : `, published ${version.published_at}`}`,
+          'every application not yet erased will be screened again (job screening.rescreen)',
+        ].join('\n'),
+      );
+    });
+  screening
+    .command('status')
+    .description('the lists in force, recent imports, open hits and re-screens')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const status = await withContext((ctx) => screeningStatus(ctx));
+      print(options.json, status, () =>
+        [
+          ...(status.in_force.length === 0
+            ? ['no list imported: nothing is screened']
+            : status.in_force.map(
+                (v) =>
+                  `${v.list.padEnd(9)} ${v.version_id}  ${v.entries} individuals, ${v.names} names, imported ${new Date(v.imported_at * 1000).toISOString()} by ${v.imported_by}`,
+              )),
+          `open hits: ${status.open_hits} (after delivery: ${status.delivered_alerts})`,
+          ...status.rescreens.map(
+            (r) => `re-screen ${r.version_id}: ${r.status}, ${r.screened} screened, ${r.hits} hits`,
+          ),
+        ].join('\n'),
+      );
+    });
+}

@@ -1,0 +1,183 @@
+import type { FastifyInstance } from 'fastify';
+import type { Readable } from 'node:stream';
+import { Type } from 'typebox';
+import type { ServiceContext } from '../../context.ts';
+import { ServiceError } from '../../errors/serviceError.ts';
+import { ACTING_ROLE } from '../../operators/roles.ts';
+import { importList } from '../../screening/importList.ts';
+import { LIST_NAMES, type ListName } from '../../screening/listEntry.ts';
+import { clearHit, confirmClear, rejectOnHit } from '../../screening/resolveHit.ts';
+import { screeningStatus } from '../../screening/screeningStatus.ts';
+import { success } from '../envelope.ts';
+import { adminSource, operatorActor, operatorOf, requireOperator } from './operatorAuth.ts';
+import { ADMIN_SECURITY, adminBodyErrors, adminErrors, ok } from './schemas.ts';
+import { actorName } from '../../audit/actor.ts';
+
+/** The largest list file accepted (OFAC's SDN.XML is about 20 MB). */
+export const LIST_FILE_LIMIT = 64 * 1024 * 1024;
+
+const ListVersion = Type.Object({
+  version_id: Type.String(),
+  list: Type.String({ enum: [...LIST_NAMES] }),
+  entries: Type.Integer({ description: 'Individuals read from the file.' }),
+  names: Type.Integer({ description: 'Names and aliases screened against.' }),
+  documents: Type.Integer(),
+  sha256: Type.String({ description: 'SHA-256 of the file as uploaded.' }),
+  published_at: Type.Union([Type.String(), Type.Null()], { description: 'As the file says.' }),
+  imported_at: Type.Integer({ description: 'Unix seconds.' }),
+  imported_by: Type.String(),
+});
+
+const ScreeningStatus = Type.Object({
+  in_force: Type.Array(ListVersion, { description: 'The newest version of each list.' }),
+  imports: Type.Array(ListVersion, { description: 'The last 20 imports, newest first.' }),
+  open_hits: Type.Integer({ description: 'Hits that hold an application (unresolved or cleared by one).' }),
+  delivered_alerts: Type.Integer({ description: 'Open hits found after the card was delivered.' }),
+  rescreens: Type.Array(
+    Type.Object({
+      version_id: Type.String(),
+      status: Type.String(),
+      screened: Type.Integer(),
+      hits: Type.Integer(),
+    }),
+  ),
+});
+
+const HitParams = Type.Object(
+  {
+    busi_water_no: Type.String({ minLength: 1, maxLength: 32 }),
+    hit_id: Type.String({ minLength: 1, maxLength: 64 }),
+  },
+  { additionalProperties: false },
+);
+const HitResult = Type.Object({ id: Type.String(), state: Type.String() });
+
+/** Bytes of the upload, counted: past the limit it is refused (413) before more is read. */
+async function* limited(stream: Readable, limit: number): AsyncGenerator<Uint8Array> {
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new ServiceError('bodyTooLarge', { params: { max: limit } });
+    yield chunk;
+  }
+}
+
+/** List imports and status (admins), and a reviewer's actions on a hit. */
+export function screeningRoutes(ctx: ServiceContext) {
+  return async (app: FastifyInstance) => {
+    // A list file is streamed to the importer as it arrives: bounded memory for a 20 MB file.
+    app.addContentTypeParser(['application/xml', 'text/xml'], (_request, payload, done) =>
+      done(null, payload),
+    );
+
+    app.post(
+      '/screening/lists/:list',
+      {
+        onRequest: requireOperator(ctx, 'admin'),
+        config: { operation: 'admin.screening.import' },
+        schema: {
+          operationId: 'adminScreeningImport',
+          summary: 'Import a sanctions list file as a new version of its list',
+          description:
+            'Admin. The body is the file as published (`Content-Type: application/xml`): the UN Consolidated List (`un`) or OFAC SDN.XML (`ofac-sdn`). The new version is in force at once and every application not yet erased is screened again (a background job). Audited.',
+          tags: ['admin'],
+          security: ADMIN_SECURITY,
+          params: Type.Object(
+            { list: Type.String({ enum: [...LIST_NAMES] }) },
+            { additionalProperties: false },
+          ),
+          response: { ...ok(ListVersion), ...adminBodyErrors('screeningListInvalid', 'bodyTooLarge') },
+        },
+      },
+      async (request) => {
+        const { list } = request.params as { list: ListName };
+        const version = await importList(ctx, {
+          list,
+          source: limited(request.body as Readable, LIST_FILE_LIMIT),
+          actor: actorName(operatorActor(request)),
+          origin: adminSource(request),
+        });
+        return success(request, { ...version, imported_at: Math.floor(version.imported_at / 1000) });
+      },
+    );
+
+    app.get(
+      '/screening/status',
+      {
+        onRequest: requireOperator(ctx, 'viewer'),
+        config: { operation: 'admin.screening.status' },
+        schema: {
+          operationId: 'adminScreeningStatus',
+          summary: 'The lists in force, recent imports, open hits and re-screens',
+          tags: ['admin'],
+          security: ADMIN_SECURITY,
+          response: { ...ok(ScreeningStatus), ...adminErrors() },
+        },
+      },
+      async (request) => success(request, await screeningStatus(ctx)),
+    );
+
+    const hitAction = (
+      action: 'clear' | 'confirm' | 'reject',
+      summary: string,
+      run: (
+        request: { params: unknown; body: unknown },
+        base: Parameters<typeof confirmClear>[1],
+      ) => Promise<unknown>,
+    ) =>
+      app.post(
+        `/applications/:busi_water_no/screening/:hit_id/${action}`,
+        {
+          onRequest: requireOperator(ctx, ACTING_ROLE),
+          config: { operation: `admin.screening.${action}` },
+          schema: {
+            operationId: `adminScreening${action[0]!.toUpperCase()}${action.slice(1)}`,
+            summary,
+            tags: ['admin'],
+            security: ADMIN_SECURITY,
+            params: HitParams,
+            body:
+              action === 'clear'
+                ? Type.Object(
+                    { note: Type.String({ minLength: 1, maxLength: 1000 }) },
+                    { additionalProperties: false },
+                  )
+                : Type.Object({}, { additionalProperties: false }),
+            response: {
+              ...ok(action === 'reject' ? Type.Object({}, { additionalProperties: true }) : HitResult),
+              ...adminBodyErrors(
+                'screeningHitNotFound',
+                'screeningHitState',
+                'screeningSameOperator',
+                'concurrentChange',
+                'transitionNotAllowed',
+              ),
+            },
+          },
+        },
+        async (request) => {
+          const { busi_water_no, hit_id } = request.params as { busi_water_no: string; hit_id: string };
+          const operator = operatorOf(request);
+          const base = {
+            busiWaterNo: busi_water_no,
+            hitId: hit_id,
+            operator: { username: operator.username, role: operator.role },
+            source: adminSource(request),
+          };
+          return success(request, await run(request, base));
+        },
+      );
+
+    hitAction(
+      'clear',
+      'Clear a hit as a false positive, with a note (a second operator confirms)',
+      (request, base) => clearHit(ctx, { ...base, note: (request.body as { note: string }).note }),
+    );
+    hitAction('confirm', "Confirm another operator's clearing of a hit (four eyes)", (_request, base) =>
+      confirmClear(ctx, base),
+    );
+    hitAction('reject', 'Confirm a hit and reject the application with `sanctions_hit`', (_request, base) =>
+      rejectOnHit(ctx, base),
+    );
+  };
+}

@@ -1,0 +1,90 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { recordAudit } from '../audit/auditTrail.ts';
+import type { ServiceContext } from '../context.ts';
+import { ServiceError } from '../errors/serviceError.ts';
+import { enqueueJobs } from '../jobs/jobQueue.ts';
+import type { ListEntry, ListHeader, ListName } from './listEntry.ts';
+import { readList } from './readList.ts';
+import { insertEntries, insertListVersion, type ListVersion } from './screeningRepository.ts';
+import { RESCREEN_KIND, rescreenJob } from './rescreenJob.ts';
+import { XmlFormatError } from './xmlRecords.ts';
+
+/** Entries written per statement. */
+const BATCH = 200;
+
+/**
+ * Imports a list file as a new version of its list, in one transaction: the version with its
+ * counts, its entries, the audit entry, and the re-screen of every application (a job), so that a
+ * version is in force exactly when its re-screen is queued. The file is streamed, never held whole.
+ */
+export async function importList(
+  ctx: ServiceContext,
+  request: {
+    list: ListName;
+    source: AsyncIterable<string | Uint8Array>;
+    actor: string;
+    origin: string;
+  },
+): Promise<ListVersion> {
+  const hash = createHash('sha256');
+  async function* hashed() {
+    for await (const chunk of request.source) {
+      hash.update(chunk);
+      yield chunk;
+    }
+  }
+  const versionId = `${request.list}_${randomUUID()}`;
+  const header: ListHeader = { publishedAt: null };
+  return ctx.store.transaction(async (trx) => {
+    const now = ctx.now();
+    const counts = { entries: 0, names: 0, documents: 0 };
+    const version: ListVersion = {
+      version_id: versionId,
+      list: request.list,
+      ...counts,
+      sha256: '',
+      published_at: null,
+      imported_at: now,
+      imported_by: request.actor,
+    };
+    await insertListVersion(trx, version);
+    let batch: ListEntry[] = [];
+    try {
+      for await (const entry of readList(request.list, hashed(), header)) {
+        counts.entries++;
+        counts.names += entry.names.length;
+        counts.documents += entry.documents.length;
+        batch.push(entry);
+        if (batch.length === BATCH) {
+          await insertEntries(trx, versionId, batch);
+          batch = [];
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof XmlFormatError)) throw error;
+      throw new ServiceError('screeningListInvalid', {
+        params: { list: request.list, problem: error.message.slice(0, 200) },
+      });
+    }
+    await insertEntries(trx, versionId, batch);
+    const done = { ...version, ...counts, sha256: hash.digest('hex'), published_at: header.publishedAt };
+    await trx
+      .updateTable('screening_lists')
+      .set({ ...counts, sha256: done.sha256, published_at: done.published_at })
+      .where('version_id', '=', versionId)
+      .execute();
+    await recordAudit(trx, {
+      actor: request.actor,
+      action: 'screening.import',
+      targetType: 'screening_list',
+      targetId: versionId,
+      details: { list: request.list, ...counts, sha256: done.sha256, published_at: done.published_at },
+      source: request.origin,
+      at: now,
+    });
+    await enqueueJobs(trx, [rescreenJob(versionId)], now);
+    return done;
+  });
+}
+
+export { RESCREEN_KIND };

@@ -1,0 +1,65 @@
+import type { JobKind, JobSpec } from '../jobs/jobQueue.ts';
+import { screeningIndexFor } from './indexCache.ts';
+import { screenApplications, type ScreenedCount } from './screenApplications.ts';
+
+export const RESCREEN_KIND = 'screening.rescreen';
+
+/** Progress, kept in the job's payload: a runner that dies resumes after the last batch recorded. */
+export interface RescreenProgress extends ScreenedCount {
+  version_id: string;
+  /** The last serial screened; null before the first batch. */
+  after: string | null;
+}
+
+/** Applications read and screened per batch. */
+const BATCH = 500;
+/** A run hands its progress back this often, so a SIGKILL loses at most this much work. */
+const SLICE_MS = 5_000;
+
+export function rescreenJob(versionId: string): JobSpec {
+  const progress: RescreenProgress = {
+    version_id: versionId,
+    after: null,
+    screened: 0,
+    hits: 0,
+    unreadable: 0,
+  };
+  return { kind: RESCREEN_KIND, key: versionId, payload: progress };
+}
+
+/**
+ * Every application not yet erased, screened again against the lists in force after an import, in
+ * serial order, batch by batch. Each run works for a few seconds and returns its progress (the
+ * queue stores it), so the job resumes where it stopped after a crash; a batch screened twice
+ * records nothing twice.
+ */
+export const rescreenJobKind: JobKind = {
+  kind: RESCREEN_KIND,
+  concurrency: 1,
+  leaseMs: 30_000,
+  async run(ctx, job, log, signal) {
+    const progress = { ...(job.payload as RescreenProgress) };
+    const index = await screeningIndexFor(ctx.store);
+    const started = Date.now();
+    while (Date.now() - started < SLICE_MS && !signal.aborted) {
+      let query = ctx.store.db
+        .selectFrom('applications')
+        .select(['busi_water_no', 'status', 'payload_enc'])
+        .where('erased_at', 'is', null)
+        .orderBy('busi_water_no')
+        .limit(BATCH);
+      if (progress.after !== null) query = query.where('busi_water_no', '>', progress.after);
+      const rows = await query.execute();
+      if (rows.length === 0) {
+        log.info({ event: 'screening.rescreen_done', ...progress }, 're-screen finished');
+        return { outcome: 'done' };
+      }
+      const count = await screenApplications(ctx, index, rows, log);
+      progress.after = rows[rows.length - 1]!.busi_water_no;
+      progress.screened += count.screened;
+      progress.hits += count.hits;
+      progress.unreadable += count.unreadable;
+    }
+    return { outcome: 'retry', at: ctx.now(), payload: progress };
+  },
+};

@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { ScreeningHitsTable, ScreeningListsTable } from '../store/screeningTables.ts';
+import type { Database } from '../store/tables.ts';
+import type { ListEntry, ListName } from './listEntry.ts';
+import type { ScreeningMatch } from './screeningIndex.ts';
+
+/** Every query of the screening tables. */
+
+/** A version of a list: the row of `screening_lists`, its list named. */
+export type ListVersion = Omit<ScreeningListsTable, 'list'> & { list: ListName };
+
+/** The newest version of each list: what is in force. */
+export async function versionsInForce(db: Kysely<Database>): Promise<ListVersion[]> {
+  const latest = await db
+    .selectFrom('screening_lists')
+    .select(['list', (eb) => eb.fn.max('imported_at').as('at')])
+    .groupBy('list')
+    .execute();
+  if (latest.length === 0) return [];
+  const rows = await db
+    .selectFrom('screening_lists')
+    .selectAll()
+    .where((eb) =>
+      eb.or(latest.map((l) => eb.and([eb('list', '=', l.list), eb('imported_at', '=', Number(l.at))]))),
+    )
+    .orderBy('list')
+    .orderBy('version_id')
+    .execute();
+  // Two imports in one millisecond: the later id (random) is as good as the other; keep one per list.
+  return rows.filter((row, i) => rows.findIndex((r) => r.list === row.list) === i) as ListVersion[];
+}
+
+export async function listVersions(db: Kysely<Database>, limit: number): Promise<ListVersion[]> {
+  return (await db
+    .selectFrom('screening_lists')
+    .selectAll()
+    .orderBy('imported_at', 'desc')
+    .limit(limit)
+    .execute()) as ListVersion[];
+}
+
+export async function insertListVersion(db: Kysely<Database>, version: ListVersion): Promise<void> {
+  await db.insertInto('screening_lists').values(version).execute();
+}
+
+export async function insertEntries(db: Kysely<Database>, versionId: string, entries: readonly ListEntry[]) {
+  if (entries.length === 0) return;
+  await db
+    .insertInto('screening_entries')
+    .values(entries.map((e) => ({ version_id: versionId, reference: e.reference, entry: JSON.stringify(e) })))
+    .onConflict((oc) => oc.columns(['version_id', 'reference']).doNothing())
+    .execute();
+}
+
+export async function entriesOf(db: Kysely<Database>, versionId: string): Promise<ListEntry[]> {
+  const rows = await db
+    .selectFrom('screening_entries')
+    .select('entry')
+    .where('version_id', '=', versionId)
+    .execute();
+  return rows.map((r) => JSON.parse(r.entry) as ListEntry);
+}
+
+export async function findEntry(
+  db: Kysely<Database>,
+  versionId: string,
+  reference: string,
+): Promise<ListEntry | undefined> {
+  const row = await db
+    .selectFrom('screening_entries')
+    .select('entry')
+    .where('version_id', '=', versionId)
+    .where('reference', '=', reference)
+    .executeTakeFirst();
+  return row === undefined ? undefined : (JSON.parse(row.entry) as ListEntry);
+}
+
+/** Records hits; one already recorded for the application and entry is left as it is. New ones are returned. */
+export async function insertHits(
+  db: Kysely<Database>,
+  hits: readonly { busi_water_no: string; match: ScreeningMatch; afterDelivery: boolean }[],
+  now: number,
+): Promise<ScreeningHitsTable[]> {
+  if (hits.length === 0) return [];
+  const rows: ScreeningHitsTable[] = hits.map(({ busi_water_no, match, afterDelivery }) => ({
+    id: `hit_${randomUUID()}`,
+    busi_water_no,
+    list: match.list,
+    version_id: match.version_id,
+    reference: match.reference,
+    matched_name: match.matched_name,
+    matched_kind: match.matched_kind,
+    fields: JSON.stringify(match.fields),
+    score: Math.round(match.score * 1000),
+    state: 'unresolved',
+    after_delivery: afterDelivery ? 1 : 0,
+    resolved_by: null,
+    resolution_note: null,
+    resolved_at: null,
+    confirmed_by: null,
+    confirmed_at: null,
+    created_at: now,
+  }));
+  const inserted = await db
+    .insertInto('screening_hits')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['busi_water_no', 'list', 'reference']).doNothing())
+    .returning('id')
+    .execute();
+  const ids = new Set(inserted.map((r) => r.id));
+  return rows.filter((r) => ids.has(r.id));
+}
+
+export async function hitsOf(db: Kysely<Database>, busiWaterNo: string): Promise<ScreeningHitsTable[]> {
+  return db
+    .selectFrom('screening_hits')
+    .selectAll()
+    .where('busi_water_no', '=', busiWaterNo)
+    .orderBy('score', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
+/** Hits that still hold the application: unresolved, or cleared by one operator only. */
+export async function countOpenHits(db: Kysely<Database>, busiWaterNo: string): Promise<number> {
+  const row = await db
+    .selectFrom('screening_hits')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('busi_water_no', '=', busiWaterNo)
+    .where('state', 'in', ['unresolved', 'clearing'])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function findHit(db: Kysely<Database>, busiWaterNo: string, id: string) {
+  return db
+    .selectFrom('screening_hits')
+    .selectAll()
+    .where('busi_water_no', '=', busiWaterNo)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Moves a hit from `from` to its next state; false when it was no longer in `from`. */
+export async function updateHit(
+  db: Kysely<Database>,
+  id: string,
+  from: ScreeningHitsTable['state'],
+  set: Partial<ScreeningHitsTable>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('screening_hits')
+    .set(set)
+    .where('id', '=', id)
+    .where('state', '=', from)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Open hits found after delivery: the workload view's alert. */
+export async function countDeliveredAlerts(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('screening_hits')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('after_delivery', '=', 1)
+    .where('state', 'in', ['unresolved', 'clearing'])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,45 @@
+import type { ServiceContext } from '../context.ts';
+import { RESCREEN_KIND, type RescreenProgress } from './rescreenJob.ts';
+import {
+  countDeliveredAlerts,
+  listVersions,
+  versionsInForce,
+  type ListVersion,
+} from './screeningRepository.ts';
+
+const seconds = (version: ListVersion) => ({
+  ...version,
+  imported_at: Math.floor(version.imported_at / 1000),
+});
+
+/** What is in force, what was imported lately, what holds applications, and how the re-screens go. */
+export async function screeningStatus(ctx: ServiceContext) {
+  const db = ctx.store.db;
+  const open = await db
+    .selectFrom('screening_hits')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('state', 'in', ['unresolved', 'clearing'])
+    .executeTakeFirstOrThrow();
+  const jobs = await db
+    .selectFrom('jobs')
+    .select(['job_key', 'status', 'payload'])
+    .where('kind', '=', RESCREEN_KIND)
+    .orderBy('created_at', 'desc')
+    .limit(5)
+    .execute();
+  return {
+    in_force: (await versionsInForce(db)).map(seconds),
+    imports: (await listVersions(db, 20)).map(seconds),
+    open_hits: Number(open.n),
+    delivered_alerts: await countDeliveredAlerts(db),
+    rescreens: jobs.map((job) => {
+      const progress = (job.payload === null ? {} : JSON.parse(job.payload)) as Partial<RescreenProgress>;
+      return {
+        version_id: job.job_key,
+        status: job.status,
+        screened: progress.screened ?? 0,
+        hits: progress.hits ?? 0,
+      };
+    }),
+  };
+}

@@ -1,0 +1,219 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { pino } from 'pino';
+import { PATHS } from '../../src/http/paths.ts';
+import { startJobRunner } from '../../src/jobs/jobRunner.ts';
+import { fanOutEvents } from '../../src/webhooks/deliveryQueue.ts';
+import { adminBench } from '../helpers/adminService.ts';
+import { uniqueApplicant } from '../helpers/applicants.ts';
+import { newCaller, post, type TestCaller } from '../helpers/service.ts';
+import { storeNames } from '../helpers/stores.ts';
+
+/**
+ * Screening over HTTP on every store: an admin imports a list, a listed applicant submitted by a
+ * caller is held (approve refused with a clear error), cleared only by two different operators,
+ * or rejected; the caller sees `risk_policy`, never `sanctions_hit`, and nothing of the hit.
+ */
+const LIST = `<?xml version="1.0" encoding="UTF-8"?>
+<!-- A test-made entry; nobody here is a listed person. -->
+<CONSOLIDATED_LIST dateGenerated="2026-11-20T00:00:00.000Z"><INDIVIDUALS>
+<INDIVIDUAL><DATAID>1</DATAID><FIRST_NAME>ZHUO</FIRST_NAME><SECOND_NAME>HANQIAO</SECOND_NAME>
+<REFERENCE_NUMBER>TSi.HTTP</REFERENCE_NUMBER><NAME_ORIGINAL_SCRIPT>卓汉桥</NAME_ORIGINAL_SCRIPT>
+<NATIONALITY><VALUE>China</VALUE></NATIONALITY>
+<INDIVIDUAL_ALIAS><QUALITY>Good</QUALITY><ALIAS_NAME>Cheuk Hon Kiu</ALIAS_NAME></INDIVIDUAL_ALIAS>
+</INDIVIDUAL></INDIVIDUALS><ENTITIES/></CONSOLIDATED_LIST>`;
+
+const silent = pino({ level: 'silent' });
+
+for (const storeName of storeNames()) {
+  describe(`screening over HTTP on ${storeName}`, () => {
+    const bench = adminBench(storeName);
+    let caller: TestCaller;
+    let n = 700_000;
+
+    const submit = async (listed: boolean) => {
+      const overrides = listed ? { name: '卓汉桥', name_en: 'ZHUO HANQIAO' } : {};
+      const reply = await post(
+        bench.service.baseUrl,
+        PATHS.apply,
+        uniqueApplicant(n++, caller.appId, overrides),
+        {
+          token: caller.token,
+        },
+      );
+      assert.equal(reply.status, 200, reply.text);
+      return (reply.body.data as { busi_water_no: string }).busi_water_no;
+    };
+    /** What the outbox relay and the job runner of a running service do, here until idle. */
+    const screenPending = async () => {
+      const ctx = bench.service.ctx;
+      await fanOutEvents(ctx.store, { now: ctx.now(), limit: 1000, maxAgeMs: 86_400_000 });
+      const runner = startJobRunner(ctx, silent, { pollIntervalMs: 10 });
+      try {
+        for (let i = 0; i < 500; i++) {
+          const left = await ctx.store.db
+            .selectFrom('jobs')
+            .select('id')
+            .where('status', 'in', ['pending', 'running'])
+            .where('kind', 'like', 'screening.%')
+            .executeTakeFirst();
+          if (left === undefined) return;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        assert.fail('screening jobs did not finish');
+      } finally {
+        await runner.stop();
+      }
+    };
+    const query = (serial: string) =>
+      post(
+        bench.service.baseUrl,
+        PATHS.query,
+        { app_id: caller.appId, timestamp: Math.floor(Date.now() / 1000), busi_water_no: serial },
+        { token: caller.token },
+      );
+    const show = async (serial: string) =>
+      (await bench.as(bench.operators.viewer, 'GET', `/applications/${serial}`)).body.data as {
+        status: string;
+        risk_flags: { code: string; params: Record<string, number>; details?: Record<string, string> }[];
+        screening_hits: {
+          id: string;
+          state: string;
+          reference: string;
+          fields: string[];
+          entry: { names: { text: string }[] };
+        }[];
+      };
+
+    test('an admin imports a list; a viewer cannot; a file of another format is refused', async () => {
+      caller = await newCaller(bench.service, 'screened partner');
+      const upload = (token: string, body: string, list = 'un') =>
+        post(bench.service.baseUrl, `/admin/v1/screening/lists/${list}`, undefined, {
+          token,
+          headers: { 'content-type': 'application/xml' },
+          raw: body,
+        });
+      assert.equal((await upload(bench.operators.viewer.token, LIST)).status, 403);
+      const bad = await upload(bench.operators.admin.token, LIST, 'ofac-sdn');
+      assert.equal(bad.status, 422, bad.text);
+      assert.equal(bad.body.code, 42290);
+      assert.match(bad.body.msg, /not a ofac-sdn list file/);
+      const ok = await upload(bench.operators.admin.token, LIST);
+      assert.equal(ok.status, 200, ok.text);
+      assert.deepEqual(
+        [(ok.body.data as { entries: number }).entries, (ok.body.data as { names: number }).names],
+        [1, 3],
+      );
+      const status = await bench.as(bench.operators.viewer, 'GET', '/screening/status');
+      assert.equal((status.body.data as { in_force: unknown[] }).in_force.length, 1);
+    });
+
+    test('a listed applicant is held until two different operators clear the hit; the caller learns nothing', async () => {
+      const listed = await submit(true);
+      const ordinary = await submit(false);
+      const before = (await query(listed)).text;
+      await screenPending();
+      assert.deepEqual((await show(ordinary)).screening_hits, []);
+      const view = await show(listed);
+      assert.equal(view.screening_hits.length, 1);
+      const hit = view.screening_hits[0]!;
+      assert.equal(hit.reference, 'TSi.HTTP');
+      assert.deepEqual(hit.fields, ['name', 'country']);
+      assert.ok(
+        hit.entry.names.some((name) => name.text === 'Cheuk Hon Kiu'),
+        'the entry comes with its aliases',
+      );
+      const flag = view.risk_flags.find((f) => f.code === 'sanctions_hit');
+      assert.deepEqual(flag?.details, {
+        hit_id: hit.id,
+        list: 'un',
+        reference: 'TSi.HTTP',
+        matched_name: '卓汉桥',
+      });
+      assert.equal(flag?.params['score'], 1);
+      // The caller's view is what it was: the same status, no word of screening.
+      assert.equal((await query(listed)).text, before);
+
+      const { reviewer, admin } = bench.operators;
+      assert.equal((await bench.as(reviewer, 'POST', `/applications/${listed}/review`, {})).status, 200);
+      const held = await bench.as(reviewer, 'POST', `/applications/${listed}/approve`, {});
+      assert.equal(held.status, 409, held.text);
+      assert.equal(held.body.code, 40940);
+      assert.match(
+        held.body.msg,
+        /cannot move to APPROVED while 1 sanctions screening hit\(s\) are unresolved/,
+      );
+
+      const hitPath = `/applications/${listed}/screening/${hit.id}`;
+      assert.equal(
+        (await bench.as(bench.operators.viewer, 'POST', `${hitPath}/clear`, { note: 'x' })).status,
+        403,
+      );
+      const cleared = await bench.as(reviewer, 'POST', `${hitPath}/clear`, {
+        note: 'Different birthday and place of birth',
+      });
+      assert.equal(cleared.status, 200, cleared.text);
+      assert.equal(
+        (await bench.as(reviewer, 'POST', `/applications/${listed}/approve`, {})).body.code,
+        40940,
+        'one operator is not enough',
+      );
+      const self = await bench.as(reviewer, 'POST', `${hitPath}/confirm`, {});
+      assert.equal(self.status, 403, self.text);
+      assert.equal(self.body.code, 40340);
+      const again = await bench.as(reviewer, 'POST', `${hitPath}/clear`, { note: 'again' });
+      assert.equal(again.body.code, 40941);
+      const confirmed = await bench.as(admin, 'POST', `${hitPath}/confirm`, {});
+      assert.equal(confirmed.status, 200, confirmed.text);
+      assert.deepEqual(confirmed.body.data, { id: hit.id, state: 'cleared' });
+      assert.equal((await bench.as(reviewer, 'POST', `/applications/${listed}/approve`, {})).status, 200);
+      assert.equal(
+        (await show(listed)).risk_flags.some((f) => f.code === 'sanctions_hit'),
+        false,
+      );
+
+      const audit = await bench.service.ctx.store.db
+        .selectFrom('audit_log')
+        .select(['action', 'actor'])
+        .where('target_id', '=', listed)
+        .where('action', 'like', 'screening.%')
+        .orderBy('id')
+        .execute();
+      assert.deepEqual(
+        audit.map((a) => a.action),
+        ['screening.hit', 'screening.clear', 'screening.confirm_clear'],
+      );
+    });
+
+    test('a rejection on a hit reaches the caller as risk_policy, never sanctions_hit', async () => {
+      const listed = await submit(true);
+      await screenPending();
+      const hit = (await show(listed)).screening_hits[0]!;
+      const rejected = await bench.as(
+        bench.operators.reviewer,
+        'POST',
+        `/applications/${listed}/screening/${hit.id}/reject`,
+        {},
+      );
+      assert.equal(rejected.status, 200, rejected.text);
+      assert.equal((await show(listed)).screening_hits[0]!.state, 'confirmed');
+      const seen = await query(listed);
+      assert.equal((seen.body.data as { status: string }).status, 'REJECTED');
+      assert.deepEqual((seen.body.data as { reason_codes: string[] }).reason_codes, ['risk_policy']);
+      assert.ok(!seen.text.includes('sanctions'), seen.text);
+      const events = await bench.service.ctx.store.db
+        .selectFrom('events')
+        .select('payload')
+        .where('busi_water_no', '=', listed)
+        .execute();
+      assert.ok(events.length >= 2);
+      for (const event of events) assert.ok(!event.payload.includes('sanctions'), event.payload);
+      // The operator's history keeps the true code.
+      const history = (await bench.as(bench.operators.viewer, 'GET', `/applications/${listed}`)).body
+        .data as {
+        history: { reason_codes: string[] }[];
+      };
+      assert.deepEqual(history.history.at(-1)!.reason_codes, ['sanctions_hit']);
+    });
+  });
+}
