@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { isFinal, STATUSES, type Status } from '../applications/lifecycle.ts';
 import { keptCounts } from '../applications/countApplications.ts';
 import type { ServiceContext } from '../context.ts';
+import { screeningAlerts } from '../screening/screeningRepository.ts';
 import type { Store } from '../store/connect.ts';
 
 /**
@@ -35,6 +36,8 @@ export interface Workload {
   statuses: StatusLoad[];
   /** One entry per hour, oldest first: the hour's start (Unix seconds), arrivals, decisions. */
   backlog: { hour: number; arrivals: number; decisions: number }[];
+  /** Sanctions screening: hits that hold applications, and those found after delivery (an alert). */
+  screening: { open_hits: number; delivered_alerts: number };
 }
 
 /** How many of a status entered it before `before` (or at or after it), counting at most `cap`. */
@@ -131,7 +134,12 @@ export async function reviewWorkload(ctx: ServiceContext): Promise<Workload> {
       past_sla: slaSeconds === null ? 0 : await pastSla(ctx.store, status, count, now - slaSeconds * 1000),
     });
   }
-  return { at: Math.floor(now / 1000), statuses, backlog: await backlog(ctx, now) };
+  return {
+    at: Math.floor(now / 1000),
+    statuses,
+    backlog: await backlog(ctx, now),
+    screening: await screeningAlerts(ctx.store.db),
+  };
 }
 
 async function backlog(ctx: ServiceContext, now: number): Promise<Workload['backlog']> {

@@ -14,7 +14,7 @@ export interface RescreenProgress extends ScreenedCount {
 /** Applications read and screened per batch. */
 const BATCH = 500;
 /** A run hands its progress back this often, so a SIGKILL loses at most this much work. */
-const SLICE_MS = 5_000;
+const SLICE_MS = 2_000;
 
 export function rescreenJob(versionId: string): JobSpec {
   const progress: RescreenProgress = {

@@ -158,13 +158,17 @@ export async function updateHit(
   return result.numUpdatedRows > 0n;
 }
 
-/** Open hits found after delivery: the workload view's alert. */
-export async function countDeliveredAlerts(db: Kysely<Database>): Promise<number> {
+/** Open hits, and open hits found after delivery: the workload view's alert. */
+export async function screeningAlerts(
+  db: Kysely<Database>,
+): Promise<{ open_hits: number; delivered_alerts: number }> {
   const row = await db
     .selectFrom('screening_hits')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('after_delivery', '=', 1)
+    .select((eb) => [
+      eb.fn.countAll<number>().as('open'),
+      eb.fn.sum<number>('after_delivery').as('delivered'),
+    ])
     .where('state', 'in', ['unresolved', 'clearing'])
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return { open_hits: Number(row.open), delivered_alerts: Number(row.delivered ?? 0) };
 }

@@ -1,11 +1,6 @@
 import type { ServiceContext } from '../context.ts';
 import { RESCREEN_KIND, type RescreenProgress } from './rescreenJob.ts';
-import {
-  countDeliveredAlerts,
-  listVersions,
-  versionsInForce,
-  type ListVersion,
-} from './screeningRepository.ts';
+import { screeningAlerts, listVersions, versionsInForce, type ListVersion } from './screeningRepository.ts';
 
 const seconds = (version: ListVersion) => ({
   ...version,
@@ -15,11 +10,6 @@ const seconds = (version: ListVersion) => ({
 /** What is in force, what was imported lately, what holds applications, and how the re-screens go. */
 export async function screeningStatus(ctx: ServiceContext) {
   const db = ctx.store.db;
-  const open = await db
-    .selectFrom('screening_hits')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('state', 'in', ['unresolved', 'clearing'])
-    .executeTakeFirstOrThrow();
   const jobs = await db
     .selectFrom('jobs')
     .select(['job_key', 'status', 'payload'])
@@ -30,8 +20,7 @@ export async function screeningStatus(ctx: ServiceContext) {
   return {
     in_force: (await versionsInForce(db)).map(seconds),
     imports: (await listVersions(db, 20)).map(seconds),
-    open_hits: Number(open.n),
-    delivered_alerts: await countDeliveredAlerts(db),
+    ...(await screeningAlerts(db)),
     rescreens: jobs.map((job) => {
       const progress = (job.payload === null ? {} : JSON.parse(job.payload)) as Partial<RescreenProgress>;
       return {

@@ -30,6 +30,12 @@ const WorkloadView = Type.Object({
     }),
     { description: 'The last 7 days, hour by hour, oldest first (168 entries).' },
   ),
+  screening: Type.Object({
+    open_hits: Type.Integer({ description: 'Sanctions screening hits that hold an application.' }),
+    delivered_alerts: Type.Integer({
+      description: 'Open hits on applications already delivered: an alert (docs/SCREENING.md).',
+    }),
+  }),
 });
 
 /** The review workload: counts, ages and SLA per status, and the backlog of the last week. */
