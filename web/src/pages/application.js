@@ -7,6 +7,7 @@ import { eventList } from './applicationEvents.js';
 import { riskList, timeline } from './applicationHistory.js';
 import { fieldGroups, fieldLabel } from './applicationFields.js';
 import { documentGallery } from './applicationDocuments.js';
+import { screeningPanel } from './screening.js';
 import { askPurpose } from './revealPurpose.js';
 import { claimPanel } from './reviewClaim.js';
 import {
@@ -31,6 +32,7 @@ import {
  *   card_no_masked: string, version: number, created_at: number, updated_at: number,
  *   application: Record<string, unknown>, history: Transition[], risk_flags: RiskFlag[],
  *   documents?: Record<string, import('./applicationDocuments.js').DocumentOutcome>,
+ *   screening_hits?: import('./screening.js').ScreeningHit[],
  * }} View
  */
 
@@ -338,6 +340,12 @@ export function renderApplication(main, ctx, [serial = '']) {
         h(
           'div',
           { class: 'column-side' },
+          screeningPanel(v.screening_hits ?? [], {
+            ctx,
+            serial: v.busi_water_no,
+            reload: () => void load(),
+            fieldLabel,
+          }),
           h(
             'section',
             { class: 'card', 'aria-labelledby': 'risk-title' },

@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { BrowserContext, Page } from 'playwright-core';
+import { pino } from 'pino';
+import { SYSTEM } from '../../src/audit/actor.ts';
+import { submitApplication } from '../../src/applications/submitApplication.ts';
+import { createApp } from '../../src/callers/credentials.ts';
+import { createOperator } from '../../src/operators/operators.ts';
+import { importList } from '../../src/screening/importList.ts';
+import { screeningIndexFor } from '../../src/screening/indexCache.ts';
+import { screenApplications } from '../../src/screening/screenApplications.ts';
+import { uniqueApplicant } from '../helpers/applicants.ts';
+import { skipWithout } from '../helpers/components.ts';
+import { callerOf, TEST_PASSWORD } from '../helpers/operators.ts';
+import { startService, type TestService } from '../helpers/service.ts';
+import { launchBrowser, newOperatorContext, type TestBrowser } from './browser.ts';
+import { assertLabelled, signIn, waitUntil } from './steps.ts';
+
+/**
+ * A sanctions hit in the console, in Chromium: a reviewer sees it beside the applicant (the
+ * entry's aliases, the matched fields), clears it with a note and cannot confirm it herself; an
+ * admin confirms, and the hit is cleared. The panel in Chinese too.
+ */
+const LIST = `<?xml version="1.0" encoding="UTF-8"?>
+<!-- A test-made entry; nobody here is a listed person. -->
+<CONSOLIDATED_LIST><INDIVIDUALS><INDIVIDUAL><DATAID>1</DATAID><FIRST_NAME>ZHUO</FIRST_NAME>
+<SECOND_NAME>HANQIAO</SECOND_NAME><REFERENCE_NUMBER>TSi.WEB</REFERENCE_NUMBER>
+<NAME_ORIGINAL_SCRIPT>卓汉桥</NAME_ORIGINAL_SCRIPT><NATIONALITY><VALUE>China</VALUE></NATIONALITY>
+<INDIVIDUAL_ALIAS><QUALITY>Good</QUALITY><ALIAS_NAME>Cheuk Hon Kiu</ALIAS_NAME></INDIVIDUAL_ALIAS>
+</INDIVIDUAL></INDIVIDUALS></CONSOLIDATED_LIST>`;
+
+describe('a screening hit in the console', { skip: skipWithout('chromium') }, () => {
+  let service: TestService;
+  let browser: TestBrowser;
+  let serial: string;
+  const contexts: BrowserContext[] = [];
+  const errors: string[][] = [];
+
+  const openAs = async (username: string, language: 'en' | 'zh' = 'en'): Promise<Page> => {
+    const opened = await newOperatorContext(browser.browser, { language });
+    contexts.push(opened.context);
+    errors.push(opened.errors);
+    await signIn(opened.page, service.baseUrl, username, `/console/applications/${serial}`);
+    await opened.page.waitForSelector('section.screening');
+    return opened.page;
+  };
+  const hitState = async () => ({
+    ...(await service.ctx.store.db
+      .selectFrom('screening_hits')
+      .select(['state', 'resolved_by', 'confirmed_by'])
+      .executeTakeFirstOrThrow()),
+  });
+
+  before(async () => {
+    service = await startService('sqlite');
+    browser = await launchBrowser();
+    const { ctx } = service;
+    for (const [username, role] of [
+      ['rita', 'reviewer'],
+      ['adam', 'admin'],
+    ] as const)
+      await createOperator(
+        ctx,
+        { username, role, password: TEST_PASSWORD },
+        { actor: SYSTEM, source: 'test' },
+      );
+    const appId = (await createApp(ctx.store.db, 'Harbour Pay', Date.now())).app_id;
+    await importList(ctx, {
+      list: 'un',
+      source: (async function* () {
+        yield LIST;
+      })(),
+      actor: 'system',
+      origin: 'test',
+    });
+    const applicant = uniqueApplicant(42, appId, { name: '卓汉桥', name_en: 'ZHUO HANQIAO' });
+    serial = (await submitApplication(ctx, callerOf(appId), applicant)).busi_water_no;
+    const row = await ctx.store.db
+      .selectFrom('applications')
+      .select(['busi_water_no', 'status', 'payload_enc'])
+      .where('busi_water_no', '=', serial)
+      .executeTakeFirstOrThrow();
+    await screenApplications(ctx, await screeningIndexFor(ctx.store), [row], pino({ level: 'silent' }));
+  });
+
+  after(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await service?.close();
+    assert.deepEqual(errors.flat(), [], 'no script errors or CSP violations');
+  });
+
+  test('a reviewer clears the hit with a note, cannot confirm it herself; an admin confirms', async () => {
+    const rita = await openAs('rita');
+    const panel = rita.locator('section.screening');
+    assert.match(await panel.innerText(), /卓汉桥/);
+    assert.match(await panel.innerText(), /Cheuk Hon Kiu/, "the entry's aliases are shown");
+    assert.match(await panel.innerText(), /Unresolved: approval, issue and shipping are held/);
+    assert.ok((await panel.locator('mark').count()) >= 1, 'the matched fields are highlighted');
+    assert.match(await rita.locator('.risk-flags').innerText(), /Sanctions list match/);
+    await assertLabelled(rita, 'screening panel');
+    await panel
+      .getByLabel('Why this is not the listed person')
+      .fill('Different place of birth; photo does not match');
+    await panel.getByRole('button', { name: 'Clear as false positive' }).click();
+    await waitUntil(rita, `document.querySelector('.screening-hit.state-clearing') !== null`);
+    assert.match(await rita.locator('section.screening').innerText(), /a second operator must confirm/);
+    assert.equal(await rita.getByRole('button', { name: 'Confirm clearing' }).count(), 0);
+    assert.deepEqual(await hitState(), { state: 'clearing', resolved_by: 'rita', confirmed_by: null });
+
+    const adam = await openAs('adam', 'zh');
+    assert.match(await adam.locator('section.screening h2').innerText(), /制裁名单筛查/);
+    await adam.getByRole('button', { name: '确认排除' }).click();
+    await waitUntil(adam, `document.querySelector('.screening-hit.state-cleared') !== null`);
+    assert.deepEqual(await hitState(), { state: 'cleared', resolved_by: 'rita', confirmed_by: 'adam' });
+  });
+});
