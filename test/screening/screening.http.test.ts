@@ -3,6 +3,8 @@ import { describe, test } from 'node:test';
 import { pino } from 'pino';
 import { PATHS } from '../../src/http/paths.ts';
 import { startJobRunner } from '../../src/jobs/jobRunner.ts';
+import { rescreenJobKind } from '../../src/screening/rescreenJob.ts';
+import { screeningJob } from '../../src/screening/screeningJob.ts';
 import { fanOutEvents } from '../../src/webhooks/deliveryQueue.ts';
 import { adminBench } from '../helpers/adminService.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
@@ -48,7 +50,11 @@ for (const storeName of storeNames()) {
     const screenPending = async () => {
       const ctx = bench.service.ctx;
       await fanOutEvents(ctx.store, { now: ctx.now(), limit: 1000, maxAgeMs: 86_400_000 });
-      const runner = startJobRunner(ctx, silent, { pollIntervalMs: 10 });
+      // Screening's kinds only: the documents' jobs have tests of their own.
+      const runner = startJobRunner(ctx, silent, {
+        kinds: [screeningJob, rescreenJobKind],
+        pollIntervalMs: 10,
+      });
       try {
         for (let i = 0; i < 500; i++) {
           const left = await ctx.store.db
