@@ -149,6 +149,8 @@ export interface ApplicationFilter {
   limit: number;
   /** By (created_at, busi_water_no): oldest first unless `desc`. */
   order?: 'asc' | 'desc' | undefined;
+  /** Only applications a sanctions screening hit holds (unresolved, or cleared by one operator). */
+  screeningOpen?: boolean | undefined;
 }
 
 const SUMMARY_COLUMNS = [
@@ -184,6 +186,17 @@ export async function listApplicationRows(
   if (filter.externalId !== undefined) query = query.where('external_id', '=', filter.externalId);
   if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
   if (filter.createdBefore !== undefined) query = query.where('created_at', '<', filter.createdBefore);
+  if (filter.screeningOpen === true) {
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('screening_hits')
+          .select('screening_hits.id')
+          .whereRef('screening_hits.busi_water_no', '=', 'applications.busi_water_no')
+          .where('screening_hits.state', 'in', ['unresolved', 'clearing']),
+      ),
+    );
+  }
   const after = filter.after;
   const order = filter.order ?? 'asc';
   if (after !== undefined) {

@@ -27,6 +27,8 @@ export interface ApplicationQuery {
   limit?: number | undefined;
   /** By creation: oldest first (default) or newest first. */
   order?: 'asc' | 'desc' | undefined;
+  /** Operators only: `open` lists the applications a sanctions screening hit holds. */
+  screening?: 'open' | undefined;
 }
 
 export const DEFAULT_LIMIT = 20;
@@ -75,6 +77,7 @@ function filterOf(query: ApplicationQuery): ApplicationFilter {
     after: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
     limit,
     order: query.order === 'desc' ? 'desc' : 'asc',
+    screeningOpen: query.screening === 'open',
   };
 }
 
@@ -95,7 +98,13 @@ export async function listApplications(
   caller: Caller,
   query: Omit<ApplicationQuery, 'app_id' | 'busi_water_no'>,
 ): Promise<Page<StatusView>> {
-  const result = await page(ctx, { ...filterOf(query), appId: caller.appId, busiWaterNo: undefined });
+  // A caller never filters on screening (no tipping off), whatever its query says.
+  const result = await page(ctx, {
+    ...filterOf(query),
+    appId: caller.appId,
+    busiWaterNo: undefined,
+    screeningOpen: false,
+  });
   const histories = await listTransitionsOf(
     ctx.store.db,
     result.items.map((row) => row.busi_water_no),

@@ -137,6 +137,15 @@ for (const storeName of storeNames()) {
         matched_name: '卓汉桥',
       });
       assert.equal(flag?.params['score'], 1);
+      const queue = async () =>
+        (
+          (await bench.as(bench.operators.viewer, 'GET', '/applications?screening=open&limit=100')).body
+            .data as {
+            items: { busi_water_no: string }[];
+          }
+        ).items.map((item) => item.busi_water_no);
+      assert.ok((await queue()).includes(listed), 'the queue filters on open hits');
+      assert.ok(!(await queue()).includes(ordinary));
       // The caller's view is what it was: the same status, no word of screening.
       assert.equal((await query(listed)).text, before);
 

@@ -56,6 +56,7 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
           cursor: query['cursor'],
           limit: numberOf(query['limit']),
           order: query['order'] === 'desc' ? 'desc' : 'asc',
+          screening: query['screening'] === 'open' ? 'open' : undefined,
         });
         // The queue's rows told apart: partner, masked applicant name, who holds it.
         const details = await queueDetails(ctx, page.items);

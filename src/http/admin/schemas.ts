@@ -160,6 +160,9 @@ export const SearchQuery = Type.Object(
     order: Type.Optional(
       Type.Enum(['asc', 'desc'], { description: 'By creation: oldest first (default) or newest.' }),
     ),
+    screening: Type.Optional(
+      Type.Enum(['open'], { description: '`open`: only applications a sanctions screening hit holds.' }),
+    ),
   },
   { additionalProperties: false },
 );

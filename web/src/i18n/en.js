@@ -191,6 +191,7 @@ export default {
 
   'risk.none': 'No risk flags.',
   'risk.sanctions_hit': 'Sanctions list match (score {score})',
+  'queue.screening': 'Open sanctions hits only',
   'screening.title': 'Sanctions screening',
   'screening.score': 'score {score}',
   'screening.matched': 'Matched fields:',

@@ -190,6 +190,7 @@ export default {
 
   'risk.none': '无风险提示。',
   'risk.sanctions_hit': '命中制裁名单（得分 {score}）',
+  'queue.screening': '仅显示未处理的制裁命中',
   'screening.title': '制裁名单筛查',
   'screening.score': '得分 {score}',
   'screening.matched': '命中字段：',

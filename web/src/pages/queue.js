@@ -25,6 +25,7 @@ export function renderQueue(main, ctx) {
     from: params.get('from') ?? '',
     to: params.get('to') ?? '',
     serial: params.get('serial') ?? '',
+    screening: params.get('screening') === 'open' ? 'open' : '',
     order: params.get('order') === 'asc' ? 'asc' : 'desc',
     limit: PAGE_SIZES.includes(params.get('limit') ?? '')
       ? /** @type {string} */ (params.get('limit'))
@@ -82,6 +83,7 @@ export function renderQueue(main, ctx) {
             status: filters.status,
             app_id: filters.app_id,
             busi_water_no: filters.serial,
+            screening: filters.screening,
             ...timeRange(),
             order: filters.order,
             limit: filters.limit,
@@ -306,6 +308,10 @@ export function renderQueue(main, ctx) {
       )
       .catch(() => {});
   }
+  // Screening (pages/screening.js): only the applications an open sanctions hit holds.
+  const screeningInput = /** @type {HTMLInputElement} */ (
+    h('input', { type: 'checkbox', name: 'screening', checked: filters.screening === 'open' })
+  );
   const form = h(
     'form',
     { class: 'filters', role: 'search', 'aria-label': t('queue.filters') },
@@ -314,6 +320,7 @@ export function renderQueue(main, ctx) {
     field(t('queue.app'), appInput),
     field(t('queue.createdFrom'), fromInput),
     field(t('queue.createdTo'), toInput),
+    field(t('queue.screening'), screeningInput),
     h(
       'div',
       { class: 'filter-actions' },
@@ -324,7 +331,8 @@ export function renderQueue(main, ctx) {
           type: 'button',
           class: 'button ghost',
           onclick: () => {
-            Object.assign(filters, { status: '', app_id: '', from: '', to: '', serial: '' });
+            Object.assign(filters, { status: '', app_id: '', from: '', to: '', serial: '', screening: '' });
+            screeningInput.checked = false;
             for (const input of [statusSelect, appInput, fromInput, toInput, serialInput]) input.value = '';
             apply();
           },
@@ -342,6 +350,7 @@ export function renderQueue(main, ctx) {
       from: fromInput.value,
       to: toInput.value,
       serial: serialInput.value.trim().toUpperCase(),
+      screening: screeningInput.checked ? 'open' : '',
     });
     serialInput.value = filters.serial;
     apply();
