@@ -80,6 +80,8 @@ for (const storeName of storeNames()) {
         assert.equal(documents[field]?.size, served[field]!.length);
         assert.equal(documents[field]?.sha256, sha256(served[field]!), field);
       }
+      const metrics = await service.ctx.metrics.registry.metrics();
+      assert.match(metrics, /cardapply_documents_total\{outcome="kept"\} [1-9]/);
       const view = await adminView(serial);
       assert.equal(view.documents['id_card_img']?.sha256, sha256(served['id_card_img']!));
       assert.deepEqual(

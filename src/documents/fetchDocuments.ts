@@ -250,6 +250,9 @@ async function settle(
     return true;
   });
   if (!applied && 'kept' in outcome) await deleteBlob(ctx.store.db, outcome.kept.blobId);
+  if (!applied) return;
+  ctx.metrics.documents.inc({ outcome: 'kept' in outcome ? 'kept' : outcome.failed.reason });
+  if ('kept' in outcome) ctx.metrics.documentBytes.inc(outcome.kept.byteSize);
 }
 
 async function recordDocumentEvent(

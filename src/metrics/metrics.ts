@@ -74,6 +74,17 @@ export class ServiceMetrics {
     labelNames: ['purpose', 'outcome'] as const,
     registers: [this.registry],
   });
+  readonly documents = new Counter({
+    name: 'cardapply_documents_total',
+    help: "Image fields' documents settled, by outcome (kept, or the reason they failed)",
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly documentBytes = new Counter({
+    name: 'cardapply_document_bytes_total',
+    help: 'Bytes of documents kept (encrypted into the store)',
+    registers: [this.registry],
+  });
   readonly jobRuns = new Counter({
     name: 'cardapply_job_runs_total',
     help: 'Runs of background jobs (reencrypt, retention), by result (ok, error)',
