@@ -4,8 +4,8 @@ import { codeName, has, t } from '../i18n.js';
 /**
  * Every field of an application, grouped as a reviewer reads it. Identity fields arrive masked;
  * a reviewer reveals one at a time (each reveal is audited by the API) and the value lives only in
- * the page's memory until the page is left or the value hidden again. Images are shown from their
- * URLs once revealed (the URL itself is masked).
+ * the page's memory until the page is left or the value hidden again. The images are the service's
+ * kept copies, shown by applicationDocuments.js; a partner's URL is never loaded.
  */
 
 /** @typedef {import('../context.js').PageContext} PageContext */
