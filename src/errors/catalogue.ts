@@ -294,6 +294,12 @@ export const ERRORS = {
     'Content-Type: must be application/json',
     'Content-Type: 必须为 application/json',
   ),
+  xmlContentTypeRequired: entry(
+    41502,
+    'xml_content_type_required',
+    'Content-Type: must be application/xml or text/xml (the list file as published)',
+    'Content-Type: 必须为 application/xml 或 text/xml（按原样上传名单文件）',
+  ),
 
   // 422: field validation. One entry per rule; the field is named in the message.
   fieldRequired: entry(42201, 'field_required', '{field}: is required', '{field}: 为必填项'),
@@ -676,7 +682,7 @@ export const ERRORS = {
     'hit_id: 筛查命中不存在',
   ),
   screeningListInvalid: entry(
-    42290,
+    42293,
     'screening_list_invalid',
     'file: is not a {list} list file: {problem}',
     'file: 不是有效的 {list} 名单文件：{problem}',

@@ -206,6 +206,10 @@ export const GUIDANCE: { readonly [K in ErrorName]: Guidance } = {
     cause: 'The `Content-Type` is not `application/json`.',
     remedy: 'Send `Content-Type: application/json` (with `charset=utf-8` if any).',
   },
+  xmlContentTypeRequired: {
+    cause: 'A sanctions list upload was sent as something other than XML (JSON, or no body).',
+    remedy: 'Send the list file as published with `Content-Type: application/xml` (or `text/xml`).',
+  },
   fieldRequired: {
     cause: 'A required field is missing (on an amend: a field that was asked for).',
     remedy: 'Send the field named in the message; `data.errors` lists every problem at once.',

@@ -102,8 +102,19 @@ for (const storeName of storeNames()) {
       assert.equal((await upload(bench.operators.viewer.token, LIST)).status, 403);
       const bad = await upload(bench.operators.admin.token, LIST, 'ofac-sdn');
       assert.equal(bad.status, 422, bad.text);
-      assert.equal(bad.body.code, 42290);
+      assert.equal(bad.body.code, 42293);
       assert.match(bad.body.msg, /not a ofac-sdn list file/);
+      // A JSON body is no list file: a clear 415, never a 500 (found by the contract test).
+      const json = await post(
+        bench.service.baseUrl,
+        '/admin/v1/screening/lists/un',
+        { entries: [] },
+        {
+          token: bench.operators.admin.token,
+        },
+      );
+      assert.equal(json.status, 415, json.text);
+      assert.equal(json.body.code, 41502);
       const ok = await upload(bench.operators.admin.token, LIST);
       assert.equal(ok.status, 200, ok.text);
       assert.deepEqual(

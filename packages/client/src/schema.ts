@@ -1733,7 +1733,7 @@ export interface operations {
        *
        *     `42254` office_area_code_invalid: {field}: must be a known calling code such as +86, or a mainland area code such as 0755
        *
-       *     `42290` screening_list_invalid: file: is not a {list} list file: {problem}
+       *     `42290` phone_no_area_reading: {field}: makes no valid telephone number with {area_field}, read either as the calling code {calling} or as the mainland area code {domestic}
        *
        *     `42228` email_invalid: {field}: is not a well-formed e-mail address
        *
@@ -2410,7 +2410,7 @@ export interface operations {
        *
        *     `42254` office_area_code_invalid: {field}: must be a known calling code such as +86, or a mainland area code such as 0755
        *
-       *     `42290` screening_list_invalid: file: is not a {list} list file: {problem}
+       *     `42290` phone_no_area_reading: {field}: makes no valid telephone number with {area_field}, read either as the calling code {calling} or as the mainland area code {domestic}
        *
        *     `42228` email_invalid: {field}: is not a well-formed e-mail address
        *
@@ -5220,7 +5220,7 @@ export interface operations {
        *
        *     `42254` office_area_code_invalid: {field}: must be a known calling code such as +86, or a mainland area code such as 0755
        *
-       *     `42290` screening_list_invalid: file: is not a {list} list file: {problem}
+       *     `42290` phone_no_area_reading: {field}: makes no valid telephone number with {area_field}, read either as the calling code {calling} or as the mainland area code {domestic}
        *
        *     `42228` email_invalid: {field}: is not a well-formed e-mail address
        *

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Readable } from 'node:stream';
+import { Stream, type Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { ServiceContext } from '../../context.ts';
 import { ServiceError } from '../../errors/serviceError.ts';
@@ -86,11 +86,16 @@ export function screeningRoutes(ctx: ServiceContext) {
             { list: Type.String({ enum: [...LIST_NAMES] }) },
             { additionalProperties: false },
           ),
-          response: { ...ok(ListVersion), ...adminBodyErrors('screeningListInvalid', 'bodyTooLarge') },
+          response: {
+            ...ok(ListVersion),
+            ...adminBodyErrors('screeningListInvalid', 'bodyTooLarge', 'xmlContentTypeRequired'),
+          },
         },
       },
       async (request) => {
         const { list } = request.params as { list: ListName };
+        // Only the XML parser above hands the body over as a stream; JSON or no body is not a list file.
+        if (!(request.body instanceof Stream)) throw new ServiceError('xmlContentTypeRequired');
         const version = await importList(ctx, {
           list,
           source: limited(request.body as Readable, LIST_FILE_LIMIT),
