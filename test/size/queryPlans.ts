@@ -72,7 +72,14 @@ export async function planProblemsPostgres(pool: pg.Pool, statements: Captured[]
       const table = node['Relation Name'];
       const read =
         ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0)) * (node['Actual Loops'] ?? 1);
-      if (node['Node Type'] === 'Seq Scan' && table !== undefined && LARGE_TABLES.includes(table)) {
+      // Analysed, a sequential scan is judged by what it read (an empty table is scanned, rightly).
+      const scanned = !analyze || read > MAX_ROWS_READ;
+      if (
+        node['Node Type'] === 'Seq Scan' &&
+        table !== undefined &&
+        LARGE_TABLES.includes(table) &&
+        scanned
+      ) {
         problems.push(`sequential scan of ${table}: ${oneLine(sql)}`);
       } else if (analyze && table !== undefined && LARGE_TABLES.includes(table) && read > MAX_ROWS_READ) {
         problems.push(`${read} rows of ${table} read (${node['Node Type']}): ${oneLine(sql)}`);
