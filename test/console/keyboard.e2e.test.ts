@@ -145,6 +145,8 @@ describe('the console by keyboard, in Chromium', { skip: skipWithout('chromium')
     await tabTo(page, 'dialog button[type="submit"]');
     await page.keyboard.press('Enter');
     await page.locator('.app-title [data-status="SUPPLEMENT_REQUIRED"]').waitFor();
+    // The page is redrawn while the dialog waits for the answer; the focus moves once it closes.
+    await ask.waitFor({ state: 'detached' });
     await notOnBody(page, 'requesting information');
     assert.equal(await page.locator('.claim-holder').count(), 0, 'asking for information ended the claim');
     assert.equal(await statusOf(serial), 'SUPPLEMENT_REQUIRED');
