@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,8 @@ export interface Server {
   peakRssMb(): number;
   /** CPU time used so far (user + system), in ms, by the server and the processes it started. */
   cpuMs(): number;
+  /** CPU time used so far by the server's main thread alone (its event loop), in ms. */
+  loopCpuMs(): number;
 }
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
@@ -37,9 +39,10 @@ function processTree(root: number): number[] {
   return tree;
 }
 
-function cpuMsOf(pid: number): number {
+/** CPU ms of a process (all its threads), or of one thread with `/proc/<pid>/task/<tid>`. */
+function cpuMsOf(pid: number, path = `/proc/${pid}/stat`): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(path, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime and stime are fields 14 and 15 (1-based), 12 and 13 after the command
     return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
@@ -64,6 +67,22 @@ export function storeServersCpuMs(): number {
   return total;
 }
 
+/**
+ * The service (or floor) runs on core 0 and the load generator on core 1 (`taskset`, util-linux),
+ * so that the CPU per request of each is measured without the two fighting for one core. On a
+ * machine with one core, or without taskset, everything runs unpinned and the bench says so.
+ */
+export const PINNING = pinning();
+
+function pinning(): { server: string[]; note: string } {
+  if (process.env['BENCH_PIN'] === '0') return { server: [], note: 'unpinned (BENCH_PIN=0)' };
+  const probe = spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { encoding: 'utf8' });
+  if (probe.error !== undefined || probe.status !== 0) {
+    return { server: [], note: 'unpinned: taskset (util-linux) missing or a single core' };
+  }
+  return { server: ['taskset', '-c', '0'], note: 'server pinned to core 0, load generator to core 1' };
+}
+
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The service as `npm start` runs it, Node flags included: `node <flags> <entry>` from package.json. */
@@ -76,7 +95,8 @@ function serviceArguments(): string[] {
 export async function startServer(script: 'service' | 'floor', env: Record<string, string>): Promise<Server> {
   const args = script === 'service' ? serviceArguments() : [`${ROOT}bench/floor.ts`];
   const started = performance.now();
-  const child = spawn(process.execPath, args, {
+  const [command, ...prefix] = [...PINNING.server, process.execPath];
+  const child = spawn(command!, [...prefix, ...args], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -121,5 +141,7 @@ export async function startServer(script: 'service' | 'floor', env: Record<strin
       return Math.round(kb / 102.4) / 10;
     },
     cpuMs: () => processTree(child.pid!).reduce((sum, pid) => sum + cpuMsOf(pid), 0),
+    // The main thread's id is the process id. With WORKERS > 1, the primary's (which serves nothing).
+    loopCpuMs: () => cpuMsOf(child.pid!, `/proc/${child.pid!}/task/${child.pid!}/stat`),
   };
 }

@@ -14,7 +14,7 @@ import { startPgBouncer, type PgBouncer } from '../test/helpers/pgbouncer.ts';
 import { load, median, type LoadResult } from './load.ts';
 import { paced } from './paced.ts';
 import { pacedInThread } from './pacedThread.ts';
-import { startServer, storeServersCpuMs, type Server } from './processes.ts';
+import { PINNING, startServer, storeServersCpuMs, type Server } from './processes.ts';
 import { seedApplications, seededSerial } from './seed.ts';
 import { growStore, sizeLoads, sizeRatios, type SizeLoads } from './size.ts';
 import { screeningBenchmark } from './screening.ts';
@@ -44,7 +44,11 @@ const PG_URL = process.env['DATABASE_URL'];
 const KEYS = `b1:${randomBytes(32).toString('base64')}`;
 /** Which parts to run (comma-separated): submit, dup, half, reads, size, cold, screen. All by default. */
 const PARTS = new Set((process.env['BENCH_PARTS'] ?? 'submit,dup,half,reads,size,cold,screen').split(','));
-const UNLIMITED = { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000' };
+const UNLIMITED = {
+  RATE_LIMIT_PER_SECOND: '1000000',
+  RATE_LIMIT_BURST: '1000000',
+  APP_CONCURRENCY_LIMIT: '1000000',
+};
 function shippedDefault(name: 'RATE_LIMIT_PER_SECOND' | 'RATE_LIMIT_BURST'): number {
   return (ENVIRONMENT.properties[name] as unknown as { default: number }).default;
 }
@@ -118,6 +122,8 @@ interface Measured extends LoadResult {
   rssMb: number;
   /** Server CPU (all its processes) per request, ms. */
   cpuMsPerRequest: number;
+  /** The server's event loop (its main thread) per request, ms. */
+  loopCpuMsPerRequest: number;
   /** The store's own processes (PostgreSQL, PgBouncer) per request, ms: they share the cores. */
   storeCpuMsPerRequest: number;
   /** The load generator (this process) per request, ms: it shares them too. */
@@ -131,6 +137,7 @@ interface Measured extends LoadResult {
 async function measure(server: Server, options: Parameters<typeof load>[0]): Promise<Measured> {
   const perRequest = (ms: number) => Math.round((ms / Math.max(1, result.requests)) * 1000) / 1000;
   const cpuBefore = server.cpuMs();
+  const loopBefore = server.loopCpuMs();
   const storeBefore = storeServersCpuMs();
   const loadBefore = process.cpuUsage();
   const result = await load(options);
@@ -139,6 +146,7 @@ async function measure(server: Server, options: Parameters<typeof load>[0]): Pro
     ...result,
     rssMb: server.peakRssMb(),
     cpuMsPerRequest: perRequest(server.cpuMs() - cpuBefore),
+    loopCpuMsPerRequest: perRequest(server.loopCpuMs() - loopBefore),
     storeCpuMsPerRequest: perRequest(storeServersCpuMs() - storeBefore),
     loadCpuMsPerRequest: perRequest((loadCpu.user + loadCpu.system) / 1000),
   };
@@ -201,6 +209,7 @@ function summarize(runs: Measured[]) {
     p99: median(runs.map((r) => r.p99)),
     p999: median(runs.map((r) => r.p999)),
     cpuMsPerRequest: Math.round(median(runs.map((r) => r.cpuMsPerRequest)) * 1000) / 1000,
+    loopCpuMsPerRequest: Math.round(median(runs.map((r) => r.loopCpuMsPerRequest)) * 1000) / 1000,
     storeCpuMsPerRequest: Math.round(median(runs.map((r) => r.storeCpuMsPerRequest)) * 1000) / 1000,
     loadCpuMsPerRequest: Math.round(median(runs.map((r) => r.loadCpuMsPerRequest)) * 1000) / 1000,
     non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
@@ -444,7 +453,7 @@ async function coldStart() {
 const started = new Date();
 const load1 = loadavg()[0]!;
 console.log(
-  `cardapply bench: ${SECONDS}s runs after ${WARMUP}s warm-up, ${RUNS} run(s), 32 connections, targets: ${TARGETS.join(', ')}; load average at start ${load1.toFixed(2)} on ${cpus().length} cores${Object.keys(SERVICE_ENV).length > 0 ? `; service env ${JSON.stringify(SERVICE_ENV)}` : ''}`,
+  `cardapply bench: ${SECONDS}s runs after ${WARMUP}s warm-up, ${RUNS} run(s), 32 connections, targets: ${TARGETS.join(', ')}; load average at start ${load1.toFixed(2)} on ${cpus().length} cores; ${PINNING.note}${Object.keys(SERVICE_ENV).length > 0 ? `; service env ${JSON.stringify(SERVICE_ENV)}` : ''}`,
 );
 try {
   if (TARGETS.includes('pgbouncer')) {
@@ -486,6 +495,7 @@ try {
       small: SMALL,
       large: LARGE,
       serviceEnv: SERVICE_ENV,
+      pinning: PINNING.note,
     },
     submit,
     duplicateFlood: dup,
@@ -497,14 +507,14 @@ try {
   };
 
   console.log(
-    '\nSubmit (median of runs)          rps      p50 ms  p99 ms  p99.9 ms  non-2xx  peak RSS MB  CPU ms/req (server, store, load)',
+    '\nSubmit (median of runs)          rps      p50 ms  p99 ms  p99.9 ms  non-2xx  peak RSS MB  CPU ms/req (server, its loop, store, load)',
   );
   for (const target of TARGETS) {
     const result = submit[target]!;
     for (const kind of ['floor', 'service'] as const) {
       const r = result[kind];
       console.log(
-        `  ${`${kind} on ${target}`.padEnd(30)} ${String(r.rps).padStart(7)} ${String(r.p50).padStart(9)} ${String(r.p99).padStart(7)} ${String(r.p999).padStart(9)} ${String(r.non2xx).padStart(8)} ${String(r.peakRssMb).padStart(12)} ${String(r.cpuMsPerRequest).padStart(11)} ${String(r.storeCpuMsPerRequest).padStart(6)} ${String(r.loadCpuMsPerRequest).padStart(6)}`,
+        `  ${`${kind} on ${target}`.padEnd(30)} ${String(r.rps).padStart(7)} ${String(r.p50).padStart(9)} ${String(r.p99).padStart(7)} ${String(r.p999).padStart(9)} ${String(r.non2xx).padStart(8)} ${String(r.peakRssMb).padStart(12)} ${String(r.cpuMsPerRequest).padStart(11)} ${String(r.loopCpuMsPerRequest).padStart(6)} ${String(r.storeCpuMsPerRequest).padStart(6)} ${String(r.loadCpuMsPerRequest).padStart(6)}`,
       );
     }
     console.log(
