@@ -4,13 +4,14 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { ServiceContext } from './context.ts';
-import { ServiceError, ValidationError } from './errors/serviceError.ts';
+import { ValidationError } from './errors/serviceError.ts';
 import { clientError, frameworkError, installErrorHandler } from './http/errorHandler.ts';
 import { installIdempotency } from './http/idempotency.ts';
 import { installJsonParser } from './http/jsonParser.ts';
 import { installRateLimits } from './http/rateLimit.ts';
 import { installRouteErrors } from './http/routeErrors.ts';
 import { installHttpMetrics } from './http/metricsHooks.ts';
+import { installRequestHooks } from './http/requestHooks.ts';
 import { DOCUMENT_SCHEMAS, SERVERS, TAGS, webhooksSection, withExamples } from './http/openapiDocs.ts';
 import { callerDocument } from './http/openapiDocuments.ts';
 import { adminRoutes, ADMIN_PREFIX } from './http/admin/adminRoutes.ts';
@@ -43,7 +44,7 @@ export async function build(ctx: ServiceContext, options: BuildOptions): Promise
   const { config } = ctx;
   const app = Fastify({
     loggerInstance: options.logger,
-    // Fastify's own two lines per request are replaced by the one line of the onResponse hook.
+    // Fastify's own two lines per request are replaced by the one line of requestHooks.ts.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
@@ -94,32 +95,7 @@ export async function build(ctx: ServiceContext, options: BuildOptions): Promise
   installRouteErrors(app);
   await installRateLimits(app, config, options.logger);
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-    reply.header('cache-control', 'no-store');
-    reply.header('x-content-type-options', 'nosniff');
-  });
-  // A POST without a body is refused before anything else looks at it.
-  app.addHook('preValidation', async (request) => {
-    if (request.method === 'POST' && (request.body === undefined || request.body === null)) {
-      throw new ServiceError('bodyEmpty');
-    }
-  });
-  // One log line per request; never the body, never identity data.
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      {
-        method: request.method,
-        route: request.routeOptions.url ?? 'unknown',
-        operation: request.routeOptions.config.operation,
-        status: reply.statusCode,
-        duration_ms: Math.round(reply.elapsedTime * 100) / 100,
-        app_id: request.caller?.appId,
-        operator: request.operator?.username,
-      },
-      'request',
-    );
-  });
+  installRequestHooks(app, ctx);
 
   await app.register(swagger, {
     openapi: {

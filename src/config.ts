@@ -61,6 +61,8 @@ export interface Config {
   /** Defaults for apps that have no limit of their own. */
   rateLimitPerSecond: number;
   rateLimitBurst: number;
+  /** Requests of one app in progress at once in a process; more are refused at once. */
+  appConcurrencyLimit: number;
   /** How far a request's `timestamp` may be from server time: bounds the replay window. */
   timestampSkewSeconds: number;
   /** Lifetime of an access token. */
@@ -149,6 +151,7 @@ export function loadConfig(env: Env = process.env): Config {
     encryptionKeys,
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND'),
     rateLimitBurst: integer(env, 'RATE_LIMIT_BURST'),
+    appConcurrencyLimit: integer(env, 'APP_CONCURRENCY_LIMIT'),
     timestampSkewSeconds: integer(env, 'TIMESTAMP_SKEW_SECONDS'),
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS'),
     tokenCacheMs: integer(env, 'TOKEN_CACHE_MS'),

@@ -122,6 +122,12 @@ export const ENVIRONMENT = Type.Object({
     'requests per second of an app without a limit of its own',
   ),
   RATE_LIMIT_BURST: integer(100, 1, 1_000_000, 'burst of an app without a limit of its own'),
+  APP_CONCURRENCY_LIMIT: integer(
+    16,
+    1,
+    1_000_000,
+    "requests of one app in progress at once in a process; more are refused at once (429) so that one app's flood cannot make the others queue",
+  ),
   TIMESTAMP_SKEW_SECONDS: integer(
     300,
     1,

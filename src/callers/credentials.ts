@@ -10,6 +10,7 @@ import {
   insertSecret,
   insertToken,
   liveSecretHashes,
+  type TokenWithApp,
 } from './appRepository.ts';
 import { tokenCacheOf } from './tokenCache.ts';
 
@@ -88,25 +89,51 @@ export function tokenFromHeader(header: string | undefined): string | undefined 
   return match?.[1];
 }
 
-export async function authenticate(
+/**
+ * The caller of a token its process checked lately (TOKEN_CACHE_MS), answered without a store
+ * round trip; otherwise the token's hash, to look up with `lookupCaller`. Throws when there is no
+ * token or the remembered one has expired since.
+ */
+export function cachedCaller(
   ctx: Pick<ServiceContext, 'store' | 'config'>,
   header: string | undefined,
   now: number,
-): Promise<Caller> {
+): Caller | { tokenHash: string } {
   const token = tokenFromHeader(header);
   if (token === undefined) throw new ServiceError('tokenMissing');
   // Looked up by its hash: the lookup itself reveals nothing about stored tokens.
   const tokenHash = hashSecret(token);
   const ttlMs = ctx.config.tokenCacheMs;
+  const row = ttlMs > 0 ? tokenCacheOf(ctx.store, ttlMs).get(tokenHash) : undefined;
+  return row === undefined ? { tokenHash } : callerOfRow(row, now);
+}
+
+/** The caller of a token the cache does not hold, from the store (remembered when it works). */
+export async function lookupCaller(
+  ctx: Pick<ServiceContext, 'store' | 'config'>,
+  tokenHash: string,
+  now: number,
+): Promise<Caller> {
+  const ttlMs = ctx.config.tokenCacheMs;
   const cache = ttlMs > 0 ? tokenCacheOf(ctx.store, ttlMs) : undefined;
-  let row = cache?.get(tokenHash);
-  if (row === undefined) {
-    const generation = cache?.generation ?? 0;
-    row = await findTokenWithApp(ctx.store, tokenHash);
-    if (row !== undefined && row.revoked_at === null && row.app_status === 'active' && row.expires_at > now) {
-      cache?.set(tokenHash, row, generation);
-    }
+  const generation = cache?.generation ?? 0;
+  const row = await findTokenWithApp(ctx.store, tokenHash);
+  if (row !== undefined && row.revoked_at === null && row.app_status === 'active' && row.expires_at > now) {
+    cache?.set(tokenHash, row, generation);
   }
+  return callerOfRow(row, now);
+}
+
+export async function authenticate(
+  ctx: Pick<ServiceContext, 'store' | 'config'>,
+  header: string | undefined,
+  now: number,
+): Promise<Caller> {
+  const cached = cachedCaller(ctx, header, now);
+  return 'tokenHash' in cached ? lookupCaller(ctx, cached.tokenHash, now) : cached;
+}
+
+function callerOfRow(row: TokenWithApp | undefined, now: number): Caller {
   if (row === undefined || row.revoked_at !== null) throw new ServiceError('tokenInvalid');
   if (row.expires_at <= now) throw new ServiceError('tokenExpired');
   if (row.app_status !== 'active') throw new ServiceError('appDisabled');

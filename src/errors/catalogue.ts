@@ -633,6 +633,12 @@ export const ERRORS = {
     'password: too many failed attempts; retry after {retry_after} seconds',
     'password: 失败次数过多，请在 {retry_after} 秒后重试',
   ),
+  concurrencyLimited: entry(
+    42904,
+    'concurrency_limited',
+    'app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds',
+    'app_id: {app_id} 已有 {limit} 个请求正在处理，已达同时处理上限，请在 {retry_after} 秒后重试',
+  ),
   revealsLimited: entry(
     42970,
     'reveals_limited',

@@ -508,6 +508,12 @@ export const GUIDANCE: { readonly [K in ErrorName]: Guidance } = {
     cause: 'The app sent more requests than its limit (50 per second, burst 100, by default).',
     remedy: 'Wait `Retry-After` seconds, then retry; spread bulk work over time.',
   },
+  concurrencyLimited: {
+    cause:
+      'The app already had as many requests in progress at once as allowed (16 per service process by default, APP_CONCURRENCY_LIMIT); the request was refused before any work.',
+    remedy:
+      'Wait `Retry-After` seconds, then retry; send fewer requests at once (fewer connections or a smaller pool).',
+  },
   authAttemptsLimited: {
     cause: 'Too many failed secret exchanges for this app in a short time.',
     remedy: 'Wait `Retry-After` seconds; fix the secret before trying again.',

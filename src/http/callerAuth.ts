@@ -1,5 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate, type Caller } from '../callers/credentials.ts';
+import type { FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
+import { cachedCaller, lookupCaller, type Caller } from '../callers/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 // `request.server.limits`, installed by build().
@@ -42,22 +42,59 @@ export function bodyOf(request: FastifyRequest): Record<string, unknown> {
 }
 
 /**
- * Who is calling: the token names the app, the app's rate limit has room, the body's `app_id` must
- * be that app, and the `timestamp` must be fresh. Runs after the body is parsed and before it is
- * validated. A revoked token or a disabled app stops working at once on the instance that made the
- * change, and within TOKEN_CACHE_MS (at most a second) on every other one (apps/tokenCache.ts).
+ * Who is calling: the token names the app, the app has a slot (APP_CONCURRENCY_LIMIT) and room in
+ * its rate limit, the body's `app_id` must be that app, and the `timestamp` must be fresh. Runs after
+ * the body is parsed and before it is validated. A revoked token or a disabled app stops working at
+ * once on the instance that made the change, and within TOKEN_CACHE_MS (at most a second) on every
+ * other one (apps/tokenCache.ts).
+ *
+ * Not an async function: with the token in the process's cache and the rate limit in memory it runs
+ * through without a promise, which Fastify runs cheaper; it awaits only a store lookup or Redis.
  */
-export function callerAuthentication(ctx: ServiceContext) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const now = ctx.now();
-    const caller = await authenticate(ctx, request.headers.authorization, now);
-    request.caller = caller;
-    await request.server.limits.limitCaller(reply, caller);
-    const body = bodyOf(request);
-    if (typeof body['app_id'] === 'string' && body['app_id'] !== caller.appId)
-      throw new ServiceError('appMismatch');
-    checkTimestamp(body['timestamp'], now, ctx.config.timestampSkewSeconds);
+export function callerAuthentication(ctx: ServiceContext): preValidationHookHandler {
+  return function authenticateCaller(request, reply, done) {
+    let pending: Promise<void> | undefined;
+    try {
+      pending = admit(ctx, request, reply);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    if (pending === undefined) done();
+    else pending.then(() => done(), done);
   };
+}
+
+function admit(ctx: ServiceContext, request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined {
+  const now = ctx.now();
+  const cached = cachedCaller(ctx, request.headers.authorization, now);
+  if (!('tokenHash' in cached)) return admitCaller(ctx, request, reply, cached, now);
+  return lookupCaller(ctx, cached.tokenHash, now).then((caller) =>
+    admitCaller(ctx, request, reply, caller, now),
+  );
+}
+
+function admitCaller(
+  ctx: ServiceContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  caller: Caller,
+  now: number,
+): Promise<void> | undefined {
+  request.caller = caller;
+  const limits = request.server.limits;
+  limits.concurrency.admit(caller.appId, reply);
+  const limited = limits.limitCaller(reply, caller);
+  if (limited === undefined) return checkBody(ctx, request, caller, now);
+  return limited.then(() => checkBody(ctx, request, caller, now));
+}
+
+function checkBody(ctx: ServiceContext, request: FastifyRequest, caller: Caller, now: number): undefined {
+  const body = bodyOf(request);
+  if (typeof body['app_id'] === 'string' && body['app_id'] !== caller.appId)
+    throw new ServiceError('appMismatch');
+  checkTimestamp(body['timestamp'], now, ctx.config.timestampSkewSeconds);
+  return undefined;
 }
 
 export function callerOf(request: FastifyRequest): Caller {

@@ -4,8 +4,7 @@ import { ERRORS } from '../errors/catalogue.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
 
 /**
- * Counts every response by operation and status code with its latency, field problems by
- * catalogue code and rate-limit refusals (both seen as the errors they are thrown as, before the
+ * Counts field problems by catalogue code and rate-limit refusals (both seen as the errors they are thrown as, before the
  * error handler renders them), and serves `/metrics` unless METRICS_PORT moves it to a listener of
  * its own.
  */
@@ -13,19 +12,17 @@ export function installHttpMetrics(app: FastifyInstance, ctx: ServiceContext): v
   const { metrics } = ctx;
   metrics.collectProcessMetrics();
 
-  app.addHook('onResponse', async (request, reply) => {
-    const operation = request.routeOptions.config.operation ?? 'unknown';
-    metrics.httpRequests.inc({ operation, status_code: String(reply.statusCode) });
-    metrics.httpDuration.observe({ operation }, reply.elapsedTime / 1000);
-  });
-
-  app.addHook('onError', async (_request, _reply, error) => {
+  // Responses are counted in the one onResponse hook of requestHooks.ts.
+  app.addHook('onError', (_request, _reply, error, done) => {
     if (error instanceof ValidationError) {
       for (const p of error.problems) metrics.validationFailures.inc({ code: String(ERRORS[p.error].code) });
     } else if (error instanceof ServiceError) {
       if (error.error === 'rateLimited') metrics.rateLimitRejections.inc({ limit: 'app' });
+      else if (error.error === 'concurrencyLimited')
+        metrics.rateLimitRejections.inc({ limit: 'concurrency' });
       else if (error.error === 'authAttemptsLimited') metrics.rateLimitRejections.inc({ limit: 'auth' });
     }
+    done();
   });
 
   if (ctx.config.operations.metricsPort === undefined) {

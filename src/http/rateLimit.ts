@@ -4,13 +4,15 @@ import type { Config } from '../config.ts';
 import type { ErrorName } from '../errors/catalogue.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import { RateLimiter, type WarnLogger } from '../ratelimit/rateLimiter.ts';
+import { AppConcurrency } from './appConcurrency.ts';
 import type { BucketPolicy, RateDecision } from '../ratelimit/tokenBucket.ts';
 
 /**
  * Rate limits at the HTTP edge. Every authenticated caller request takes a token from its app's
  * bucket (the app's own limit, or the configured default) and its response carries
  * `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; an empty bucket is a 429 with
- * `Retry-After`. The token exchange counts failed secrets per app_id and per client address.
+ * `Retry-After`; so is a request of an app that already has APP_CONCURRENCY_LIMIT requests in
+ * progress in this process (appConcurrency.ts). The token exchange counts failed secrets per app_id and per client address.
  */
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,11 +23,14 @@ declare module 'fastify' {
 
 export class RequestLimits {
   readonly limiter: RateLimiter;
+  /** Requests of each app in progress in this process, capped (APP_CONCURRENCY_LIMIT). */
+  readonly concurrency: AppConcurrency;
   readonly #defaults: BucketPolicy;
   readonly #failures: BucketPolicy;
 
   constructor(limiter: RateLimiter, config: Config) {
     this.limiter = limiter;
+    this.concurrency = new AppConcurrency(config.appConcurrencyLimit);
     this.#defaults = { ratePerSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst };
     this.#failures = {
       ratePerSecond: config.protection.authFailuresPerMinute / 60,
@@ -40,13 +45,16 @@ export class RequestLimits {
     };
   }
 
-  /** Takes a token of the caller's app; sets the RateLimit headers; throws 429 when there is none. */
-  async limitCaller(reply: FastifyReply, caller: Caller): Promise<void> {
-    const decision = await this.limiter.take(`app:${caller.appId}`, this.policyOf(caller));
-    reply.header('ratelimit-limit', String(decision.limit));
-    reply.header('ratelimit-remaining', String(decision.remaining));
-    reply.header('ratelimit-reset', String(decision.resetSeconds));
-    if (!decision.allowed) throw refusal('rateLimited', decision);
+  /**
+   * Takes a token of the caller's app; sets the RateLimit headers; throws 429 when there is none.
+   * Returns a promise only when the buckets are in Redis: in memory it is all synchronous.
+   */
+  limitCaller(reply: FastifyReply, caller: Caller): Promise<void> | undefined {
+    const key = `app:${caller.appId}`;
+    const policy = this.policyOf(caller);
+    const local = this.limiter.takeLocally(key, policy);
+    if (local !== undefined) return applyDecision(reply, local);
+    return this.limiter.take(key, policy).then((decision) => applyDecision(reply, decision));
   }
 
   /**
@@ -99,6 +107,14 @@ export class RequestLimits {
       throw error;
     }
   }
+}
+
+function applyDecision(reply: FastifyReply, decision: RateDecision): undefined {
+  reply.header('ratelimit-limit', String(decision.limit));
+  reply.header('ratelimit-remaining', String(decision.remaining));
+  reply.header('ratelimit-reset', String(decision.resetSeconds));
+  if (!decision.allowed) throw refusal('rateLimited', decision);
+  return undefined;
 }
 
 function refusal(

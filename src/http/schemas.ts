@@ -90,6 +90,7 @@ export const CALLER_ERRORS: ErrorName[] = [
   'appMismatch',
   'appDisabled',
   'rateLimited',
+  'concurrencyLimited',
   'fieldRequired',
   'fieldType',
   'fieldUnknown',

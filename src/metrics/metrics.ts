@@ -42,7 +42,7 @@ export class ServiceMetrics {
   });
   readonly rateLimitRejections = new Counter({
     name: 'cardapply_rate_limit_rejections_total',
-    help: 'Requests refused by a rate limit: app (per-app request limit) or auth (failed secrets)',
+    help: 'Requests refused by a limit: app (per-app request rate), concurrency (per-app requests in progress) or auth (failed secrets)',
     labelNames: ['limit'] as const,
     registers: [this.registry],
   });

@@ -59,6 +59,15 @@ export class RateLimiter {
     return decide(await this.#take(key, policy, cost), policy, cost);
   }
 
+  /**
+   * `take` without a promise when the buckets are this process's own (no REDIS_URL); undefined
+   * when they are shared, and `take` must ask Redis.
+   */
+  takeLocally(key: string, policy: BucketPolicy, cost = 1): RateDecision | undefined {
+    if (this.#shared !== undefined) return undefined;
+    return decide(this.#local.takeNow(key, policy, cost), policy, cost);
+  }
+
   /** Whether bucket `key` has a token left, without taking it. */
   async peek(key: string, policy: BucketPolicy): Promise<RateDecision> {
     const { tokens } = await this.#take(key, policy, 0);

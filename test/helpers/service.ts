@@ -21,14 +21,15 @@ export interface TestService {
 }
 
 /**
- * Tests of other features are not slowed by the per-app rate limit (rate-limit tests set their
- * own), nor by the operators' second factor, which a helper would otherwise have to satisfy at
+ * Tests of other features are not slowed by the per-app rate limit nor capped by the per-app
+ * concurrency limit (the tests of the limits set their own), nor by the operators' second factor, which a helper would otherwise have to satisfy at
  * every sign-in (a TOTP code works once per 30 s): the tests of the second factor, and of sign-in
  * with it, set `OPERATOR_MFA_REQUIRED=true` (or enrol with `newOperator(..., { mfa: true })`).
  */
 export const UNLIMITED = {
   RATE_LIMIT_PER_SECOND: '1000000',
   RATE_LIMIT_BURST: '1000000',
+  APP_CONCURRENCY_LIMIT: '1000000',
   OPERATOR_MFA_REQUIRED: 'false',
 };
 

@@ -1150,7 +1150,11 @@ export interface operations {
           };
         };
       };
-      /** @description `42902` auth_attempts_limited: app_secret: too many failed attempts; retry after {retry_after} seconds */
+      /**
+       * @description `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       *
+       *     `42902` auth_attempts_limited: app_secret: too many failed attempts; retry after {retry_after} seconds
+       */
       429: {
         headers: {
           /** @description Seconds to wait before the next request. */
@@ -1160,16 +1164,16 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "code": 42902,
+           *       "code": 42904,
            *       "data": {
            *         "retry_after": 1
            *       },
-           *       "msg": "app_secret: too many failed attempts; retry after 1 seconds"
+           *       "msg": "app_id:  already has  requests in progress, the most allowed at once; retry after 1 seconds"
            *     }
            */
           'application/json': components['schemas']['ErrorEnvelope'] & {
             /** @enum {unknown} */
-            code?: 42902;
+            code?: 42904 | 42902;
           };
         };
       };
@@ -1839,7 +1843,11 @@ export interface operations {
           };
         };
       };
-      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      /**
+       * @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds
+       *
+       *     `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       */
       429: {
         headers: {
           /** @description Seconds to wait before the next request. */
@@ -1858,7 +1866,7 @@ export interface operations {
            */
           'application/json': components['schemas']['ErrorEnvelope'] & {
             /** @enum {unknown} */
-            code?: 42901;
+            code?: 42901 | 42904;
           };
         };
       };
@@ -2516,7 +2524,11 @@ export interface operations {
           };
         };
       };
-      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      /**
+       * @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds
+       *
+       *     `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       */
       429: {
         headers: {
           /** @description Seconds to wait before the next request. */
@@ -2535,7 +2547,7 @@ export interface operations {
            */
           'application/json': components['schemas']['ErrorEnvelope'] & {
             /** @enum {unknown} */
-            code?: 42901;
+            code?: 42901 | 42904;
           };
         };
       };
@@ -3109,7 +3121,11 @@ export interface operations {
           };
         };
       };
-      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      /**
+       * @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds
+       *
+       *     `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       */
       429: {
         headers: {
           /** @description Seconds to wait before the next request. */
@@ -3128,7 +3144,7 @@ export interface operations {
            */
           'application/json': components['schemas']['ErrorEnvelope'] & {
             /** @enum {unknown} */
-            code?: 42901;
+            code?: 42901 | 42904;
           };
         };
       };
@@ -3713,7 +3729,11 @@ export interface operations {
           };
         };
       };
-      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      /**
+       * @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds
+       *
+       *     `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       */
       429: {
         headers: {
           /** @description Seconds to wait before the next request. */
@@ -3732,7 +3752,7 @@ export interface operations {
            */
           'application/json': components['schemas']['ErrorEnvelope'] & {
             /** @enum {unknown} */
-            code?: 42901;
+            code?: 42901 | 42904;
           };
         };
       };
@@ -4349,7 +4369,11 @@ export interface operations {
           };
         };
       };
-      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      /**
+       * @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds
+       *
+       *     `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       */
       429: {
         headers: {
           /** @description Seconds to wait before the next request. */
@@ -4368,7 +4392,7 @@ export interface operations {
            */
           'application/json': components['schemas']['ErrorEnvelope'] & {
             /** @enum {unknown} */
-            code?: 42901;
+            code?: 42901 | 42904;
           };
         };
       };
@@ -5329,7 +5353,11 @@ export interface operations {
           };
         };
       };
-      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      /**
+       * @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds
+       *
+       *     `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       */
       429: {
         headers: {
           /** @description Seconds to wait before the next request. */
@@ -5348,7 +5376,7 @@ export interface operations {
            */
           'application/json': components['schemas']['ErrorEnvelope'] & {
             /** @enum {unknown} */
-            code?: 42901;
+            code?: 42901 | 42904;
           };
         };
       };
@@ -5727,7 +5755,11 @@ export interface operations {
           };
         };
       };
-      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      /**
+       * @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds
+       *
+       *     `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       */
       429: {
         headers: {
           /** @description Seconds to wait before the next request. */
@@ -5746,7 +5778,7 @@ export interface operations {
            */
           'application/json': components['schemas']['ErrorEnvelope'] & {
             /** @enum {unknown} */
-            code?: 42901;
+            code?: 42901 | 42904;
           };
         };
       };
@@ -6308,7 +6340,11 @@ export interface operations {
           };
         };
       };
-      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      /**
+       * @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds
+       *
+       *     `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       */
       429: {
         headers: {
           /** @description Seconds to wait before the next request. */
@@ -6327,7 +6363,7 @@ export interface operations {
            */
           'application/json': components['schemas']['ErrorEnvelope'] & {
             /** @enum {unknown} */
-            code?: 42901;
+            code?: 42901 | 42904;
           };
         };
       };
@@ -6656,7 +6692,11 @@ export interface operations {
           };
         };
       };
-      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      /**
+       * @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds
+       *
+       *     `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       */
       429: {
         headers: {
           /** @description Seconds to wait before the next request. */
@@ -6675,7 +6715,7 @@ export interface operations {
            */
           'application/json': components['schemas']['ErrorEnvelope'] & {
             /** @enum {unknown} */
-            code?: 42901;
+            code?: 42901 | 42904;
           };
         };
       };
@@ -6974,7 +7014,11 @@ export interface operations {
           };
         };
       };
-      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      /**
+       * @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds
+       *
+       *     `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       */
       429: {
         headers: {
           /** @description Seconds to wait before the next request. */
@@ -6993,7 +7037,7 @@ export interface operations {
            */
           'application/json': components['schemas']['ErrorEnvelope'] & {
             /** @enum {unknown} */
-            code?: 42901;
+            code?: 42901 | 42904;
           };
         };
       };
@@ -7308,7 +7352,11 @@ export interface operations {
           };
         };
       };
-      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      /**
+       * @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds
+       *
+       *     `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       */
       429: {
         headers: {
           /** @description Seconds to wait before the next request. */
@@ -7327,7 +7375,7 @@ export interface operations {
            */
           'application/json': components['schemas']['ErrorEnvelope'] & {
             /** @enum {unknown} */
-            code?: 42901;
+            code?: 42901 | 42904;
           };
         };
       };
@@ -7652,7 +7700,11 @@ export interface operations {
           };
         };
       };
-      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      /**
+       * @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds
+       *
+       *     `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       */
       429: {
         headers: {
           /** @description Seconds to wait before the next request. */
@@ -7671,7 +7723,7 @@ export interface operations {
            */
           'application/json': components['schemas']['ErrorEnvelope'] & {
             /** @enum {unknown} */
-            code?: 42901;
+            code?: 42901 | 42904;
           };
         };
       };
@@ -7986,7 +8038,11 @@ export interface operations {
           };
         };
       };
-      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      /**
+       * @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds
+       *
+       *     `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       */
       429: {
         headers: {
           /** @description Seconds to wait before the next request. */
@@ -8005,7 +8061,7 @@ export interface operations {
            */
           'application/json': components['schemas']['ErrorEnvelope'] & {
             /** @enum {unknown} */
-            code?: 42901;
+            code?: 42901 | 42904;
           };
         };
       };
@@ -8320,7 +8376,11 @@ export interface operations {
           };
         };
       };
-      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      /**
+       * @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds
+       *
+       *     `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       */
       429: {
         headers: {
           /** @description Seconds to wait before the next request. */
@@ -8339,7 +8399,7 @@ export interface operations {
            */
           'application/json': components['schemas']['ErrorEnvelope'] & {
             /** @enum {unknown} */
-            code?: 42901;
+            code?: 42901 | 42904;
           };
         };
       };
@@ -8628,7 +8688,11 @@ export interface operations {
           };
         };
       };
-      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      /**
+       * @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds
+       *
+       *     `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       */
       429: {
         headers: {
           /** @description Seconds to wait before the next request. */
@@ -8647,7 +8711,7 @@ export interface operations {
            */
           'application/json': components['schemas']['ErrorEnvelope'] & {
             /** @enum {unknown} */
-            code?: 42901;
+            code?: 42901 | 42904;
           };
         };
       };
@@ -8944,7 +9008,11 @@ export interface operations {
           };
         };
       };
-      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      /**
+       * @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds
+       *
+       *     `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       */
       429: {
         headers: {
           /** @description Seconds to wait before the next request. */
@@ -8963,7 +9031,7 @@ export interface operations {
            */
           'application/json': components['schemas']['ErrorEnvelope'] & {
             /** @enum {unknown} */
-            code?: 42901;
+            code?: 42901 | 42904;
           };
         };
       };
@@ -9309,7 +9377,11 @@ export interface operations {
           };
         };
       };
-      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      /**
+       * @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds
+       *
+       *     `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       */
       429: {
         headers: {
           /** @description Seconds to wait before the next request. */
@@ -9328,7 +9400,7 @@ export interface operations {
            */
           'application/json': components['schemas']['ErrorEnvelope'] & {
             /** @enum {unknown} */
-            code?: 42901;
+            code?: 42901 | 42904;
           };
         };
       };
@@ -9644,7 +9716,11 @@ export interface operations {
           };
         };
       };
-      /** @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds */
+      /**
+       * @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds
+       *
+       *     `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       */
       429: {
         headers: {
           /** @description Seconds to wait before the next request. */
@@ -9663,7 +9739,7 @@ export interface operations {
            */
           'application/json': components['schemas']['ErrorEnvelope'] & {
             /** @enum {unknown} */
-            code?: 42901;
+            code?: 42901 | 42904;
           };
         };
       };

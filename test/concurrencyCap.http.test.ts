@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PATHS } from '../src/http/paths.ts';
+import { callerAuthentication } from '../src/http/callerAuth.ts';
+import { uniqueApplicant } from './helpers/applicants.ts';
+import { createStoreTarget, storeNames } from './helpers/stores.ts';
+import {
+  newCaller,
+  nowSeconds,
+  post,
+  startInstanceOn,
+  type TestCaller,
+  type TestService,
+} from './helpers/service.ts';
+
+/**
+ * The per-app concurrency cap (APP_CONCURRENCY_LIMIT) over real HTTP on each store. Requests are
+ * held in progress deterministically by a test-only caller route behind the real authentication
+ * hook, which waits until the test opens its gate; the refused and the passing requests are the
+ * real submit operation.
+ */
+const LIMIT = 2;
+const HELD = '/test/held';
+
+let gate: { open: () => void; opened: Promise<void> };
+function closeGate(): void {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  gate = { open, opened };
+}
+
+/** A request of `caller` that stays in progress until the gate opens (or the client gives up). */
+function held(service: TestService, caller: TestCaller, signal?: AbortSignal): Promise<Response> {
+  return fetch(`${service.baseUrl}${HELD}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: caller.token },
+    body: JSON.stringify({ app_id: caller.appId, timestamp: nowSeconds() }),
+    ...(signal === undefined ? {} : { signal }),
+  });
+}
+
+async function inFlightBecomes(service: TestService, appId: string, expected: number): Promise<void> {
+  const concurrency = service.app.limits.concurrency;
+  for (let i = 0; i < 200 && concurrency.inFlight(appId) !== expected; i++) await sleep(10);
+  assert.equal(concurrency.inFlight(appId), expected, `requests of ${appId} in progress`);
+}
+
+for (const storeName of storeNames()) {
+  describe(`per-app concurrency cap on ${storeName}`, () => {
+    let service: TestService;
+    let applicants = 0;
+    const submit = (caller: TestCaller, body?: unknown) =>
+      post(service.baseUrl, PATHS.apply, body ?? uniqueApplicant(applicants++, caller.appId), {
+        token: caller.token,
+      });
+
+    before(async () => {
+      const target = createStoreTarget(storeName);
+      const instance = await startInstanceOn(target, { APP_CONCURRENCY_LIMIT: String(LIMIT) }, (app, ctx) => {
+        void app.register(async (scope) => {
+          scope.addHook('preValidation', callerAuthentication(ctx));
+          scope.post(HELD, { config: { operation: 'test.held' } }, async () => {
+            await gate.opened;
+            return { code: 0, data: null, msg: 'ok' };
+          });
+        });
+      });
+      service = {
+        ...instance,
+        close: async () => {
+          await instance.close();
+          await target.cleanup();
+        },
+      };
+    });
+    after(() => service.close());
+
+    test('the excess of one app is refused at once with the envelope and Retry-After; another app passes', async () => {
+      const flooder = await newCaller(service, 'flooder');
+      const other = await newCaller(service, 'other');
+      closeGate();
+      const holding = [held(service, flooder), held(service, flooder)];
+      await inFlightBecomes(service, flooder.appId, LIMIT);
+
+      // Refused before validation: an empty application is a 429, not a list of missing fields.
+      for (const language of ['en', 'zh']) {
+        const refused = await post(
+          service.baseUrl,
+          PATHS.apply,
+          { app_id: flooder.appId, timestamp: nowSeconds() },
+          { token: flooder.token, headers: { 'accept-language': language } },
+        );
+        assert.equal(refused.status, 429, refused.text);
+        assert.equal(refused.body.code, 42904);
+        assert.equal(refused.headers.get('retry-after'), '1');
+        assert.deepEqual(refused.body.data, { retry_after: 1 });
+        assert.ok(refused.body.msg.startsWith('app_id: '), refused.body.msg);
+        assert.ok(refused.body.msg.includes(flooder.appId) && refused.body.msg.includes(String(LIMIT)));
+        if (language === 'zh') assert.match(refused.body.msg, /同时处理上限/);
+        else assert.match(refused.body.msg, /in progress/);
+      }
+      const fresh = await submit(flooder);
+      assert.equal(fresh.status, 429, fresh.text);
+
+      const passed = await Promise.all([submit(other), submit(other)]);
+      for (const reply of passed) assert.equal(reply.status, 200, reply.text);
+      await inFlightBecomes(service, other.appId, 0);
+
+      gate.open();
+      for (const reply of await Promise.all(holding)) assert.equal(reply.status, 200);
+      await inFlightBecomes(service, flooder.appId, 0);
+      assert.equal((await submit(flooder)).status, 200);
+      const metrics = await (await fetch(`${service.baseUrl}/metrics`)).text();
+      assert.match(metrics, /cardapply_rate_limit_rejections_total\{limit="concurrency"\} 3/);
+    });
+
+    test('aborted and timed-out requests give their slots back, each once', async () => {
+      const caller = await newCaller(service, 'impatient');
+      closeGate();
+      const aborted = new AbortController();
+      const gone = [
+        held(service, caller, aborted.signal),
+        held(service, caller, AbortSignal.timeout(300)),
+      ].map((request) =>
+        request.then(
+          () => assert.fail('answered while held'),
+          (error: unknown) => error,
+        ),
+      );
+      await inFlightBecomes(service, caller.appId, LIMIT);
+      aborted.abort();
+      const reasons = await Promise.all(gone);
+      assert.deepEqual(
+        reasons.map((error) => (error as Error).name),
+        ['AbortError', 'TimeoutError'],
+      );
+      // Freed when the connections closed, though their handlers still wait at the gate.
+      await inFlightBecomes(service, caller.appId, 0);
+
+      // Exactly zero, not below: the limit holds again, and the late handlers free nothing twice.
+      closeGate();
+      const holding = [held(service, caller), held(service, caller)];
+      await inFlightBecomes(service, caller.appId, LIMIT);
+      assert.equal((await submit(caller)).status, 429);
+      gate.open();
+      await Promise.all(holding);
+      await inFlightBecomes(service, caller.appId, 0);
+      assert.equal((await submit(caller)).status, 200);
+    });
+  });
+}
