@@ -49,12 +49,18 @@ const UNLIMITED = {
   RATE_LIMIT_BURST: '1000000',
   APP_CONCURRENCY_LIMIT: '1000000',
 };
-function shippedDefault(name: 'RATE_LIMIT_PER_SECOND' | 'RATE_LIMIT_BURST'): number {
+function shippedDefault(
+  name: 'RATE_LIMIT_PER_SECOND' | 'RATE_LIMIT_BURST' | 'APP_CONCURRENCY_LIMIT',
+): number {
   return (ENVIRONMENT.properties[name] as unknown as { default: number }).default;
 }
 /** RATE_LIMIT_PER_SECOND and RATE_LIMIT_BURST as shipped, for the flood as deployed. */
 const DEFAULT_APP_RATE = shippedDefault('RATE_LIMIT_PER_SECOND');
 const DEFAULT_APP_BURST = shippedDefault('RATE_LIMIT_BURST');
+/** APP_CONCURRENCY_LIMIT for the capped flood: as shipped, or BENCH_APP_CONCURRENCY to try another. */
+const APP_CONCURRENCY = Number(
+  process.env['BENCH_APP_CONCURRENCY'] ?? shippedDefault('APP_CONCURRENCY_LIMIT'),
+);
 /** Extra environment for the service (e.g. WORKERS=2), to measure a setting. */
 const SERVICE_ENV: Record<string, string> = Object.fromEntries(
   (process.env['BENCH_SERVICE_ENV'] ?? '')
@@ -241,11 +247,13 @@ async function submitBenchmarks() {
 /**
  * A caller floods one application it already submitted (retries without an Idempotency-Key):
  * every answer a 409. Then another caller's fresh submissions at a fixed rate, alone and during
- * the flood, to see whether the duplicates slow anyone else down.
+ * the flood, to see whether the duplicates slow anyone else down: without a per-app limit, under
+ * the default rate limit, and under the per-app concurrency cap alone (the flood's rate unlimited),
+ * the last `RUNS` times, alone and during interleaved, on a service restarted with the cap.
  */
 async function duplicateFlood(target: TargetName, freshRps: number) {
   const env = storeEnv(target);
-  const server = await startServer('service', { ...env, ...SERVICE_ENV });
+  let server = await startServer('service', { ...env, ...SERVICE_ENV });
   try {
     const flooder = await caller(env, server, 'flooder');
     const other = await caller(env, server, 'other');
@@ -283,18 +291,37 @@ async function duplicateFlood(target: TargetName, freshRps: number) {
       load({ ...flood, seconds: SECONDS + 1 }),
     ]);
     // As deployed: the flooding app under the default per-app limit (most of its flood is 429s).
-    const ctx = await openContext(loadConfig(env), createLogger({ logLevel: 'silent' }));
-    await ctx.store.db
-      .updateTable('apps')
-      .set({ rate_limit_per_second: DEFAULT_APP_RATE, rate_limit_burst: DEFAULT_APP_BURST })
-      .where('app_id', '=', flooder.appId)
-      .execute();
-    await ctx.store.close();
+    await setAppRate(env, flooder.appId, DEFAULT_APP_RATE, DEFAULT_APP_BURST);
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // the token cache (TOKEN_CACHE_MS)
     const [duringLimited, limitedFlood] = await Promise.all([
       pacedInThread(fresh(OTHER_CALLER_APPLICANTS + 1_000_000)),
       load({ ...flood, seconds: SECONDS + 1 }),
     ]);
+    // With the cap: the flood's rate unlimited again, the service restarted with the cap on.
+    await setAppRate(env, flooder.appId, null, null);
+    await server.stop();
+    server = await startServer('service', {
+      ...env,
+      ...SERVICE_ENV,
+      APP_CONCURRENCY_LIMIT: String(APP_CONCURRENCY),
+    });
+    const capped = { alone: [] as LoadResult[], during: [] as LoadResult[], flood: [] as LoadResult[] };
+    const cappedFresh = (run: number, during: boolean) => ({
+      ...fresh(OTHER_CALLER_APPLICANTS + 1_500_000 + run * 200_000 + (during ? 100_000 : 0)),
+      url: server.url,
+    });
+    if (WARMUP > 0) await load({ ...flood, url: server.url, seconds: WARMUP }); // warms the new process
+    for (let run = 0; run < RUNS; run++) {
+      capped.alone.push(await pacedInThread(cappedFresh(run, false)));
+      const [during, cappedFlood] = await Promise.all([
+        pacedInThread(cappedFresh(run, true)),
+        load({ ...flood, url: server.url, seconds: SECONDS + 1 }),
+      ]);
+      capped.during.push(during);
+      capped.flood.push(cappedFlood);
+    }
+    const cappedAloneP99 = median(capped.alone.map((r) => r.p99));
+    const cappedDuringP99 = median(capped.during.map((r) => r.p99));
     const s = summarize(runs);
     return {
       rps: s.rps,
@@ -315,6 +342,16 @@ async function duplicateFlood(target: TargetName, freshRps: number) {
           non2xx: duringLimited.non2xx,
           flood429: limitedFlood.statuses['4xx'],
         },
+        withConcurrencyCap: {
+          limit: APP_CONCURRENCY,
+          alone: { p50: median(capped.alone.map((r) => r.p50)), p99: cappedAloneP99 },
+          duringFlood: { p50: median(capped.during.map((r) => r.p50)), p99: cappedDuringP99 },
+          p99Ratio: Math.round((cappedDuringP99 / Math.max(0.001, cappedAloneP99)) * 100) / 100,
+          p99Runs: { alone: capped.alone.map((r) => r.p99), during: capped.during.map((r) => r.p99) },
+          otherNon2xx: capped.during.reduce((sum, r) => sum + r.non2xx, 0),
+          floodRps: Math.round(median(capped.flood.map((r) => r.rps))),
+          floodStatuses: capped.flood.map((r) => r.statuses),
+        },
       },
       runs: s.runs,
     };
@@ -322,6 +359,22 @@ async function duplicateFlood(target: TargetName, freshRps: number) {
     await server.stop();
     await dropSchema(env);
   }
+}
+
+/** Sets an app's own rate limit in the store (null: the environment's, unlimited in the bench). */
+async function setAppRate(
+  env: Record<string, string>,
+  appId: string,
+  rate: number | null,
+  burst: number | null,
+): Promise<void> {
+  const ctx = await openContext(loadConfig(env), createLogger({ logLevel: 'silent' }));
+  await ctx.store.db
+    .updateTable('apps')
+    .set({ rate_limit_per_second: rate, rate_limit_burst: burst })
+    .where('app_id', '=', appId)
+    .execute();
+  await ctx.store.close();
 }
 
 /**
