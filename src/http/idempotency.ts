@@ -87,11 +87,22 @@ function settingsOf(ctx: ServiceContext): IdempotencySettings {
   };
 }
 
+/**
+ * The hooks are plain functions that call `done`, so that a request without a key passes them
+ * without a promise (Fastify runs an async hook through one).
+ */
 function claimHook(ctx: ServiceContext): preHandlerHookHandler {
-  const settings = settingsOf(ctx);
-  return async function claimIdempotencyKey(request: FastifyRequest, reply: FastifyReply) {
+  const claim = claimKey(ctx);
+  return function claimIdempotencyKey(request, reply, done) {
     const key = parseKey(request.headers[IDEMPOTENCY_HEADER]);
-    if (key === undefined) return;
+    if (key === undefined) done();
+    else claim(request, reply, key).then(() => done(), done);
+  };
+}
+
+function claimKey(ctx: ServiceContext) {
+  const settings = settingsOf(ctx);
+  return async (request: FastifyRequest, reply: FastifyReply, key: string): Promise<unknown> => {
     const operation = request.routeOptions.config.operation ?? request.routeOptions.url ?? '';
     const outcome = await beginIdempotentRequest(
       ctx,
@@ -111,14 +122,27 @@ function claimHook(ctx: ServiceContext): preHandlerHookHandler {
         .send(outcome.response.body);
     }
     request.idempotency = { claim: outcome.claim, handedToOperation: false };
+    return undefined;
   };
 }
 
 function finishHook(ctx: ServiceContext): onSendHookHandler {
-  return async function storeIdempotentResponse(request, reply, payload) {
+  const record = recordResponse(ctx);
+  return function storeIdempotentResponse(request, reply, payload, done) {
     const handle = request.idempotency;
-    if (handle === null) return payload;
+    if (handle === null) return done(null, payload);
     request.idempotency = null;
+    record(request, reply, handle, payload).then(() => done(null, payload), done);
+  };
+}
+
+function recordResponse(ctx: ServiceContext) {
+  return async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    handle: RequestIdempotency,
+    payload: unknown,
+  ) => {
     // The operation recorded its result in its own commit.
     if (handle.handedToOperation && reply.statusCode === 200) return payload;
     try {
