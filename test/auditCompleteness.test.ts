@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
 import * as OTPAuth from 'otpauth';
@@ -56,7 +57,23 @@ function commandTable(program: Command, prefix = ''): string[] {
 }
 
 /** Commands that change nothing the audit trail records, and why. */
+/**
+ * Mutating routes whose single audit row is asserted by their own feature's test, with why they
+ * cannot be driven from here.
+ */
+const AUDITED_ELSEWHERE: Record<string, string> = {
+  'POST /admin/v1/screening/lists/:list':
+    'an XML upload, not a JSON body: test/screening/screening.http.test.ts imports over HTTP; the CLI import below writes the same row',
+  'POST /admin/v1/applications/:busi_water_no/screening/:hit_id/clear':
+    'needs a screening hit: test/screening/screening.http.test.ts asserts screening.hit, .clear, .confirm_clear',
+  'POST /admin/v1/applications/:busi_water_no/screening/:hit_id/confirm':
+    'needs a screening hit: test/screening/screening.http.test.ts',
+  'POST /admin/v1/applications/:busi_water_no/screening/:hit_id/reject':
+    'needs a screening hit: test/screening/screening.http.test.ts',
+};
+
 const READ_ONLY_COMMANDS: Record<string, string> = {
+  'screening status': 'reads the lists in force and the open hits',
   serve: 'runs the service',
   worker: 'runs the webhook dispatcher',
   migrate: 'schema migrations: recorded in the migrations table, not a change of data',
@@ -298,7 +315,11 @@ for (const storeName of storeNames()) {
         (r) => r.includes(ADMIN) && MUTATING.has(r.split(' ')[0]!),
       );
       assert.ok(mutating.length >= 25, `found ${mutating.length} routes: is the route table parsed?`);
-      assert.deepEqual(mutating.filter((r) => !(r in HTTP)).sort(), [], 'routes without a case');
+      assert.deepEqual(
+        mutating.filter((r) => !(r in HTTP) && !(r in AUDITED_ELSEWHERE)).sort(),
+        [],
+        'routes without a case',
+      );
       assert.deepEqual(
         Object.keys(HTTP).filter((r) => !mutating.includes(r)),
         [],
@@ -323,6 +344,14 @@ for (const storeName of storeNames()) {
     const serial = (status: Parameters<Applications['inState']>[1]) => applications.inState(appId, status);
     const CLI: Record<string, CliCase> = {
       'apps create': async () => ['apps', 'create', '--name', 'CLI partner'],
+      'screening import': async () => [
+        'screening',
+        'import',
+        '--list',
+        'un',
+        '--file',
+        fileURLToPath(new URL('./screening/fixtures/un-consolidated.xml', import.meta.url)),
+      ],
       'apps rotate-secret': async () => ['apps', 'rotate-secret', '--app', await newApp()],
       'apps disable': async () => ['apps', 'disable', '--app', await newApp()],
       'apps enable': async () => ['apps', 'enable', '--app', await newApp()],
