@@ -16,11 +16,12 @@ export interface ServiceProcess {
 
 export async function spawnService(env: Record<string, string>): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [MAIN], {
-    // As in startService: no per-app rate limit unless the test sets one.
+    // As in startService: no per-app rate limit or concurrency cap unless the test sets one.
     env: {
       ...process.env,
       RATE_LIMIT_PER_SECOND: '1000000',
       RATE_LIMIT_BURST: '1000000',
+      APP_CONCURRENCY_LIMIT: '1000000',
       ...env,
       PORT: '0',
       HOST: '127.0.0.1',
