@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { TEST_PASSWORD } from '../helpers/operators.ts';
+import { budgetMs } from '../helpers/budget.ts';
 
 /** Steps the console tests share: sign-in, keyboard moves, and checks every page must pass. */
 
@@ -24,9 +25,10 @@ export async function focusedMatches(page: Page, selector: string): Promise<bool
 
 /**
  * Waits until a JavaScript expression is true in the page. (Playwright's waitForFunction would eval
- * the string inside the page, which the console's CSP rightly refuses; this asks from outside.)
+ * the string inside the page, which the console's CSP rightly refuses; this asks from outside.) It
+ * ends when the expression holds; its ceiling grows with the machine's load (budget.ts).
  */
-export async function waitUntil(page: Page, expression: string, timeoutMs = 10_000): Promise<void> {
+export async function waitUntil(page: Page, expression: string, timeoutMs = budgetMs(4_000)): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!((await page.evaluate(expression)) as boolean)) {
     if (Date.now() > deadline) assert.fail(`timed out waiting for: ${expression}`);
