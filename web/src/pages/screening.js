@@ -16,6 +16,13 @@ import { errorText, mono } from '../ui.js';
  */
 
 /**
+ * Notes being written, by hit: the application page redraws itself (a claim, a reload), and an
+ * operator's half-written note must survive it rather than be sent empty.
+ * @type {Map<string, string>}
+ */
+const draftNotes = new Map();
+
+/**
  * @param {ScreeningHit[]} hits
  * @param {{ ctx: import('../context.js').PageContext, serial: string, reload: () => void, fieldLabel: (field: string) => string }} options
  */
@@ -26,6 +33,7 @@ export function screeningPanel(hits, { ctx, serial, reload, fieldLabel }) {
   const act = async (hit, action, body) => {
     try {
       await api('POST', `/applications/${encodeURIComponent(serial)}/screening/${hit.id}/${action}`, body);
+      draftNotes.delete(hit.id);
       ctx.toast(t(`screening.done.${action}`), 'success');
       reload();
     } catch (error) {
@@ -40,6 +48,8 @@ export function screeningPanel(hits, { ctx, serial, reload, fieldLabel }) {
       const note = /** @type {HTMLTextAreaElement} */ (
         h('textarea', { id: noteId, rows: 2, maxlength: 1000 })
       );
+      note.value = draftNotes.get(hit.id) ?? '';
+      note.addEventListener('input', () => draftNotes.set(hit.id, note.value));
       return h(
         'div',
         { class: 'screening-actions' },
