@@ -126,7 +126,7 @@ export const ENVIRONMENT = Type.Object({
     16,
     1,
     1_000_000,
-    "requests of one app in progress at once in a process; more are refused at once (429) so that one app's flood cannot make the others queue",
+    "requests of one app in progress at once in a process, for an app without a limit of its own (`cardapply apps set-concurrency`); more are refused at once (429) so that one app's flood cannot make the others queue",
   ),
   TIMESTAMP_SKEW_SECONDS: integer(
     300,

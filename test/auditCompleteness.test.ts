@@ -365,6 +365,14 @@ for (const storeName of storeNames()) {
         '--burst',
         '10',
       ],
+      'apps set-concurrency': async () => [
+        'apps',
+        'set-concurrency',
+        '--app',
+        await newApp(),
+        '--limit',
+        '32',
+      ],
       // A token to revoke: revoking none changes nothing and is not recorded.
       'tokens revoke': async () => ['tokens', 'revoke', '--app', (await newCaller(service)).appId],
       'operators create': async () => [

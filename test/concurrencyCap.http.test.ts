@@ -3,6 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PATHS } from '../src/http/paths.ts';
 import { callerAuthentication } from '../src/http/callerAuth.ts';
+import { setConcurrencyLimit } from '../src/callers/manageCredentials.ts';
+import { SYSTEM } from '../src/audit/actor.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
 import { createStoreTarget, storeNames } from './helpers/stores.ts';
 import {
@@ -113,6 +115,33 @@ for (const storeName of storeNames()) {
       assert.equal((await submit(flooder)).status, 200);
       const metrics = await (await fetch(`${service.baseUrl}/metrics`)).text();
       assert.match(metrics, /cardapply_rate_limit_rejections_total\{limit="concurrency"\} 3/);
+    });
+
+    test("an app's own limit replaces the default for it alone, and --default brings the default back", async () => {
+      const large = await newCaller(service, 'large');
+      const by = { actor: SYSTEM, source: 'test' };
+      const own = LIMIT + 2;
+      await setConcurrencyLimit(service.ctx, large.appId, own, by);
+      // The token's cached view of the app was dropped by the change: the next request reads it.
+      closeGate();
+      const holding = Array.from({ length: own }, () => held(service, large));
+      await inFlightBecomes(service, large.appId, own);
+      const refused = await submit(large);
+      assert.equal(refused.status, 429, refused.text);
+      assert.equal(refused.body.code, 42904);
+      assert.ok(refused.body.msg.includes(String(own)), refused.body.msg);
+      gate.open();
+      for (const reply of await Promise.all(holding)) assert.equal(reply.status, 200);
+      await inFlightBecomes(service, large.appId, 0);
+
+      await setConcurrencyLimit(service.ctx, large.appId, null, by);
+      closeGate();
+      const back = [held(service, large), held(service, large)];
+      await inFlightBecomes(service, large.appId, LIMIT);
+      assert.equal((await submit(large)).status, 429);
+      gate.open();
+      await Promise.all(back);
+      await inFlightBecomes(service, large.appId, 0);
     });
 
     test('aborted and timed-out requests give their slots back, each once', async () => {

@@ -222,7 +222,7 @@ for (const storeName of storeNames()) {
         return JSON.parse(stdout) as unknown;
       };
 
-      test('apps rotate-secret, disable, enable, set-limit and tokens revoke', async () => {
+      test('apps rotate-secret, disable, enable, set-limit, set-concurrency and tokens revoke', async () => {
         const created = (await cli('apps', 'create', '--name', 'cli partner', '--json')) as {
           app_id: string;
           app_secret: string;
@@ -276,6 +276,15 @@ for (const storeName of storeNames()) {
           rate_limit_burst: null,
         });
 
+        assert.deepEqual(await cli('apps', 'set-concurrency', '--app', appId, '--limit', '40', '--json'), {
+          app_id: appId,
+          concurrency_limit: 40,
+        });
+        assert.deepEqual(await cli('apps', 'set-concurrency', '--app', appId, '--default', '--json'), {
+          app_id: appId,
+          concurrency_limit: null,
+        });
+
         assert.deepEqual(await cli('tokens', 'revoke', '--token', token, '--json'), { revoked: 1 });
         assert.equal((await query(token, appId)).status, 401);
         assert.ok(await works(fresh, appId));
@@ -291,6 +300,8 @@ for (const storeName of storeNames()) {
           'app.secret_rotate',
           'app.disable',
           'app.enable',
+          'app.update',
+          'app.update',
           'app.update',
           'app.update',
           'app.token_revoke',

@@ -266,7 +266,12 @@ for (const storeName of storeNames()) {
       const before = await applicationsOf(caller.appId);
       const fencedOut = { appId: caller.appId, key, claimToken: 'the-old-holder' };
       const instance = group.instances[0]!;
-      const callerView = { appId: caller.appId, rateLimitPerSecond: null, rateLimitBurst: null };
+      const callerView = {
+        appId: caller.appId,
+        rateLimitPerSecond: null,
+        rateLimitBurst: null,
+        concurrencyLimit: null,
+      };
       await assert.rejects(
         submitApplication(instance.ctx, callerView, body, { idempotency: fencedOut }),
         (error: unknown) => error instanceof ServiceError && error.error === 'idempotencyInProgress',

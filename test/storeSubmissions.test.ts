@@ -76,6 +76,7 @@ async function withStore(name: 'sqlite' | 'postgres', work: (store: Store) => Pr
         status: 'active',
         rate_limit_per_second: null,
         rate_limit_burst: null,
+        concurrency_limit: null,
         created_at: 1,
         updated_at: 1,
       })

@@ -48,7 +48,7 @@ export async function insertToken(
 const FIND_TOKEN_WITH_APP = statement(
   'find_token_with_app',
   `SELECT t.app_id, t.expires_at, t.revoked_at, a.status AS app_status,
-          a.rate_limit_per_second, a.rate_limit_burst
+          a.rate_limit_per_second, a.rate_limit_burst, a.concurrency_limit
      FROM {access_tokens} t JOIN {apps} a ON a.app_id = t.app_id
     WHERE t.token_hash = ?`,
 );
@@ -60,6 +60,7 @@ export interface TokenWithApp {
   app_status: string;
   rate_limit_per_second: number | null;
   rate_limit_burst: number | null;
+  concurrency_limit: number | null;
 }
 
 /** A token with the state of its app, in one round trip: this runs on every caller request. */

@@ -34,6 +34,7 @@ export async function createApp(db: Kysely<Database>, name: string, now: number)
       status: 'active',
       rate_limit_per_second: null,
       rate_limit_burst: null,
+      concurrency_limit: null,
       created_at: now,
       updated_at: now,
     });
@@ -80,6 +81,8 @@ export interface Caller {
   appId: string;
   rateLimitPerSecond: number | null;
   rateLimitBurst: number | null;
+  /** The app's own cap on requests in progress at once, or null for APP_CONCURRENCY_LIMIT. */
+  concurrencyLimit: number | null;
 }
 
 /** The `Authorization` header holds the bare token or `Bearer <token>`. */
@@ -141,5 +144,6 @@ function callerOfRow(row: TokenWithApp | undefined, now: number): Caller {
     appId: row.app_id,
     rateLimitPerSecond: row.rate_limit_per_second,
     rateLimitBurst: row.rate_limit_burst,
+    concurrencyLimit: row.concurrency_limit,
   };
 }

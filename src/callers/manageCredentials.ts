@@ -177,3 +177,43 @@ export async function setRateLimit(
     return view;
   });
 }
+
+export interface ConcurrencyLimitView {
+  app_id: string;
+  /** null: APP_CONCURRENCY_LIMIT applies. */
+  concurrency_limit: number | null;
+}
+
+/**
+ * The app's own cap on its requests in progress at once in each service process, or null to use
+ * APP_CONCURRENCY_LIMIT: more room for a partner that sends in parallel, less for a noisy one.
+ */
+export async function setConcurrencyLimit(
+  ctx: ServiceContext,
+  appId: string,
+  limit: number | null,
+  by: ChangedBy,
+): Promise<ConcurrencyLimitView> {
+  if (limit !== null && (!Number.isInteger(limit) || limit < 1 || limit > 1_000_000)) {
+    throw new Error('setConcurrencyLimit: the limit must be a whole number from 1 to 1000000');
+  }
+  return ctx.store.transaction(async (trx) => {
+    const app = await appOrThrow(trx, appId);
+    const now = ctx.now();
+    await trx
+      .updateTable('apps')
+      .set({ concurrency_limit: limit, updated_at: now })
+      .where('app_id', '=', appId)
+      .execute();
+    await recordAudit(trx, {
+      actor: actorName(by.actor),
+      action: 'app.update',
+      targetType: 'app',
+      targetId: appId,
+      details: { from: { concurrency_limit: app.concurrency_limit }, to: { concurrency_limit: limit } },
+      source: by.source,
+      at: now,
+    });
+    return { app_id: appId, concurrency_limit: limit };
+  });
+}

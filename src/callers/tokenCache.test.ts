@@ -10,6 +10,7 @@ const row: TokenWithApp = {
   app_status: 'active',
   rate_limit_per_second: null,
   rate_limit_burst: null,
+  concurrency_limit: null,
 };
 
 test('an entry lives its time and no longer', async () => {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { rotateSecret, setRateLimit } from '../callers/manageCredentials.ts';
+import { rotateSecret, setConcurrencyLimit, setRateLimit } from '../callers/manageCredentials.ts';
 import { setAppStatus } from '../callers/appAdministration.ts';
 import { cliChange, wholeNumberOption } from './cliSource.ts';
 import { withContext } from './context.ts';
@@ -7,7 +7,10 @@ import { print } from './output.ts';
 
 /** A change from the command line, for the audit trail: the service acting for the shell user. */
 
-/** `apps rotate-secret`, `apps disable`, `apps enable`, `apps set-limit`: added to the apps group. */
+/**
+ * `apps rotate-secret`, `apps disable`, `apps enable`, `apps set-limit`, `apps set-concurrency`:
+ * added to the apps group.
+ */
 export function appCredentialsCommands(apps: Command): void {
   apps
     .command('rotate-secret')
@@ -85,4 +88,26 @@ export function appCredentialsCommands(apps: Command): void {
         );
       },
     );
+
+  apps
+    .command('set-concurrency')
+    .description(
+      "set how many of an app's requests each service process takes at once (more are refused, 429), or go back to APP_CONCURRENCY_LIMIT",
+    )
+    .requiredOption('--app <app_id>', 'the app')
+    .option('--limit <n>', 'requests in progress at once', wholeNumberOption('--limit', 1, 1_000_000))
+    .option('--default', 'use APP_CONCURRENCY_LIMIT again')
+    .option('--json', 'print the limit as JSON')
+    .action(async (options: { app: string; limit?: number; default?: boolean; json?: boolean }) => {
+      if ((options.limit === undefined) === (options.default !== true))
+        throw new Error('give --limit or --default');
+      const view = await withContext((ctx) =>
+        setConcurrencyLimit(ctx, options.app, options.limit ?? null, cliChange()),
+      );
+      print(options.json, view, () =>
+        view.concurrency_limit === null
+          ? `${view.app_id}  default concurrency`
+          : `${view.app_id}  ${view.concurrency_limit} at once per process`,
+      );
+    });
 }

@@ -5,7 +5,8 @@ import { ServiceError } from '../errors/serviceError.ts';
 const RETRY_AFTER_SECONDS = 1;
 
 /**
- * Requests of each app in progress in this process, at most `limit` at once (APP_CONCURRENCY_LIMIT).
+ * Requests of each app in progress in this process, at most the app's own limit at once (set with
+ * `cardapply apps concurrency`), or `limit` (APP_CONCURRENCY_LIMIT) for an app without one.
  * Above it a request is refused at once, before its body is validated or the store is asked, so
  * that one app saturating the service cannot make the other apps' requests queue behind its own.
  * A slot is freed when the response has gone out or the connection has closed, whichever is first:
@@ -24,12 +25,16 @@ export class AppConcurrency {
     return this.#inFlight.get(appId) ?? 0;
   }
 
-  /** Takes a slot of `appId` until `reply` closes, or throws the 429 when it has none. */
-  admit(appId: string, reply: FastifyReply): void {
+  /**
+   * Takes a slot of `appId` until `reply` closes, or throws the 429 when it has none. `ownLimit` is
+   * the app's own cap (null: the default).
+   */
+  admit(appId: string, reply: FastifyReply, ownLimit: number | null = null): void {
     const count = this.#inFlight.get(appId) ?? 0;
-    if (count >= this.limit) {
+    const limit = ownLimit ?? this.limit;
+    if (count >= limit) {
       throw new ServiceError('concurrencyLimited', {
-        params: { app_id: appId, limit: this.limit, retry_after: RETRY_AFTER_SECONDS },
+        params: { app_id: appId, limit, retry_after: RETRY_AFTER_SECONDS },
         data: { retry_after: RETRY_AFTER_SECONDS },
         headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
       });

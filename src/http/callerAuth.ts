@@ -83,7 +83,7 @@ function admitCaller(
 ): Promise<void> | undefined {
   request.caller = caller;
   const limits = request.server.limits;
-  limits.concurrency.admit(caller.appId, reply);
+  limits.concurrency.admit(caller.appId, reply, caller.concurrencyLimit);
   const limited = limits.limitCaller(reply, caller);
   if (limited === undefined) return checkBody(ctx, request, caller, now);
   return limited.then(() => checkBody(ctx, request, caller, now));

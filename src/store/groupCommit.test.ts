@@ -25,6 +25,7 @@ const app = (id: string) => ({
   status: 'active' as const,
   rate_limit_per_second: null,
   rate_limit_burst: null,
+  concurrency_limit: null,
   created_at: 1,
   updated_at: 1,
 });

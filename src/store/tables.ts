@@ -52,6 +52,8 @@ export interface AppsTable {
   /** Per-app rate limit; null means the configured default. */
   rate_limit_per_second: number | null;
   rate_limit_burst: number | null;
+  /** Per-app cap on requests in progress at once in a process; null means APP_CONCURRENCY_LIMIT. */
+  concurrency_limit: number | null;
   created_at: number;
   updated_at: number;
 }

@@ -16,7 +16,7 @@ export async function newAppId(ctx: ServiceContext, name = 'webhook partner'): P
 
 /** Submits `count` applications (each writes an application.submitted event); returns their serials. */
 export async function submitMany(ctx: ServiceContext, appId: string, count: number): Promise<string[]> {
-  const caller = { appId, rateLimitPerSecond: null, rateLimitBurst: null };
+  const caller = { appId, rateLimitPerSecond: null, rateLimitBurst: null, concurrencyLimit: null };
   const serials: string[] = [];
   for (let i = 0; i < count; i++) {
     const { busi_water_no } = await submitApplication(

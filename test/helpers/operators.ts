@@ -102,7 +102,7 @@ export async function loginAs(
 
 /** The caller as the domain sees it, for submitting without HTTP (no rate limit in the way). */
 export function callerOf(appId: string): Caller {
-  return { appId, rateLimitPerSecond: null, rateLimitBurst: null };
+  return { appId, rateLimitPerSecond: null, rateLimitBurst: null, concurrencyLimit: null };
 }
 
 /** Applicants numbered per service, so that no two tests of one store submit the same document. */
