@@ -1,5 +1,5 @@
 import type { Config } from './config.ts';
-import type { Keys } from './keys/liveKeyRing.ts';
+import type { Keys } from './crypto/liveKeyRing.ts';
 import type { ServiceMetrics } from './metrics/metrics.ts';
 import type { Workers } from './metrics/workers.ts';
 import type { LoadedCodeTables } from './codes/tables.ts';

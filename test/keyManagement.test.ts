@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { listAudit } from '../src/audit/auditTrail.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { keyStatus, retireKey, rotateKey } from '../src/keys/keyManagement.ts';
-import { LiveKeyRing } from '../src/keys/liveKeyRing.ts';
+import { LiveKeyRing } from '../src/crypto/liveKeyRing.ts';
 import { reencryptAll } from '../src/keys/reencrypt.ts';
 import { createLogger } from '../src/logger.ts';
 import { openContext } from '../src/start.ts';

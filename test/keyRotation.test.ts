@@ -10,7 +10,7 @@ import { ERRORS } from '../src/errors/catalogue.ts';
 import { PATHS } from '../src/http/paths.ts';
 import type { KeyStatus, RetireResult, RotateResult } from '../src/keys/keyManagement.ts';
 import { loadKeyFileRing } from '../src/keys/loadKeyRing.ts';
-import type { Keys } from '../src/keys/liveKeyRing.ts';
+import type { Keys } from '../src/crypto/liveKeyRing.ts';
 import { createLogger } from '../src/logger.ts';
 import { openContext } from '../src/start.ts';
 import { addEndpoint, secretAad } from '../src/webhooks/endpoints.ts';

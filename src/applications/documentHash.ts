@@ -1,4 +1,4 @@
-import type { Keys } from '../keys/liveKeyRing.ts';
+import type { Keys } from '../crypto/liveKeyRing.ts';
 import { canonicalDocumentNumber } from './checks/canonical.ts';
 
 /**

@@ -3,7 +3,7 @@ import { documentRiskFlags } from '../documents/documentRisk.ts';
 import { documentRows } from '../documents/documentStore.ts';
 import { outcomesOf, type DocumentOutcomes } from '../documents/documentView.ts';
 import { DOCUMENT_FIELDS } from '../documents/outcome.ts';
-import { takeReveal, type RevealPurpose } from '../operators/revealPolicy.ts';
+import { takeReveal, type RevealPurpose } from './revealPolicy.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';

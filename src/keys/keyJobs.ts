@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { rekeyDocuments, rekeyFinished } from '../applications/documentRekey.ts';
 import type { ServiceContext } from '../context.ts';
 import { startPeriodicJob } from '../metrics/periodicJob.ts';
-import { LiveKeyRing } from './liveKeyRing.ts';
+import { LiveKeyRing } from '../crypto/liveKeyRing.ts';
 import { reencryptAll } from './reencrypt.ts';
 
 /** How often a service looks at DATA_DIR's key file for a rotation or a retirement. */

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { parseEncryptionKeys } from '../crypto/keyRing.ts';
 import { loadOrCreateKeyFile, readIndexKeyFile } from './keyFile.ts';
-import { LiveKeyRing, type Keys } from './liveKeyRing.ts';
+import { LiveKeyRing, type Keys } from '../crypto/liveKeyRing.ts';
 
 /**
  * The key ring from configuration. With ENCRYPTION_KEYS it is fixed for the life of the process (a

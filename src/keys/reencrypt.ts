@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { ServiceContext } from '../context.ts';
 import { totpAad } from '../operators/totp.ts';
 import { secretAad } from '../webhooks/endpoints.ts';
-import type { Keys } from './liveKeyRing.ts';
+import type { Keys } from '../crypto/liveKeyRing.ts';
 import { chunkAad } from '../documents/documentStore.ts';
 
 /**

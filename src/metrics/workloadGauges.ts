@@ -1,4 +1,4 @@
-import { oldestWaiting } from '../operators/workload.ts';
+import { oldestWaiting } from '../applications/workload.ts';
 import type { Store } from '../store/connect.ts';
 import type { ServiceMetrics } from './metrics.ts';
 

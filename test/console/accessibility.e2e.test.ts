@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createApp } from '../../src/callers/credentials.ts';
 import { createOperator } from '../../src/operators/operators.ts';
-import { claimApplication } from '../../src/operators/reviewClaims.ts';
+import { claimApplication } from '../../src/applications/reviewClaims.ts';
 import { SYSTEM } from '../../src/audit/actor.ts';
 import { skipWithout } from '../helpers/components.ts';
 import { Applications, enrolFactor, TEST_PASSWORD } from '../helpers/operators.ts';

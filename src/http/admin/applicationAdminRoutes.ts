@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { OPERATOR_ACTIONS, requirementsOf } from '../../applications/lifecycle.ts';
 import { searchApplications } from '../../applications/listApplications.ts';
-import { queueDetails } from '../../operators/queueDetails.ts';
+import { queueDetails } from '../../applications/queueDetails.ts';
 import { revealField, showApplication } from '../../applications/operatorView.ts';
-import { checkPurpose } from '../../operators/revealPolicy.ts';
+import { checkPurpose } from '../../applications/revealPolicy.ts';
 import { transitionApplication } from '../../applications/transitionApplication.ts';
 import type { ServiceContext } from '../../context.ts';
 import { ACTING_ROLE } from '../../operators/roles.ts';

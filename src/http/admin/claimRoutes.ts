@@ -7,8 +7,8 @@ import {
   openForReview,
   reassignClaim,
   releaseClaim,
-} from '../../operators/reviewClaims.ts';
-import { checkPurpose, PURPOSE_TEXT_MAX, REVEAL_PURPOSES } from '../../operators/revealPolicy.ts';
+} from '../../applications/reviewClaims.ts';
+import { checkPurpose, PURPOSE_TEXT_MAX, REVEAL_PURPOSES } from '../../applications/revealPolicy.ts';
 import { ACTING_ROLE } from '../../operators/roles.ts';
 import { success } from '../envelope.ts';
 import { changedBy, operatorOf, requireOperator } from './operatorAuth.ts';

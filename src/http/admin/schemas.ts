@@ -10,7 +10,7 @@ import { DETAIL_LIMIT, TRACKING_URL_LIMIT } from '../../applications/transitionA
 import type { ErrorName } from '../../errors/catalogue.ts';
 import { USERNAME_PATTERN } from '../../operators/operators.ts';
 import { MAX_PASSWORD_LENGTH } from '../../operators/passwordPolicy.ts';
-import { PURPOSE_TEXT_MAX, REVEAL_PURPOSES } from '../../operators/revealPolicy.ts';
+import { PURPOSE_TEXT_MAX, REVEAL_PURPOSES } from '../../applications/revealPolicy.ts';
 import { ROLES } from '../../operators/roles.ts';
 import { BODY_ERRORS } from '../routeErrors.ts';
 import { errorResponses, SuccessEnvelope } from '../schemas.ts';

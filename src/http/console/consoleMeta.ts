@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../../context.ts';
-import { REVEAL_PURPOSES } from '../../operators/revealPolicy.ts';
+import { REVEAL_PURPOSES } from '../../applications/revealPolicy.ts';
 import { OPERATOR_ACTIONS, STATUSES, TRANSITIONS } from '../../applications/lifecycle.ts';
 import { REVEALABLE_FIELDS } from '../../applications/masking.ts';
 import { AMENDABLE_FIELDS } from '../../applications/requestedFields.ts';

@@ -4,11 +4,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { defaultIndexKeyOf, parseEncryptionKeys } from '../crypto/keyRing.ts';
-import { appendKeyToFile, loadOrCreateKeyFile, readIndexKeyFile, removeKeyFromFile } from './keyFile.ts';
+import { defaultIndexKeyOf, parseEncryptionKeys } from './keyRing.ts';
+import {
+  appendKeyToFile,
+  loadOrCreateKeyFile,
+  readIndexKeyFile,
+  removeKeyFromFile,
+} from '../keys/keyFile.ts';
 import { LiveKeyRing } from './liveKeyRing.ts';
-import { loadKeyFileRing } from './loadKeyRing.ts';
-import { olderKeyIds } from './reencrypt.ts';
+import { loadKeyFileRing } from '../keys/loadKeyRing.ts';
+import { olderKeyIds } from '../keys/reencrypt.ts';
 
 const key = () => randomBytes(32).toString('base64');
 

@@ -1,6 +1,6 @@
-import { maskName } from '../applications/masking.ts';
+import { maskName } from './masking.ts';
 import type { ServiceContext } from '../context.ts';
-import { openApplication } from '../applications/sealedPayload.ts';
+import { openApplication } from './sealedPayload.ts';
 
 /**
  * What tells the rows of the review queue apart at a glance (serials of applications submitted

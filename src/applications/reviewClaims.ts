@@ -1,15 +1,15 @@
 import type { Kysely } from 'kysely';
 import { actorName, type ChangedBy } from '../audit/actor.ts';
 import { recordAudit } from '../audit/auditTrail.ts';
-import { findApplication } from '../applications/applicationRepository.ts';
-import { isSerialNumber } from '../applications/serialNumber.ts';
+import { findApplication } from './applicationRepository.ts';
+import { isSerialNumber } from './serialNumber.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import type { Database } from '../store/tables.ts';
-import { findOperator } from './operatorRepository.ts';
+import { findOperator } from '../operators/operatorRepository.ts';
 import { takeReveal, type RevealPurpose } from './revealPolicy.ts';
-import { hasRole, type Role } from './roles.ts';
-import { openApplication } from '../applications/sealedPayload.ts';
+import { hasRole, type Role } from '../operators/roles.ts';
+import { openApplication } from './sealedPayload.ts';
 
 /**
  * Review claims: a reviewer claims an application in review, so that two do not work on one and

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { isFinal, STATUSES, type Status } from '../applications/lifecycle.ts';
-import { keptCounts } from '../applications/countApplications.ts';
+import { isFinal, STATUSES, type Status } from './lifecycle.ts';
+import { keptCounts } from './countApplications.ts';
 import type { ServiceContext } from '../context.ts';
 import { screeningAlerts } from '../screening/screeningRepository.ts';
 import type { Store } from '../store/connect.ts';

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { KeyRing } from '../crypto/keyRing.ts';
+import type { KeyRing } from './keyRing.ts';
 
 /** What the domain uses of a key ring: a fixed `KeyRing` and a `LiveKeyRing` both provide it. */
 export type Keys = Pick<
