@@ -5,7 +5,7 @@ import { runPrimary, WORKER_INDEX_ENV } from './cluster.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { checkConnectionBudget, openContext } from './start.ts';
-import { startJobRunner } from './jobs/jobRunner.ts';
+import { startJobRunner } from './worker/jobRunner.ts';
 import { startDispatcher } from './webhooks/dispatcher.ts';
 import { startKeyJobs } from './keys/keyJobs.ts';
 import { startMetricsServer } from './metrics/metricsServer.ts';

@@ -1,7 +1,7 @@
 import { claimApplication } from '../src/applications/reviewClaims.ts';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Role } from '../src/operators/roles.ts';
+import type { Role } from '../src/access/roles.ts';
 import { ADMIN, call, loginAs, TEST_PASSWORD, uniqueName, type Applications } from './helpers/operators.ts';
 import { storeNames } from './helpers/stores.ts';
 import { createOperator } from '../src/operators/operators.ts';

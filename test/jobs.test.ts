@@ -10,7 +10,7 @@ import {
   type JobKind,
   type JobResult,
 } from '../src/jobs/jobQueue.ts';
-import { startJobRunner } from '../src/jobs/jobRunner.ts';
+import { startJobRunner } from '../src/worker/jobRunner.ts';
 import { createLogger } from '../src/logger.ts';
 import { openContext } from '../src/start.ts';
 import { fanOutEvents } from '../src/webhooks/deliveryQueue.ts';

@@ -16,7 +16,7 @@ import {
   rotateSecret,
   setEndpointStatus,
 } from '../src/webhooks/endpoints.ts';
-import { checkedLookup } from '../src/webhooks/endpointUrl.ts';
+import { checkedLookup } from '../src/network/endpointUrl.ts';
 import { eventIdsOf, moveTo, newAppId, submitMany } from './helpers/events.ts';
 import { startReceiver, type Receiver } from './helpers/receiver.ts';
 import { createStoreTarget, storeNames, type StoreTarget } from './helpers/stores.ts';

@@ -7,7 +7,7 @@ import { takeReveal, type RevealPurpose } from './revealPolicy.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
-import { ACTING_ROLE, hasRole, type Role } from '../operators/roles.ts';
+import { ACTING_ROLE, hasRole, type Role } from '../access/roles.ts';
 import { isErasedPayload } from './erasure.ts';
 import { actorName } from '../audit/actor.ts';
 import { findApplication, listTransitions } from './applicationRepository.ts';

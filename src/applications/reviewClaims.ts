@@ -8,7 +8,7 @@ import { ServiceError } from '../errors/serviceError.ts';
 import type { Database } from '../store/tables.ts';
 import { findOperator } from '../operators/operatorRepository.ts';
 import { takeReveal, type RevealPurpose } from './revealPolicy.ts';
-import { hasRole, type Role } from '../operators/roles.ts';
+import { hasRole, type Role } from '../access/roles.ts';
 import { openApplication } from './sealedPayload.ts';
 
 /**

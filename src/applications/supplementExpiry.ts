@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { SYSTEM } from '../audit/actor.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
-import { startPeriodicJob } from '../metrics/periodicJob.ts';
+import { startPeriodicJob } from '../jobs/periodicJob.ts';
 import { transitionApplication } from './transitionApplication.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { ServiceContext } from '../context.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
-import { ACTING_ROLE, hasRole } from '../operators/roles.ts';
+import { ACTING_ROLE, hasRole } from '../access/roles.ts';
 import { claimFollowsMove } from './reviewClaims.ts';
 import type { Database } from '../store/tables.ts';
 import { actorName, type Actor } from '../audit/actor.ts';

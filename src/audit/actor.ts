@@ -1,4 +1,4 @@
-import type { Role } from '../operators/roles.ts';
+import type { Role } from '../access/roles.ts';
 
 /** Who makes a change: a caller (an app), an operator with a role, or the service itself (the CLI, jobs). */
 export type Actor =

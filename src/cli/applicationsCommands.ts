@@ -5,7 +5,7 @@ import { revealField, showApplication, type OperatorApplicationView } from '../a
 import { transitionApplication } from '../applications/transitionApplication.ts';
 import type { ServiceContext } from '../context.ts';
 import { actingOperator } from '../operators/operators.ts';
-import { ACTING_ROLE, type Role } from '../operators/roles.ts';
+import { ACTING_ROLE, type Role } from '../access/roles.ts';
 import { checkPurpose, REVEAL_PURPOSES } from '../applications/revealPolicy.ts';
 import { cliSource, wholeNumberOption } from './cliSource.ts';
 import { withContext } from './context.ts';

@@ -3,7 +3,7 @@ import { loadConfig } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { onShutdownSignals } from '../shutdown.ts';
 import { openContext } from '../start.ts';
-import { startJobRunner } from '../jobs/jobRunner.ts';
+import { startJobRunner } from '../worker/jobRunner.ts';
 import { startDispatcher } from '../webhooks/dispatcher.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { isSerialNumber } from '../applications/serialNumber.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
-import { ACTING_ROLE, hasRole } from '../operators/roles.ts';
+import { ACTING_ROLE, hasRole } from '../access/roles.ts';
 import type { OperatorIdentity } from '../operators/sessions.ts';
 import { documentRows, readBlob } from './documentStore.ts';
 import { isDocumentField } from './outcome.ts';

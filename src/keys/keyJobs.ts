@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { rekeyDocuments, rekeyFinished } from '../applications/documentRekey.ts';
 import type { ServiceContext } from '../context.ts';
-import { startPeriodicJob } from '../metrics/periodicJob.ts';
+import { startPeriodicJob } from '../jobs/periodicJob.ts';
 import { LiveKeyRing } from '../crypto/liveKeyRing.ts';
 import { reencryptAll } from './reencrypt.ts';
 

@@ -9,7 +9,7 @@ import ipaddr from 'ipaddr.js';
  * than with a table kept here by hand. Names: `localhost` and `*.localhost`, the special-use
  * `*.local`, `*.internal`, `*.home.arpa`, and single-label names (resolved through search domains,
  * so internal by nature) are refused; other names are public as far as their text goes (a name
- * that resolves to a private address is for whoever connects to refuse, see webhooks/endpointUrl.ts).
+ * that resolves to a private address is for whoever connects to refuse, see endpointUrl.ts).
  */
 
 const SPECIAL_SUFFIXES = ['.localhost', '.local', '.internal', '.home.arpa'];

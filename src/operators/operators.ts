@@ -13,7 +13,7 @@ import {
   updateOperator,
 } from './operatorRepository.ts';
 import { passwordProblems, rememberPassword, reuseProblems } from './passwordPolicy.ts';
-import { hasRole, isRole, ROLES, type Role } from './roles.ts';
+import { hasRole, isRole, ROLES, type Role } from '../access/roles.ts';
 import { secondFactorStates, type SecondFactorState } from './totp.ts';
 
 /**

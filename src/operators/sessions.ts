@@ -11,7 +11,7 @@ import {
   revokeSession,
   touchSession,
 } from './operatorRepository.ts';
-import type { Role } from './roles.ts';
+import type { Role } from '../access/roles.ts';
 import { checkSecondFactor } from './totp.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../context.ts';
-import { startPeriodicJob } from '../metrics/periodicJob.ts';
+import { startPeriodicJob } from '../jobs/periodicJob.ts';
 import { runRetention } from './retention.ts';
 
 /**

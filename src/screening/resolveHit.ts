@@ -4,7 +4,7 @@ import type { ServiceContext } from '../context.ts';
 import { problem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
 import { transitionApplication, type TransitionResult } from '../applications/transitionApplication.ts';
-import { ACTING_ROLE, hasRole, type Role } from '../operators/roles.ts';
+import { ACTING_ROLE, hasRole, type Role } from '../access/roles.ts';
 import { findHit, updateHit } from './screeningRepository.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { ApplicationEventPayload } from '../events/outbox.ts';
-import { JOB_KINDS } from '../jobs/jobKinds.ts';
+import { JOB_KINDS } from '../worker/jobKinds.ts';
 import { enqueueJobs, jobsForEvents, type JobKind } from '../jobs/jobQueue.ts';
 import type { Store } from '../store/connect.ts';
 import type { Database, DeliveriesTable } from '../store/tables.ts';

@@ -15,7 +15,7 @@ import {
   liveSecretsOf,
   updateEndpointStatus,
 } from './endpointRepository.ts';
-import { checkEndpointUrl } from './endpointUrl.ts';
+import { checkEndpointUrl } from '../network/endpointUrl.ts';
 import { newWebhookSecret } from './signing.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { checkedLookup, checkUrlShape, hostOf } from './endpointUrl.ts';
+import { checkedLookup, checkUrlShape, hostOf } from '../network/endpointUrl.ts';
 
 /**
  * One HTTP attempt: POST the body with the given headers and report the status code, or the error.

@@ -7,7 +7,7 @@ import { submitApplication } from '../../src/applications/submitApplication.ts';
 import { createApp } from '../../src/callers/credentials.ts';
 import { PATHS } from '../../src/http/paths.ts';
 import { createOperator } from '../../src/operators/operators.ts';
-import type { Role } from '../../src/operators/roles.ts';
+import type { Role } from '../../src/access/roles.ts';
 import { startDispatcher, type Dispatcher } from '../../src/webhooks/dispatcher.ts';
 import { addEndpoint } from '../../src/webhooks/endpoints.ts';
 import { createLogger } from '../../src/logger.ts';

@@ -1,5 +1,5 @@
 import { after, before } from 'node:test';
-import type { Role } from '../../src/operators/roles.ts';
+import type { Role } from '../../src/access/roles.ts';
 import { ADMIN, Applications, call, newOperator, type TestOperator } from './operators.ts';
 import { newCaller, startService, type Reply, type TestService } from './service.ts';
 

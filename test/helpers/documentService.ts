@@ -1,4 +1,4 @@
-import { startJobRunner, type JobRunner } from '../../src/jobs/jobRunner.ts';
+import { startJobRunner, type JobRunner } from '../../src/worker/jobRunner.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startDispatcher } from '../../src/webhooks/dispatcher.ts';
 import type { DocumentOutcomes } from '../../src/documents/documentView.ts';

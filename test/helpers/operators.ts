@@ -9,7 +9,7 @@ import {
   type Status,
 } from '../../src/applications/lifecycle.ts';
 import { createOperator } from '../../src/operators/operators.ts';
-import type { Role } from '../../src/operators/roles.ts';
+import type { Role } from '../../src/access/roles.ts';
 import { uniqueApplicant } from './applicants.ts';
 import type { Reply, TestService } from './service.ts';
 import { SYSTEM } from '../../src/audit/actor.ts';

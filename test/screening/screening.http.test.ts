@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { pino } from 'pino';
 import { PATHS } from '../../src/http/paths.ts';
-import { startJobRunner } from '../../src/jobs/jobRunner.ts';
+import { startJobRunner } from '../../src/worker/jobRunner.ts';
 import { rescreenJobKind } from '../../src/screening/rescreenJob.ts';
 import { screeningJob } from '../../src/screening/screeningJob.ts';
 import { fanOutEvents } from '../../src/webhooks/deliveryQueue.ts';

@@ -1,6 +1,6 @@
 import { problem, type FieldProblem } from '../../errors/problems.ts';
 import { isPrivateHost } from '../../network/publicHost.ts';
-import { checkUrlShape } from '../../webhooks/endpointUrl.ts';
+import { checkUrlShape } from '../../network/endpointUrl.ts';
 
 /**
  * Image URLs (`id_card_img`, `id_card_back_img`, `passport_img`, `sign_applicant`, `pay_voucher`).

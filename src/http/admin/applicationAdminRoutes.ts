@@ -6,7 +6,7 @@ import { revealField, showApplication } from '../../applications/operatorView.ts
 import { checkPurpose } from '../../applications/revealPolicy.ts';
 import { transitionApplication } from '../../applications/transitionApplication.ts';
 import type { ServiceContext } from '../../context.ts';
-import { ACTING_ROLE } from '../../operators/roles.ts';
+import { ACTING_ROLE } from '../../access/roles.ts';
 import { success } from '../envelope.ts';
 import { adminSource, operatorActor, operatorOf, requireOperator } from './operatorAuth.ts';
 import {

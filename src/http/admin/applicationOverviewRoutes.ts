@@ -5,7 +5,7 @@ import { STATUSES } from '../../applications/lifecycle.ts';
 import { LIMITS } from '../../applications/schema.ts';
 import type { ServiceContext } from '../../context.ts';
 import { listApplicationEvents } from '../../webhooks/applicationEvents.ts';
-import { hasRole } from '../../operators/roles.ts';
+import { hasRole } from '../../access/roles.ts';
 import { success } from '../envelope.ts';
 import { EventView } from '../routes/eventRoutes.ts';
 import { operatorOf, requireOperator } from './operatorAuth.ts';

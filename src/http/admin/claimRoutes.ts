@@ -9,7 +9,7 @@ import {
   releaseClaim,
 } from '../../applications/reviewClaims.ts';
 import { checkPurpose, PURPOSE_TEXT_MAX, REVEAL_PURPOSES } from '../../applications/revealPolicy.ts';
-import { ACTING_ROLE } from '../../operators/roles.ts';
+import { ACTING_ROLE } from '../../access/roles.ts';
 import { success } from '../envelope.ts';
 import { changedBy, operatorOf, requireOperator } from './operatorAuth.ts';
 import { ADMIN_SECURITY, adminBodyErrors, adminErrors, EmptyBody, ok, SerialParams } from './schemas.ts';

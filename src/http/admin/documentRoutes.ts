@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { ServiceContext } from '../../context.ts';
 import { openDocument } from '../../documents/serveDocument.ts';
 import { DOCUMENT_FIELDS, DOCUMENT_TYPES } from '../../documents/outcome.ts';
-import { ACTING_ROLE } from '../../operators/roles.ts';
+import { ACTING_ROLE } from '../../access/roles.ts';
 import { operatorOf, requireOperator } from './operatorAuth.ts';
 import { ADMIN_SECURITY, adminErrors } from './schemas.ts';
 

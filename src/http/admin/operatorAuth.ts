@@ -3,7 +3,7 @@ import type { Actor, ChangedBy } from '../../audit/actor.ts';
 import type { ServiceContext } from '../../context.ts';
 import type { ErrorName } from '../../errors/catalogue.ts';
 import { ServiceError } from '../../errors/serviceError.ts';
-import { hasRole, type Role } from '../../operators/roles.ts';
+import { hasRole, type Role } from '../../access/roles.ts';
 import { authenticateOperator, csrfTokenMatches, type OperatorIdentity } from '../../operators/sessions.ts';
 import { raises } from '../routeErrors.ts';
 

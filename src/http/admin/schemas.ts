@@ -11,7 +11,7 @@ import type { ErrorName } from '../../errors/catalogue.ts';
 import { USERNAME_PATTERN } from '../../operators/operators.ts';
 import { MAX_PASSWORD_LENGTH } from '../../operators/passwordPolicy.ts';
 import { PURPOSE_TEXT_MAX, REVEAL_PURPOSES } from '../../applications/revealPolicy.ts';
-import { ROLES } from '../../operators/roles.ts';
+import { ROLES } from '../../access/roles.ts';
 import { BODY_ERRORS } from '../routeErrors.ts';
 import { errorResponses, SuccessEnvelope } from '../schemas.ts';
 

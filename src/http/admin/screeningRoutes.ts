@@ -3,7 +3,7 @@ import { Stream, type Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { ServiceContext } from '../../context.ts';
 import { ServiceError } from '../../errors/serviceError.ts';
-import { ACTING_ROLE } from '../../operators/roles.ts';
+import { ACTING_ROLE } from '../../access/roles.ts';
 import { importList } from '../../screening/importList.ts';
 import { LIST_NAMES, type ListName } from '../../screening/listEntry.ts';
 import { clearHit, confirmClear, rejectOnHit } from '../../screening/resolveHit.ts';

@@ -12,7 +12,7 @@ import {
 } from '../../webhooks/auditedEndpoints.ts';
 import { listDeliveries, MAX_DELIVERIES_LISTED } from '../../webhooks/deliveries.ts';
 import { getEndpoint, listEndpoints } from '../../webhooks/endpoints.ts';
-import { MAX_URL_LENGTH } from '../../webhooks/endpointUrl.ts';
+import { MAX_URL_LENGTH } from '../../network/endpointUrl.ts';
 import { success } from '../envelope.ts';
 import { changedBy, requireOperator } from './operatorAuth.ts';
 import { ADMIN_SECURITY, adminBodyErrors, adminErrors, EmptyBody, numberOf, ok } from './schemas.ts';

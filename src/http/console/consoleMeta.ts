@@ -4,7 +4,7 @@ import { OPERATOR_ACTIONS, STATUSES, TRANSITIONS } from '../../applications/life
 import { REVEALABLE_FIELDS } from '../../applications/masking.ts';
 import { AMENDABLE_FIELDS } from '../../applications/requestedFields.ts';
 import { RISK_FLAG_CODES } from '../../applications/riskFlags.ts';
-import { ACTING_ROLE, ROLES } from '../../operators/roles.ts';
+import { ACTING_ROLE, ROLES } from '../../access/roles.ts';
 
 /**
  * What the console needs to know of the service, taken from the sources of truth when it is served

@@ -16,7 +16,7 @@ import {
   showOwnEndpoint,
 } from '../../webhooks/callerWebhooks.ts';
 import { MAX_DELIVERIES_LISTED } from '../../webhooks/deliveries.ts';
-import { MAX_URL_LENGTH } from '../../webhooks/endpointUrl.ts';
+import { MAX_URL_LENGTH } from '../../network/endpointUrl.ts';
 import { CreatedEndpoint, DeliveryView, EndpointView, Redelivery } from '../admin/webhookRoutes.ts';
 import { callerAuthentication, callerOf } from '../callerAuth.ts';
 import { success } from '../envelope.ts';

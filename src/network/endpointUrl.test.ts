@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isPrivateAddress } from '../network/publicHost.ts';
+import { isPrivateAddress } from './publicHost.ts';
 import { checkUrlShape } from './endpointUrl.ts';
 
 test('resolved addresses: private, loopback, link-local and special ones are refused', () => {

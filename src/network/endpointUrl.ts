@@ -1,6 +1,6 @@
 import { lookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { isPrivateAddress, isPrivateHost } from '../network/publicHost.ts';
+import { isPrivateAddress, isPrivateHost } from './publicHost.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { documentFetchJob } from '../documents/fetchJob.ts';
-import type { JobKind } from './jobQueue.ts';
+import type { JobKind } from '../jobs/jobQueue.ts';
 import { rescreenJobKind } from '../screening/rescreenJob.ts';
 import { screeningJob } from '../screening/screeningJob.ts';
 

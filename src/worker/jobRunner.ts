@@ -13,7 +13,7 @@ import {
   type ClaimedJob,
   type JobKind,
   type JobResult,
-} from './jobQueue.ts';
+} from '../jobs/jobQueue.ts';
 import { JOB_KINDS } from './jobKinds.ts';
 
 /**

@@ -1,6 +1,6 @@
-import { oldestWaiting } from '../applications/workload.ts';
+import { oldestWaiting } from './workload.ts';
 import type { Store } from '../store/connect.ts';
-import type { ServiceMetrics } from './metrics.ts';
+import type { ServiceMetrics } from '../metrics/metrics.ts';
 
 /** Read at most this often, however often Prometheus scrapes. */
 const CACHE_MS = 5_000;
