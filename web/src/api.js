@@ -1,5 +1,4 @@
 import { language } from './i18n.js';
-import { activity } from './idle.js';
 
 /**
  * The admin API client. The session is the HttpOnly cookie the login sets (scripts never see it);
@@ -41,6 +40,13 @@ export const onSessionLost = (handler) => {
   sessionLost = handler;
 };
 
+/** Told of every request that counts as use of the session (the idle watch, wired by main.js). */
+let used = () => {};
+/** @param {() => void} handler */
+export const onActivity = (handler) => {
+  used = handler;
+};
+
 /**
  * @param {'GET' | 'POST' | 'DELETE'} method
  * @param {string} path below /admin/v1
@@ -78,7 +84,7 @@ export async function api(method, path, body, options = {}) {
     envelope = { code: response.status * 100, msg: response.statusText, data: null };
   }
   if (response.status === 401 && path !== '/login') sessionLost(envelope.msg);
-  if (response.ok && path !== '/session' && options.background !== true) activity();
+  if (response.ok && path !== '/session' && options.background !== true) used();
   if (!response.ok || envelope.code !== 0) throw new ApiError(response.status, envelope);
   return envelope.data;
 }

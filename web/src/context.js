@@ -30,5 +30,8 @@
  *   enrolled: () => void,
  *   languageSwitch: () => HTMLElement,
  * }} PageContext
+ *
+ * A page: draws itself into `main`, and returns what to undo when the console leaves it.
+ * @typedef {(main: HTMLElement, ctx: PageContext, params: string[]) => (void | (() => void))} Page
  */
 export {};

@@ -1,9 +1,9 @@
-import { api, ApiError, onSessionLost, setCsrfToken } from './api.js';
+import { api, ApiError, onActivity, onSessionLost, setCsrfToken } from './api.js';
 import { h, replace } from './dom.js';
 import { applyDocumentLanguage, language, setLanguage, t } from './i18n.js';
 import { renderApplication } from './pages/application.js';
 import { renderApps } from './pages/apps.js';
-import { stopWatchingIdle, watchIdle } from './idle.js';
+import { activity, stopWatchingIdle, watchIdle } from './idle.js';
 import { renderMfa } from './pages/mfa.js';
 import { renderDashboard } from './pages/dashboard.js';
 import { renderAudit } from './pages/audit.js';
@@ -21,7 +21,7 @@ import { toast } from './toast.js';
 /** @typedef {import('./context.js').Session} Session */
 /** @typedef {import('./context.js').Meta} Meta */
 /** @typedef {import('./context.js').PageContext} PageContext */
-/** @typedef {(main: HTMLElement, ctx: PageContext, params: string[]) => (void | (() => void))} Page */
+/** @typedef {import('./context.js').Page} Page */
 
 /** @type {[RegExp, Page, string | null][]} path, page, role needed (null: signed out) */
 const ROUTES = [
@@ -215,6 +215,7 @@ async function signOut() {
 }
 
 onSessionLost(sessionEnded);
+onActivity(activity);
 
 function sessionEnded() {
   if (session === null) return;

@@ -25,8 +25,8 @@ import {
  */
 
 /**
- * @typedef {{ code: string, fields: string[], params: Record<string, number | string> }} RiskFlag
- * @typedef {{ from_status: string | null, status: string, actor: string, reason: string | null, reason_codes?: string[], details: Record<string, unknown> | null, at: number }} Transition
+ * @typedef {import('./applicationHistory.js').RiskFlag} RiskFlag
+ * @typedef {import('./applicationHistory.js').Transition} Transition
  * @typedef {{
  *   busi_water_no: string, app_id: string, status: string, status_reason: string | null, reason_codes?: string[], requested_fields?: string[], cert_type: string,
  *   card_no_masked: string, version: number, created_at: number, updated_at: number,
@@ -38,7 +38,7 @@ import {
 
 const REFRESH_MS = 5000;
 
-/** @type {import('../main.js').Page} */
+/** @type {import('../context.js').Page} */
 export function renderApplication(main, ctx, [serial = '']) {
   ctx.setTitle(serial);
   /** @type {View | null} */

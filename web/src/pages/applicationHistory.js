@@ -9,8 +9,10 @@ import { fieldLists, otherDetails, reasonCodeList } from './applicationOutcome.j
  * it, the reason and codes, and what it asked for or changed).
  */
 
-/** @typedef {import('./application.js').RiskFlag} RiskFlag */
-/** @typedef {import('./application.js').Transition} Transition */
+/**
+ * @typedef {{ code: string, fields: string[], params: Record<string, number | string> }} RiskFlag
+ * @typedef {{ from_status: string | null, status: string, actor: string, reason: string | null, reason_codes?: string[], details: Record<string, unknown> | null, at: number }} Transition
+ */
 
 /** @param {RiskFlag[]} flags */
 export function riskList(flags) {

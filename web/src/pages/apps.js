@@ -14,7 +14,7 @@ import { emptyRow, errorPanel, errorText, mono, pageHeader, table } from '../ui.
  * @typedef {{ id: string, app_id: string, url: string, status: string, events: string[] | null }} Endpoint
  */
 
-/** @type {import('../main.js').Page} */
+/** @type {import('../context.js').Page} */
 export function renderApps(main, ctx) {
   ctx.setTitle(t('apps.title'));
   const notice = h('div', {});

@@ -33,7 +33,7 @@ const KNOWN_ACTIONS = [
 /** @param {string} action */
 const actionLabel = (action) => (has(`audit.action.${action}`) ? t(`audit.action.${action}`) : action);
 
-/** @type {import('../main.js').Page} */
+/** @type {import('../context.js').Page} */
 export function renderAudit(main, ctx) {
   ctx.setTitle(t('audit.title'));
   const params = new URLSearchParams(location.search);

@@ -8,7 +8,7 @@ import { emptyRow, errorPanel, loading, statusBadge, table } from '../ui.js';
  * what is past its SLA; and the backlog of the last 7 days (arrivals and decisions per hour) as a
  * bar chart drawn here in SVG (no library, no CDN). Every bar carries its hour and value, so the
  * chart can be read by a test and by a screen reader's table alternative.
- * @type {import('../main.js').Page}
+ * @type {import('../context.js').Page}
  */
 export function renderDashboard(main, ctx) {
   ctx.setTitle(t('dashboard.title'));

@@ -11,7 +11,7 @@ import { errorText } from '../ui.js';
  * and detours: the service keeps the pending secret (encrypted) and answers it again until it is
  * confirmed or the operator asks for a new one. Once active, the page says so (no failed request). Where a second factor is required, a
  * sign-in without one lands here and can do nothing else until it is done.
- * @type {import('../main.js').Page}
+ * @type {import('../context.js').Page}
  */
 export function renderMfa(main, ctx) {
   ctx.setTitle(t('mfa.title'));

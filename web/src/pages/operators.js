@@ -12,7 +12,7 @@ import { emptyRow, errorPanel, errorText, pageHeader, table } from '../ui.js';
 
 /** @typedef {{ username: string, role: string, disabled: boolean, created_at: number, updated_at: number, second_factor: 'none' | 'pending' | 'active' }} Operator */
 
-/** @type {import('../main.js').Page} */
+/** @type {import('../context.js').Page} */
 export function renderOperators(main, ctx) {
   ctx.setTitle(t('operators.title'));
   const notice = h('div', {});

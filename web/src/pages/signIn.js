@@ -6,7 +6,7 @@ import { errorText } from '../ui.js';
 /**
  * Sign-in with an operator account. The login asks for the session as a cookie (HttpOnly,
  * SameSite=Strict, expiring); the CSRF token it returns stays in memory for the actions.
- * @type {import('../main.js').Page}
+ * @type {import('../context.js').Page}
  */
 export function renderSignIn(main, ctx) {
   ctx.setTitle(t('signIn.title'));
