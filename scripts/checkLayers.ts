@@ -6,13 +6,18 @@ import { fileURLToPath } from 'node:url';
  * The architecture's import rules, checked over the sources (`npm run check:layers`, and a test):
  *
  * 1. No circles, type-only imports included: every module can be read before the ones it uses.
- * 2. Arrows point down. Entry points (main, server, cli/) may import anything; the transport
+ *    The same holds for the console's modules (web/src).
+ * 2. Arrows point down. Entry points (server, cluster, cli/) may import anything; the transport
  *    (app.ts, http/) anything but the entry points; the wiring (start.ts) builds the context from
  *    the domain; the domain (every other folder, and context.ts, the type every domain function
  *    receives) neither the transport nor the entry points; the foundations (store/, crypto/,
  *    errors/, validation/, config/ and the leaf modules config, environment, logger, redaction,
  *    shutdown) nothing above them.
- * 3. Only the transport and the entry points know the HTTP framework (`fastify`, `@fastify/*`).
+ * 3. Inside the domain, each folder has a rank (`DOMAIN_RANKS`): a folder imports folders of its
+ *    own rank or lower, and no two folders import each other, even through others. A new folder
+ *    is refused until it is given a rank. `PENDING` names the arrows that still point up, to be
+ *    removed; the check fails once one of them is gone, so the list only shrinks.
+ * 4. Only the transport and the entry points know the HTTP framework (`fastify`, `@fastify/*`).
  *
  * Imports are read from the source text (`from '...'`, `import('...')`), relative ones only:
  * packages are not part of the layering. Tests are left out; they may reach anywhere.
@@ -29,7 +34,7 @@ const FOUNDATION_FILES = new Set(['config.ts', 'environment.ts', 'logger.ts', 'r
 export function layerOf(path: string): Layer {
   const [top, ...rest] = path.split('/');
   if (rest.length === 0) {
-    if (top === 'server.ts') return 'entry';
+    if (top === 'server.ts' || top === 'cluster.ts') return 'entry';
     if (top === 'app.ts') return 'transport';
     if (top === 'start.ts') return 'wiring';
     if (FOUNDATION_FILES.has(top!)) return 'foundation';
@@ -41,12 +46,69 @@ export function layerOf(path: string): Layer {
   return 'domain';
 }
 
+/**
+ * The domain's folders (and context.ts), lowest first; docs/ARCHITECTURE.md draws them.
+ * 1 leaves, 2 the context, 3 the audit trail, 4 the accounts and the idempotency records,
+ * 5 the outbox and the job queue, 6 the parts of an application (its documents, its screening),
+ * 7 the application, 8 the workers (webhook delivery, the job runner), 9 operations on all of it.
+ */
+export const DOMAIN_RANKS: Readonly<Record<string, number>> = {
+  access: 1,
+  cards: 1,
+  codes: 1,
+  metrics: 1,
+  network: 1,
+  ratelimit: 1,
+  'context.ts': 2,
+  audit: 3,
+  callers: 4,
+  idempotency: 4,
+  operators: 4,
+  events: 5,
+  jobs: 5,
+  documents: 6,
+  screening: 6,
+  applications: 7,
+  webhooks: 8,
+  worker: 8,
+  keys: 9,
+  retention: 9,
+};
+
+/**
+ * Arrows between domain folders that still point up (`from -> to`). The record of an application
+ * (schema, sealed payload, lifecycle, repository) sits in applications/ with the operations and
+ * views that compose documents and screening, so documents/ and screening/ reach up to it; the
+ * outbox's payload type names the documents' outcomes.
+ */
+export const PENDING: readonly string[] = [
+  'documents -> applications',
+  'screening -> applications',
+  'events -> documents',
+];
+
+/** The unit a domain rank is given to: the top folder, or the file itself at the top of src/. */
+export function unitOf(path: string): string {
+  return path.split('/')[0]!;
+}
+
+export interface LayerOptions {
+  ranks?: Readonly<Record<string, number>>;
+  pending?: readonly string[];
+}
+
 export interface LayerReport {
   files: number;
   /** `a.ts -> b.ts` where a lower layer imports a higher one. */
   upward: string[];
   /** Each circle once, as the list of its files. */
   circles: string[][];
+  /** Each circle between domain folders once, as the list of its folders. */
+  folderCircles: string[][];
+  /** Domain folders without a rank. */
+  unranked: string[];
+  /** Entries of `PENDING` that no import needs any more. */
+  stale: string[];
   /** Files below the transport that import the HTTP framework. */
   framework: string[];
 }
@@ -54,35 +116,80 @@ export interface LayerReport {
 const IMPORT = /(?:from\s+|import\s*\(\s*)'(\.{1,2}\/[^']+)'/g;
 const FRAMEWORK = /(?:from\s+|import\s*\(\s*)'(?:fastify|@fastify\/[^']+)'/;
 
-function sourceFiles(dir: string): string[] {
+function sourceFiles(dir: string, extension: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+    if (entry.isDirectory()) return sourceFiles(path, extension);
+    return entry.name.endsWith(extension) && !entry.name.endsWith(`.test${extension}`) ? [path] : [];
   });
 }
 
-export function checkLayers(srcDir: string): LayerReport {
-  const files = sourceFiles(srcDir).map((file) => relative(srcDir, file));
+/** Each file's relative imports of files that exist, as paths relative to `dir`. */
+function importGraph(dir: string, extension: string): Map<string, string[]> {
+  const files = sourceFiles(dir, extension).map((file) => relative(dir, file));
   const known = new Set(files);
   const edges = new Map<string, string[]>();
-  const upward: string[] = [];
-  const framework: string[] = [];
   for (const file of files) {
-    const text = readFileSync(join(srcDir, file), 'utf8');
-    if (RANK[layerOf(file)] < RANK.transport && FRAMEWORK.test(text)) framework.push(file);
-    const targets: string[] = [];
-    for (const match of text.matchAll(IMPORT)) {
-      const target = relative(srcDir, resolve(srcDir, dirname(file), match[1]!));
-      if (!known.has(target)) continue;
-      targets.push(target);
-      const from = layerOf(file);
-      const to = layerOf(target);
-      if (RANK[to] > RANK[from]) upward.push(`${file} (${from}) -> ${target} (${to})`);
-    }
+    const text = readFileSync(join(dir, file), 'utf8');
+    const targets = [...text.matchAll(IMPORT)]
+      .map((match) => relative(dir, resolve(dir, dirname(file), match[1]!)))
+      .filter((target) => known.has(target));
     edges.set(file, targets);
   }
-  return { files: files.length, upward, circles: findCircles(edges), framework };
+  return edges;
+}
+
+export function checkLayers(srcDir: string, options: LayerOptions = {}): LayerReport {
+  const ranks = options.ranks ?? DOMAIN_RANKS;
+  const pending = new Set(options.pending ?? PENDING);
+  const edges = importGraph(srcDir, '.ts');
+  const upward: string[] = [];
+  const framework: string[] = [];
+  const unranked = new Set<string>();
+  const folderEdges = new Map<string, Set<string>>();
+  const pendingSeen = new Set<string>();
+  for (const [file, targets] of edges) {
+    const from = layerOf(file);
+    if (RANK[from] < RANK.transport && FRAMEWORK.test(readFileSync(join(srcDir, file), 'utf8')))
+      framework.push(file);
+    const fromUnit = unitOf(file);
+    if (from === 'domain') {
+      if (ranks[fromUnit] === undefined) unranked.add(fromUnit);
+      if (!folderEdges.has(fromUnit)) folderEdges.set(fromUnit, new Set());
+    }
+    for (const target of targets) {
+      const to = layerOf(target);
+      if (RANK[to] > RANK[from]) upward.push(`${file} (${from}) -> ${target} (${to})`);
+      const toUnit = unitOf(target);
+      if (from !== 'domain' || to !== 'domain' || fromUnit === toUnit) continue;
+      const arrow = `${fromUnit} -> ${toUnit}`;
+      if (pending.has(arrow)) {
+        pendingSeen.add(arrow);
+        continue;
+      }
+      folderEdges.get(fromUnit)!.add(toUnit);
+      const fromRank = ranks[fromUnit];
+      const toRank = ranks[toUnit];
+      if (fromRank !== undefined && toRank !== undefined && toRank > fromRank)
+        upward.push(`${file} (${fromUnit} ${fromRank}) -> ${target} (${toUnit} ${toRank})`);
+    }
+  }
+  const folderGraph = new Map([...folderEdges].map(([unit, targets]) => [unit, [...targets]]));
+  return {
+    files: edges.size,
+    upward,
+    circles: findCircles(edges),
+    folderCircles: findCircles(folderGraph),
+    unranked: [...unranked].sort(),
+    stale: [...pending].filter((arrow) => !pendingSeen.has(arrow)),
+    framework,
+  };
+}
+
+/** The console's modules (web/src): plain ES modules, one rule: no circles. */
+export function checkConsole(webSrcDir: string): { files: number; circles: string[][] } {
+  const edges = importGraph(webSrcDir, '.js');
+  return { files: edges.size, circles: findCircles(edges) };
 }
 
 /** Strongly connected components of more than one file, or a file importing itself (Tarjan). */
@@ -124,13 +231,28 @@ function findCircles(edges: Map<string, string[]>): string[][] {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const report = checkLayers(fileURLToPath(new URL('../src', import.meta.url)));
+  const web = checkConsole(fileURLToPath(new URL('../web/src', import.meta.url)));
   for (const line of report.upward) console.error(`upward import: ${line}`);
   for (const circle of report.circles) console.error(`circle: ${circle.join(' <-> ')}`);
+  for (const circle of report.folderCircles) console.error(`circle of folders: ${circle.join(' <-> ')}`);
+  for (const unit of report.unranked) console.error(`no rank in DOMAIN_RANKS: ${unit}`);
+  for (const arrow of report.stale) console.error(`gone, remove it from PENDING: ${arrow}`);
   for (const file of report.framework) console.error(`knows the HTTP framework: ${file}`);
-  const problems = report.upward.length + report.circles.length + report.framework.length;
+  for (const circle of web.circles) console.error(`circle in the console: ${circle.join(' <-> ')}`);
+  const problems =
+    report.upward.length +
+    report.circles.length +
+    report.folderCircles.length +
+    report.unranked.length +
+    report.stale.length +
+    report.framework.length +
+    web.circles.length;
   console.log(
     `${report.files} files: ${report.upward.length} upward imports, ${report.circles.length} circles, ` +
-      `${report.framework.length} framework imports below the transport`,
+      `${report.folderCircles.length} circles of folders, ${report.unranked.length} unranked folders, ` +
+      `${report.stale.length} stale pending arrows, ${report.framework.length} framework imports below ` +
+      `the transport; console: ${web.files} modules, ${web.circles.length} circles; ` +
+      `${PENDING.length} arrows pending: ${PENDING.join(', ')}`,
   );
   process.exitCode = problems === 0 ? 0 : 1;
 }

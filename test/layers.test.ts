@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
-import { checkLayers, layerOf } from '../scripts/checkLayers.ts';
+import { checkConsole, checkLayers, DOMAIN_RANKS, layerOf } from '../scripts/checkLayers.ts';
 
 const SRC = fileURLToPath(new URL('../src', import.meta.url));
+const WEB = fileURLToPath(new URL('../web/src', import.meta.url));
 
 describe('the architecture of src/', () => {
   test('has no circle, no upward import and no framework below the transport', () => {
@@ -17,9 +18,23 @@ describe('the architecture of src/', () => {
     assert.deepEqual(report.framework, []);
   });
 
+  test('ranks every domain folder; no circle of folders; every pending arrow still there', () => {
+    const report = checkLayers(SRC);
+    assert.deepEqual(report.unranked, []);
+    assert.deepEqual(report.folderCircles, []);
+    assert.deepEqual(report.stale, []);
+  });
+
+  test("the console's modules have no circle", () => {
+    const report = checkConsole(WEB);
+    assert.ok(report.files > 20, `read ${report.files} modules`);
+    assert.deepEqual(report.circles, []);
+  });
+
   test('places each folder in its layer', () => {
     assert.equal(layerOf('cli/main.ts'), 'entry');
     assert.equal(layerOf('server.ts'), 'entry');
+    assert.equal(layerOf('cluster.ts'), 'entry');
     assert.equal(layerOf('http/routes/applicationRoutes.ts'), 'transport');
     assert.equal(layerOf('app.ts'), 'transport');
     assert.equal(layerOf('start.ts'), 'wiring');
@@ -28,6 +43,14 @@ describe('the architecture of src/', () => {
     assert.equal(layerOf('store/connect.ts'), 'foundation');
     assert.equal(layerOf('redaction.ts'), 'foundation');
     assert.equal(layerOf('config/webhooks.ts'), 'foundation');
+  });
+
+  test('ranks the application above its parts, and the parts above the outbox and the accounts', () => {
+    assert.ok(DOMAIN_RANKS.applications! > DOMAIN_RANKS.documents!);
+    assert.ok(DOMAIN_RANKS.documents! > DOMAIN_RANKS.events!);
+    assert.ok(DOMAIN_RANKS.events! > DOMAIN_RANKS.operators!);
+    assert.ok(DOMAIN_RANKS.operators! > DOMAIN_RANKS.audit!);
+    assert.ok(DOMAIN_RANKS.audit! > DOMAIN_RANKS['context.ts']!);
   });
 });
 
@@ -67,6 +90,71 @@ describe('the check itself', () => {
       const report = checkLayers(root);
       assert.deepEqual(report.circles, [['codes/a.ts', 'codes/b.ts']]);
       assert.deepEqual(report.framework, ['codes/c.ts']);
+    } finally {
+      rmSync(root, { recursive: true });
+    }
+  });
+
+  test('finds a domain folder importing one of a higher rank', () => {
+    const root = tree({
+      'audit/auditTrail.ts': "import { x } from '../applications/x.ts';\n",
+      'applications/x.ts': "import { recordAudit } from '../audit/auditTrail.ts';\nexport const x = 1;\n",
+    });
+    try {
+      const report = checkLayers(root, { pending: [] });
+      assert.deepEqual(report.upward, [
+        'audit/auditTrail.ts (audit 3) -> applications/x.ts (applications 7)',
+      ]);
+      assert.deepEqual(report.circles, [['applications/x.ts', 'audit/auditTrail.ts']]);
+    } finally {
+      rmSync(root, { recursive: true });
+    }
+  });
+
+  test('finds two folders of one rank that import each other through different files', () => {
+    const root = tree({
+      'callers/a.ts': "import { b } from '../operators/b.ts';\nexport const a = b;\n",
+      'operators/b.ts': 'export const b = 1;\n',
+      'operators/c.ts': "import { d } from '../callers/d.ts';\nexport const c = d;\n",
+      'callers/d.ts': 'export const d = 1;\n',
+    });
+    try {
+      const report = checkLayers(root, { pending: [] });
+      assert.deepEqual(report.upward, []);
+      assert.deepEqual(report.circles, []);
+      assert.deepEqual(report.folderCircles, [['callers', 'operators']]);
+    } finally {
+      rmSync(root, { recursive: true });
+    }
+  });
+
+  test('refuses a folder without a rank, tolerates a pending arrow and reports one that is gone', () => {
+    const root = tree({
+      'loyalty/points.ts': "import { x } from '../applications/x.ts';\n",
+      'applications/x.ts': 'export const x = 1;\n',
+      'documents/fetch.ts': "import { x } from '../applications/x.ts';\n",
+    });
+    try {
+      const report = checkLayers(root, { pending: ['documents -> applications', 'events -> documents'] });
+      assert.deepEqual(report.unranked, ['loyalty']);
+      assert.deepEqual(report.upward, []);
+      assert.deepEqual(report.stale, ['events -> documents']);
+    } finally {
+      rmSync(root, { recursive: true });
+    }
+  });
+
+  test("finds a circle between the console's modules, type-only included", () => {
+    const root = tree({
+      'api.js': "import { activity } from './idle.js';\n",
+      'idle.js': "import { api } from './api.js';\n",
+      'main.js': "import { api } from './api.js';\n",
+      'pages/queue.js': "/** @type {import('../main.js').Page} */\n",
+    });
+    try {
+      assert.deepEqual(checkConsole(root).circles, [['api.js', 'idle.js']]);
+      writeFileSync(join(root, 'main.js'), "import { renderQueue } from './pages/queue.js';\n");
+      assert.equal(checkConsole(root).circles.length, 2);
     } finally {
       rmSync(root, { recursive: true });
     }
