@@ -1,5 +1,5 @@
 import { actorName, type ChangedBy } from '../audit/actor.ts';
-import { listApps, findApp } from './appRepository.ts';
+import { findApp, listApps, updateApp } from './appRepository.ts';
 import { createApp, type CreatedApp } from './credentials.ts';
 import { recordAudit } from '../audit/auditTrail.ts';
 import { audited } from '../audit/audited.ts';
@@ -64,7 +64,7 @@ export async function setAppStatus(
     const app = await findApp(trx, appId);
     if (app === undefined) throw new ServiceError('appNotFound');
     const now = ctx.now();
-    await trx.updateTable('apps').set({ status, updated_at: now }).where('app_id', '=', appId).execute();
+    await updateApp(trx, appId, { status, updated_at: now });
     await recordAudit(trx, {
       actor: actorName(by.actor),
       action: status === 'disabled' ? 'app.disable' : 'app.enable',

@@ -17,6 +17,17 @@ export async function listApps(db: Kysely<Database>): Promise<AppsTable[]> {
   return db.selectFrom('apps').selectAll().orderBy('created_at').orderBy('app_id').execute();
 }
 
+/** Changes an app's status or its own rate limit. */
+export async function updateApp(
+  db: Kysely<Database>,
+  appId: string,
+  changes: Partial<Pick<AppsTable, 'status' | 'rate_limit_per_second' | 'rate_limit_burst'>> & {
+    updated_at: number;
+  },
+): Promise<void> {
+  await db.updateTable('apps').set(changes).where('app_id', '=', appId).execute();
+}
+
 export async function insertSecret(
   db: Kysely<Database>,
   secret: { secret_hash: string; app_id: string; created_at: number; expires_at: number | null },
@@ -35,6 +46,17 @@ export async function liveSecretHashes(db: Kysely<Database>, appId: string, now:
   return rows.map((row) => row.secret_hash);
 }
 
+/** Makes every secret of an app that would work after `retireAt` stop then; returns how many. */
+export async function retireSecrets(db: Kysely<Database>, appId: string, retireAt: number): Promise<number> {
+  const result = await db
+    .updateTable('app_secrets')
+    .set({ expires_at: retireAt })
+    .where('app_id', '=', appId)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', retireAt)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 export async function insertToken(
   db: Kysely<Database>,
   token: { token_hash: string; app_id: string; created_at: number; expires_at: number },
@@ -43,6 +65,30 @@ export async function insertToken(
     .insertInto('access_tokens')
     .values({ ...token, revoked_at: null })
     .execute();
+}
+
+/** The app an access token was issued to, revoked or not. */
+export async function findTokenAppId(db: Kysely<Database>, tokenHash: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('access_tokens')
+    .select('app_id')
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  return row?.app_id;
+}
+
+/** Revokes the live access tokens of an app, or the one of that hash; returns how many. */
+export async function revokeLiveTokens(
+  db: Kysely<Database>,
+  which: { appId: string } | { tokenHash: string },
+  now: number,
+): Promise<number> {
+  const live = db.updateTable('access_tokens').set({ revoked_at: now }).where('revoked_at', 'is', null);
+  const query =
+    'appId' in which
+      ? live.where('app_id', '=', which.appId)
+      : live.where('token_hash', '=', which.tokenHash);
+  return Number((await query.executeTakeFirst()).numUpdatedRows);
 }
 
 const FIND_TOKEN_WITH_APP = statement(

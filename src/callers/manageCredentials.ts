@@ -5,7 +5,14 @@ import type { ServiceContext } from '../context.ts';
 import { hashSecret, newSecret } from '../crypto/secrets.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import type { Database } from '../store/tables.ts';
-import { findApp, insertSecret } from './appRepository.ts';
+import {
+  findApp,
+  findTokenAppId,
+  insertSecret,
+  retireSecrets,
+  revokeLiveTokens,
+  updateApp,
+} from './appRepository.ts';
 
 /**
  * What an operator does to a caller's credentials, each change audited in its own transaction:
@@ -46,12 +53,7 @@ export async function rotateSecret(
     await appOrThrow(trx, appId);
     const now = ctx.now();
     const retireAt = now + overlapSeconds * 1000;
-    const retired = await trx
-      .updateTable('app_secrets')
-      .set({ expires_at: retireAt })
-      .where('app_id', '=', appId)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', retireAt)]))
-      .executeTakeFirst();
+    const retired = await retireSecrets(trx, appId, retireAt);
     await insertSecret(trx, {
       secret_hash: hashSecret(secret),
       app_id: appId,
@@ -63,7 +65,7 @@ export async function rotateSecret(
       action: 'app.secret_rotate',
       targetType: 'app',
       targetId: appId,
-      details: { overlap_seconds: overlapSeconds, previous_secrets: Number(retired.numUpdatedRows) },
+      details: { overlap_seconds: overlapSeconds, previous_secrets: retired },
       source: by.source,
       at: now,
     });
@@ -84,25 +86,18 @@ export async function revokeTokens(
 ): Promise<{ revoked: number }> {
   return ctx.store.transaction(async (trx) => {
     const now = ctx.now();
-    let query = trx.updateTable('access_tokens').set({ revoked_at: now }).where('revoked_at', 'is', null);
     let appId: string;
     let tokenHash: string | undefined;
     if ('appId' in selector) {
       await appOrThrow(trx, selector.appId);
       appId = selector.appId;
-      query = query.where('app_id', '=', appId);
     } else {
       tokenHash = 'token' in selector ? hashSecret(selector.token) : selector.tokenHash.toLowerCase();
-      const row = await trx
-        .selectFrom('access_tokens')
-        .select('app_id')
-        .where('token_hash', '=', tokenHash)
-        .executeTakeFirst();
-      if (row === undefined) return { revoked: 0 };
-      appId = row.app_id;
-      query = query.where('token_hash', '=', tokenHash);
+      const owner = await findTokenAppId(trx, tokenHash);
+      if (owner === undefined) return { revoked: 0 };
+      appId = owner;
     }
-    const revoked = Number((await query.executeTakeFirst()).numUpdatedRows);
+    const revoked = await revokeLiveTokens(trx, tokenHash === undefined ? { appId } : { tokenHash }, now);
     if (revoked > 0) {
       await recordAudit(trx, {
         actor: actorName(by.actor),
@@ -153,15 +148,11 @@ export async function setRateLimit(
       rate_limit_per_second: limit?.perSecond ?? null,
       rate_limit_burst: limit?.burst ?? null,
     };
-    await trx
-      .updateTable('apps')
-      .set({
-        rate_limit_per_second: view.rate_limit_per_second,
-        rate_limit_burst: view.rate_limit_burst,
-        updated_at: now,
-      })
-      .where('app_id', '=', appId)
-      .execute();
+    await updateApp(trx, appId, {
+      rate_limit_per_second: view.rate_limit_per_second,
+      rate_limit_burst: view.rate_limit_burst,
+      updated_at: now,
+    });
     await recordAudit(trx, {
       actor: actorName(by.actor),
       action: 'app.update',
