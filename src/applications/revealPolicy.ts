@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { actionTimes } from '../audit/auditRepository.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
@@ -53,18 +54,15 @@ export async function takeReveal(
 ) {
   const limit = ctx.config.operators.revealsPerHour;
   const since = ctx.now() - 3_600_000;
-  const recent = await db
-    .selectFrom('audit_log')
-    .select('at')
-    .where('actor', '=', `operator:${username}`)
-    .where('action', 'in', [...REVEAL_ACTIONS])
-    .where('at', '>', since)
-    .orderBy('at', 'asc')
-    .limit(limit)
-    .execute();
+  const recent = await actionTimes(db, {
+    actor: `operator:${username}`,
+    actions: REVEAL_ACTIONS,
+    since,
+    limit,
+  });
   if (recent.length >= limit) {
     ctx.metrics.reveals.inc({ purpose: purpose.code, outcome: 'limited' });
-    const retryAfter = Math.max(1, Math.ceil((recent[0]!.at - since) / 1000));
+    const retryAfter = Math.max(1, Math.ceil((recent[0]! - since) / 1000));
     throw new ServiceError('revealsLimited', {
       params: { limit, retry_after: retryAfter },
       data: { retry_after: retryAfter },

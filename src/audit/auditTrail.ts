@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { SENSITIVE_FIELDS } from '../redaction.ts';
 import type { Database } from '../store/tables.ts';
+import { findAuditRows, insertAuditRow } from './auditRepository.ts';
 
 /**
  * The audit trail: who did what, to what, when and from where. Append-only: this module only
@@ -91,18 +92,15 @@ function assertNoIdentity(value: unknown): void {
 export async function recordAudit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
   const details = entry.details ?? null;
   assertNoIdentity(details);
-  await db
-    .insertInto('audit_log')
-    .values({
-      at: entry.at,
-      actor: entry.actor,
-      action: entry.action,
-      target_type: entry.targetType,
-      target_id: entry.targetId,
-      details: details === null ? null : JSON.stringify(details),
-      source: entry.source,
-    })
-    .execute();
+  await insertAuditRow(db, {
+    at: entry.at,
+    actor: entry.actor,
+    action: entry.action,
+    target_type: entry.targetType,
+    target_id: entry.targetId,
+    details: details === null ? null : JSON.stringify(details),
+    source: entry.source,
+  });
 }
 
 export interface AuditFilter {
@@ -120,16 +118,7 @@ export async function listAudit(
   db: Kysely<Database>,
   filter: AuditFilter,
 ): Promise<{ items: AuditView[]; next_cursor: string | null }> {
-  let query = db.selectFrom('audit_log').selectAll();
-  if (filter.actor !== undefined) query = query.where('actor', '=', filter.actor);
-  if (filter.action !== undefined) query = query.where('action', '=', filter.action);
-  if (filter.targetType !== undefined) query = query.where('target_type', '=', filter.targetType);
-  if (filter.targetId !== undefined) query = query.where('target_id', '=', filter.targetId);
-  if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
-  const rows = await query
-    .orderBy('id', 'desc')
-    .limit(filter.limit + 1)
-    .execute();
+  const rows = await findAuditRows(db, { ...filter, limit: filter.limit + 1 });
   const page = rows.slice(0, filter.limit);
   const items = page.map((row) => ({
     id: Number(row.id),
