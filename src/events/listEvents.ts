@@ -2,6 +2,7 @@ import type { Caller } from '../callers/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem } from '../errors/problems.ts';
 import { ValidationError } from '../errors/serviceError.ts';
+import { findAppEvents } from './eventRepository.ts';
 import { eventView, type EventView } from './outbox.ts';
 
 /**
@@ -29,23 +30,13 @@ export async function listEvents(
 ): Promise<EventPage> {
   const limit = request.limit ?? DEFAULT_LIMIT;
   const after = request.cursor === undefined ? undefined : decodeCursor(request.cursor);
-  let query = ctx.store.db
-    .selectFrom('events')
-    .select(['event_id', 'type', 'payload', 'created_at', 'seq'])
-    .where('app_id', '=', caller.appId);
-  if (request.type !== undefined) query = query.where('type', '=', request.type);
-  if (request.busi_water_no !== undefined) query = query.where('busi_water_no', '=', request.busi_water_no);
-  if (after !== undefined) {
-    // A row value, so that the index (app_id[, type], created_at, event_id) starts at the cursor.
-    query = query.where((eb) =>
-      eb(eb.refTuple('created_at', 'event_id'), '>', eb.tuple(after.createdAt, after.eventId)),
-    );
-  }
-  const rows = await query
-    .orderBy('created_at')
-    .orderBy('event_id')
-    .limit(limit + 1)
-    .execute();
+  const rows = await findAppEvents(ctx.store.db, {
+    appId: caller.appId,
+    type: request.type,
+    busiWaterNo: request.busi_water_no,
+    after,
+    limit: limit + 1,
+  });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {

@@ -2,6 +2,7 @@ import { pooledRandomBytes } from '../crypto/randomPool.ts';
 import type { Kysely } from 'kysely';
 import type { DocumentOutcomes } from '../documents/documentView.ts';
 import type { Database, EventsTable } from '../store/tables.ts';
+import { insertEvent, lastSeq } from './eventRepository.ts';
 
 /**
  * The outbox: an event row is written in the same transaction as the change it reports, so there
@@ -64,27 +65,17 @@ export async function recordEvent(
 ): Promise<string> {
   const eventId = newEventId();
   // The submission (no previous status) is an application's first event: no lookup on that path.
-  const last =
-    event.payload.previous_status === null
-      ? undefined
-      : await db
-          .selectFrom('events')
-          .select((eb) => eb.fn.max('seq').as('seq'))
-          .where('busi_water_no', '=', event.payload.busi_water_no)
-          .executeTakeFirst();
-  await db
-    .insertInto('events')
-    .values({
-      event_id: eventId,
-      app_id: event.appId,
-      busi_water_no: event.payload.busi_water_no,
-      type: event.type,
-      payload: JSON.stringify(event.payload),
-      created_at: event.at,
-      seq: Number(last?.seq ?? 0) + 1,
-      fanned_out_at: null,
-    })
-    .execute();
+  const last = event.payload.previous_status === null ? 0 : await lastSeq(db, event.payload.busi_water_no);
+  await insertEvent(db, {
+    event_id: eventId,
+    app_id: event.appId,
+    busi_water_no: event.payload.busi_water_no,
+    type: event.type,
+    payload: JSON.stringify(event.payload),
+    created_at: event.at,
+    seq: last + 1,
+    fanned_out_at: null,
+  });
   return eventId;
 }
 
