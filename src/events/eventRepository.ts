@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Store } from '../store/store.ts';
 import type { Database, EventsTable } from '../store/tables.ts';
 
 /** Queries over the outbox's events. Takes a Kysely handle or a transaction. */
@@ -7,14 +8,61 @@ export async function insertEvent(db: Kysely<Database>, row: EventsTable): Promi
   await db.insertInto('events').values(row).execute();
 }
 
-/** The app an event belongs to. */
-export async function findEventAppId(db: Kysely<Database>, eventId: string): Promise<string | undefined> {
-  const row = await db
+/** An event's app and type. */
+export async function findEvent(db: Kysely<Database>, eventId: string) {
+  return db
     .selectFrom('events')
-    .select('app_id')
+    .select(['event_id', 'app_id', 'type'])
     .where('event_id', '=', eventId)
     .executeTakeFirst();
-  return row?.app_id;
+}
+
+/** An application's events, in its order (`seq`). */
+export async function findApplicationEvents(db: Kysely<Database>, busiWaterNo: string) {
+  return db
+    .selectFrom('events')
+    .select(['event_id', 'type', 'payload', 'created_at', 'seq'])
+    .where('busi_water_no', '=', busiWaterNo)
+    .orderBy('seq')
+    .execute();
+}
+
+/** Whether any event waits for its fan-out: a read, which takes no write lock. */
+export async function hasNewEvents(db: Kysely<Database>): Promise<boolean> {
+  const any = await db
+    .selectFrom('events')
+    .select('event_id')
+    .where('fanned_out_at', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  return any !== undefined;
+}
+
+/**
+ * Up to `limit` events not fanned out yet, oldest first, locked until the transaction ends;
+ * those another worker holds are skipped.
+ */
+export async function claimNewEvents(store: Pick<Store, 'skipLocked'>, trx: Kysely<Database>, limit: number) {
+  const query = trx
+    .selectFrom('events')
+    .select(['event_id', 'app_id', 'busi_water_no', 'type', 'payload', 'created_at'])
+    .where('fanned_out_at', 'is', null)
+    .orderBy('created_at')
+    .limit(limit);
+  // NO KEY UPDATE: enough to keep other workers off, and no obstacle to the deliveries' foreign keys.
+  return store.skipLocked(query, { keyShare: true }).execute();
+}
+
+export async function markFannedOut(
+  db: Kysely<Database>,
+  eventIds: readonly string[],
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('events')
+    .set({ fanned_out_at: now })
+    .where('event_id', 'in', [...eventIds])
+    .execute();
 }
 
 /** The highest `seq` of an application's events, 0 when it has none. */

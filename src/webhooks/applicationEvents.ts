@@ -2,6 +2,7 @@ import { findApplication } from '../applications/applicationRepository.ts';
 import { isSerialNumber } from '../applications/serialNumber.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
+import { findApplicationEvents } from '../events/eventRepository.ts';
 import { eventView, type EventView } from '../events/outbox.ts';
 import { loadDeliveries, type DeliveryView } from './deliveries.ts';
 
@@ -23,12 +24,7 @@ export async function listApplicationEvents(
   if (!isSerialNumber(busiWaterNo) || (await findApplication(ctx.store.db, busiWaterNo)) === undefined) {
     throw new ServiceError('applicationNotFound');
   }
-  const rows = await ctx.store.db
-    .selectFrom('events')
-    .select(['event_id', 'type', 'payload', 'created_at', 'seq'])
-    .where('busi_water_no', '=', busiWaterNo)
-    .orderBy('seq')
-    .execute();
+  const rows = await findApplicationEvents(ctx.store.db, busiWaterNo);
   if (!options.withDeliveries) return rows.map((row) => ({ ...eventView(row), deliveries: null }));
   const deliveries = await loadDeliveries(ctx, { eventIds: rows.map((row) => row.event_id) });
   return rows.map((row) => ({

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
+import { findEvent } from '../events/eventRepository.ts';
 import type { DeliveryStatus, WebhookEndpointStatus } from '../store/tables.ts';
 import { listDeliveries, redeliverEvent, type DeliveryView, type RedeliveryResult } from './deliveries.ts';
 import { findEndpoint, liveSecretsOf } from './endpointRepository.ts';
@@ -31,12 +32,7 @@ async function own(ctx: ServiceContext, appId: string, endpointId: string): Prom
 }
 
 async function ownEvent(ctx: ServiceContext, appId: string, eventId: string): Promise<void> {
-  const event = await ctx.store.db
-    .selectFrom('events')
-    .select('app_id')
-    .where('event_id', '=', eventId)
-    .executeTakeFirst();
-  if (event === undefined || event.app_id !== appId) throw new ServiceError('eventNotFound');
+  if ((await findEvent(ctx.store.db, eventId))?.app_id !== appId) throw new ServiceError('eventNotFound');
 }
 
 export function registerOwnEndpoint(

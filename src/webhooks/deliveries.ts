@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
+import { findEvent } from '../events/eventRepository.ts';
 import type { DeliveryStatus } from '../store/tables.ts';
 import { activeEndpointsOf, findEndpoint } from './endpointRepository.ts';
 import { insertDeliveries } from './deliveryQueue.ts';
@@ -50,7 +51,7 @@ export async function listDeliveries(
   const db = ctx.store.db;
   if (filter.endpointId !== undefined && (await findEndpoint(db, filter.endpointId)) === undefined)
     throw new ServiceError('webhookEndpointNotFound');
-  if (filter.eventId !== undefined && (await findEvent(ctx, filter.eventId)) === undefined)
+  if (filter.eventId !== undefined && (await findEvent(db, filter.eventId)) === undefined)
     throw new ServiceError('eventNotFound');
   return loadDeliveries(ctx, {
     endpointId: filter.endpointId,
@@ -127,14 +128,6 @@ export async function loadDeliveries(
   }));
 }
 
-async function findEvent(ctx: ServiceContext, eventId: string) {
-  return ctx.store.db
-    .selectFrom('events')
-    .select(['event_id', 'app_id', 'type'])
-    .where('event_id', '=', eventId)
-    .executeTakeFirst();
-}
-
 export interface RedeliveryResult {
   /** Deliveries queued to be sent now. */
   queued: number;
@@ -151,7 +144,7 @@ export async function redeliverEvent(
   eventId: string,
   endpointId?: string,
 ): Promise<RedeliveryResult> {
-  const event = await findEvent(ctx, eventId);
+  const event = await findEvent(ctx.store.db, eventId);
   if (event === undefined) throw new ServiceError('eventNotFound');
   let targets: string[];
   if (endpointId !== undefined) {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
+import { claimNewEvents, hasNewEvents, markFannedOut } from '../events/eventRepository.ts';
 import type { ApplicationEventPayload } from '../events/outbox.ts';
 import { JOB_KINDS } from '../worker/jobKinds.ts';
 import { enqueueJobs, jobsForEvents, type JobKind } from '../jobs/jobQueue.ts';
@@ -72,22 +73,9 @@ export async function fanOutEvents(
   options: { now: number; limit: number; maxAgeMs: number; jobKinds?: readonly JobKind[] },
 ): Promise<number> {
   // A read first, so that an idle worker does not take SQLite's write lock on every poll.
-  const any = await store.db
-    .selectFrom('events')
-    .select('event_id')
-    .where('fanned_out_at', 'is', null)
-    .limit(1)
-    .executeTakeFirst();
-  if (any === undefined) return 0;
+  if (!(await hasNewEvents(store.db))) return 0;
   return store.transaction(async (trx) => {
-    const query = trx
-      .selectFrom('events')
-      .select(['event_id', 'app_id', 'busi_water_no', 'type', 'payload', 'created_at'])
-      .where('fanned_out_at', 'is', null)
-      .orderBy('created_at')
-      .limit(options.limit);
-    // NO KEY UPDATE: enough to keep other workers off, and no obstacle to the deliveries' foreign keys.
-    const events = await store.skipLocked(query, { keyShare: true }).execute();
+    const events = await claimNewEvents(store, trx, options.limit);
     if (events.length === 0) return 0;
     const endpoints = await activeEndpointsOf(trx, [...new Set(events.map((e) => e.app_id))]);
     const pairs = events.flatMap((event) =>
@@ -107,15 +95,11 @@ export async function fanOutEvents(
       events.map((event) => ({ ...event, payload: JSON.parse(event.payload) as ApplicationEventPayload })),
     );
     await enqueueJobs(trx, jobs, options.now);
-    await trx
-      .updateTable('events')
-      .set({ fanned_out_at: options.now })
-      .where(
-        'event_id',
-        'in',
-        events.map((e) => e.event_id),
-      )
-      .execute();
+    await markFannedOut(
+      trx,
+      events.map((e) => e.event_id),
+      options.now,
+    );
     return events.length;
   });
 }

@@ -1,6 +1,7 @@
 import { recordAudit } from '../audit/auditTrail.ts';
 import { actorName, SYSTEM } from '../audit/actor.ts';
 import type { ServiceContext } from '../context.ts';
+import { clearFailing, disableFailing, lockEndpointHealth, markFailing } from './endpointRepository.ts';
 
 /**
  * An endpoint that keeps failing is disabled by the service: when its attempts have failed with no
@@ -18,36 +19,19 @@ export async function recordEndpointHealth(
   now: number,
 ): Promise<'disabled' | undefined> {
   if (ok) {
-    await ctx.store.db
-      .updateTable('webhook_endpoints')
-      .set({ failing_since: null })
-      .where('id', '=', endpointId)
-      .where('failing_since', 'is not', null)
-      .execute();
+    await clearFailing(ctx.store.db, endpointId);
     return undefined;
   }
   const disabled = await ctx.store.transaction(async (trx) => {
-    const read = trx
-      .selectFrom('webhook_endpoints')
-      .select(['app_id', 'status', 'failing_since', 'url'])
-      .where('id', '=', endpointId);
-    const endpoint = await ctx.store.lockRows(read).executeTakeFirst();
+    const endpoint = await lockEndpointHealth(ctx.store, trx, endpointId);
     if (endpoint === undefined || endpoint.status !== 'active') return false;
     const since = endpoint.failing_since ?? null;
     if (since === null) {
-      await trx
-        .updateTable('webhook_endpoints')
-        .set({ failing_since: now })
-        .where('id', '=', endpointId)
-        .execute();
+      await markFailing(trx, endpointId, now);
       return false;
     }
     if (now - since < AUTO_DISABLE_AFTER_MS) return false;
-    await trx
-      .updateTable('webhook_endpoints')
-      .set({ status: 'disabled', disabled_reason: 'failing', updated_at: now })
-      .where('id', '=', endpointId)
-      .execute();
+    await disableFailing(trx, endpointId, now);
     await recordAudit(trx, {
       actor: actorName(SYSTEM),
       action: 'webhook.auto_disable',

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Store } from '../store/store.ts';
 import type {
   Database,
   WebhookEndpointsTable,
@@ -52,6 +53,39 @@ export async function updateEndpointStatus(
     .where('id', '=', id)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/** An endpoint's health, its row locked until the transaction ends. */
+export async function lockEndpointHealth(store: Pick<Store, 'lockRows'>, trx: Kysely<Database>, id: string) {
+  const read = trx
+    .selectFrom('webhook_endpoints')
+    .select(['app_id', 'status', 'failing_since', 'url'])
+    .where('id', '=', id);
+  return store.lockRows(read).executeTakeFirst();
+}
+
+/** An attempt succeeded: the endpoint is failing no more. */
+export async function clearFailing(db: Kysely<Database>, id: string): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ failing_since: null })
+    .where('id', '=', id)
+    .where('failing_since', 'is not', null)
+    .execute();
+}
+
+/** The first failed attempt after a success. */
+export async function markFailing(db: Kysely<Database>, id: string, now: number): Promise<void> {
+  await db.updateTable('webhook_endpoints').set({ failing_since: now }).where('id', '=', id).execute();
+}
+
+/** Disabled by the service, because it keeps failing. */
+export async function disableFailing(db: Kysely<Database>, id: string, now: number): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ status: 'disabled', disabled_reason: 'failing', updated_at: now })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Deletes an endpoint; its secrets, deliveries and their attempts go with it (ON DELETE CASCADE). */
