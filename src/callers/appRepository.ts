@@ -17,11 +17,13 @@ export async function listApps(db: Kysely<Database>): Promise<AppsTable[]> {
   return db.selectFrom('apps').selectAll().orderBy('created_at').orderBy('app_id').execute();
 }
 
-/** Changes an app's status or its own rate limit. */
+/** Changes an app's status, its own rate limit or its own concurrency limit. */
 export async function updateApp(
   db: Kysely<Database>,
   appId: string,
-  changes: Partial<Pick<AppsTable, 'status' | 'rate_limit_per_second' | 'rate_limit_burst'>> & {
+  changes: Partial<
+    Pick<AppsTable, 'status' | 'rate_limit_per_second' | 'rate_limit_burst' | 'concurrency_limit'>
+  > & {
     updated_at: number;
   },
 ): Promise<void> {

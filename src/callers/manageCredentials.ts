@@ -191,11 +191,7 @@ export async function setConcurrencyLimit(
   return ctx.store.transaction(async (trx) => {
     const app = await appOrThrow(trx, appId);
     const now = ctx.now();
-    await trx
-      .updateTable('apps')
-      .set({ concurrency_limit: limit, updated_at: now })
-      .where('app_id', '=', appId)
-      .execute();
+    await updateApp(trx, appId, { concurrency_limit: limit, updated_at: now });
     await recordAudit(trx, {
       actor: actorName(by.actor),
       action: 'app.update',
