@@ -4,6 +4,12 @@ import { findEvent } from '../events/eventRepository.ts';
 import type { DeliveryStatus } from '../store/tables.ts';
 import { activeEndpointsOf, findEndpoint } from './endpointRepository.ts';
 import { insertDeliveries } from './deliveryQueue.ts';
+import {
+  findAttempts,
+  findDeliveries,
+  requeueEventDeliveries,
+  requeueFailedDeliveries,
+} from './deliveryRepository.ts';
 
 /**
  * What operators see of deliveries (each with its attempt log) and how they send events again:
@@ -76,31 +82,11 @@ export async function loadDeliveries(
 ): Promise<DeliveryView[]> {
   const db = ctx.store.db;
   if (where.eventIds !== undefined && where.eventIds.length === 0) return [];
-  let query = db
-    .selectFrom('deliveries as d')
-    .innerJoin('events as ev', 'ev.event_id', 'd.event_id')
-    .selectAll('d')
-    .select('ev.type');
-  if (where.endpointId !== undefined) query = query.where('d.endpoint_id', '=', where.endpointId);
-  if (where.eventIds !== undefined) query = query.where('d.event_id', 'in', where.eventIds);
-  if (where.status !== undefined) query = query.where('d.status', '=', where.status);
-  // The order of the index (endpoint_id, created_at DESC, id): no sort beyond the page.
-  query = query.orderBy('d.created_at', 'desc').orderBy('d.id');
-  if (where.limit !== undefined) query = query.limit(where.limit);
-  const rows = await query.execute();
-  const attempts =
-    rows.length === 0
-      ? []
-      : await db
-          .selectFrom('delivery_attempts')
-          .selectAll()
-          .where(
-            'delivery_id',
-            'in',
-            rows.map((r) => r.id),
-          )
-          .orderBy('id')
-          .execute();
+  const rows = await findDeliveries(db, where);
+  const attempts = await findAttempts(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => ({
     id: row.id,
     event_id: row.event_id,
@@ -170,14 +156,7 @@ export async function redeliverEvent(
       now,
       giveUpAt,
     );
-    const reset = await trx
-      .updateTable('deliveries')
-      .set(requeue(now, giveUpAt))
-      .where('event_id', '=', eventId)
-      .where('endpoint_id', 'in', targets)
-      .where((eb) => eb.or([eb('status', '!=', 'delivering'), eb('lease_until', '<=', now)]))
-      .executeTakeFirst();
-    const queued = Number(reset.numUpdatedRows);
+    const queued = await requeueEventDeliveries(trx, eventId, targets, now, giveUpAt);
     return { queued, in_flight: targets.length - queued };
   });
 }
@@ -188,24 +167,11 @@ export async function redeliverFailed(ctx: ServiceContext, endpointId: string): 
   if (endpoint === undefined) throw new ServiceError('webhookEndpointNotFound');
   if (endpoint.status !== 'active') throw new ServiceError('webhookEndpointDisabled');
   const now = ctx.now();
-  const reset = await ctx.store.db
-    .updateTable('deliveries')
-    .set(requeue(now, now + ctx.config.webhooks.maxAgeSeconds * 1000))
-    .where('endpoint_id', '=', endpointId)
-    .where('status', '=', 'failed')
-    .executeTakeFirst();
-  return { queued: Number(reset.numUpdatedRows), in_flight: 0 };
-}
-
-function requeue(now: number, giveUpAt: number) {
-  return {
-    status: 'pending' as const,
-    attempt_count: 0,
-    next_attempt_at: now,
-    give_up_at: giveUpAt,
-    lease_until: null,
-    leased_by: null,
-    delivered_at: null,
-    updated_at: now,
-  };
+  const queued = await requeueFailedDeliveries(
+    ctx.store.db,
+    endpointId,
+    now,
+    now + ctx.config.webhooks.maxAgeSeconds * 1000,
+  );
+  return { queued, in_flight: 0 };
 }
