@@ -17,7 +17,8 @@ const publicStandIn: FetchOptions = { ...base, addressAllowed: (address) => addr
 const read = (url: string, options: FetchOptions = base) =>
   fetchDocument(url, options, async (body) => {
     const parts: Buffer[] = [];
-    for await (const part of body) parts.push(part);
+    // A copy of each piece: the fetcher frees a piece once the next is asked for.
+    for await (const part of body) parts.push(Buffer.from(part));
     return Buffer.concat(parts);
   });
 

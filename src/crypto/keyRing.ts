@@ -7,6 +7,7 @@ import {
   type KeyObject,
 } from 'node:crypto';
 import { pooledRandomBytes } from './randomPool.ts';
+import { releaseBuffer } from './releaseBuffer.ts';
 
 /**
  * A versioned key ring for field encryption at rest (AES-256-GCM), and the keyed hash used for
@@ -109,8 +110,10 @@ export class KeyRing {
     const cipher = createCipheriv('aes-256-gcm', this.#current, iv);
     cipher.setAAD(Buffer.from(aad, 'utf8'));
     const body = cipher.update(plaintext);
-    const final = cipher.final();
-    return { keyId: this.currentKeyId, sealed: Buffer.concat([iv, body, final, cipher.getAuthTag()]) };
+    const sealed = Buffer.concat([iv, body, cipher.final(), cipher.getAuthTag()]);
+    // The cipher's output is copied into the token: freed now, not left to the collector (bulk bytes).
+    releaseBuffer(body);
+    return { keyId: this.currentKeyId, sealed };
   }
 
   /** Decrypts what `encryptBytes` sealed (or a token's bytes) under `keyId`. Throws like `decrypt`. */

@@ -2,6 +2,7 @@ import { lookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type Socket } from 'node:net';
+import { releaseBuffer } from '../crypto/releaseBuffer.ts';
 import { isPrivateAddress, isPrivateHost } from '../network/publicHost.ts';
 import { DocumentFailure } from './outcome.ts';
 
@@ -34,7 +35,10 @@ export const MAX_REDIRECTS = 3;
 export const USER_AGENT = 'cardapply-documents/1.0';
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-/** The body as it arrives, counted against the cap; `consume` must read it to the end or throw. */
+/**
+ * The body as it arrives, counted against the cap; `consume` must read it to the end or throw, and
+ * must not keep a piece once it asks for the next (the piece's memory is freed then).
+ */
 export type Body = AsyncIterable<Buffer>;
 
 /**
@@ -156,6 +160,8 @@ async function open(
       options.connectTimeoutMs,
     );
     request.on('socket', (socket: Socket) => {
+      // Runs after node:http's own listener, which has parsed the read (the body copied out of it).
+      socket.on('data', releaseBuffer);
       const event = url.protocol === 'https:' ? 'secureConnect' : 'connect';
       if (!socket.connecting && event === 'connect') clearTimeout(connectTimer);
       socket.once(event, () => clearTimeout(connectTimer));
@@ -188,6 +194,8 @@ async function* cappedBody(
         throw new DocumentFailure('too_large', `more than ${maxBytes} bytes`);
       }
       yield chunk;
+      // The consumer asked for the next piece: it is done with this one.
+      releaseBuffer(chunk);
     }
   } catch (error) {
     throw error instanceof DocumentFailure ? error : asFailure(error as NodeJS.ErrnoException, signal);
