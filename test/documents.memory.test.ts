@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { describe, test } from 'node:test';
 import { submitApplication } from '../src/applications/submitApplication.ts';
 import { createApp } from '../src/callers/credentials.ts';
@@ -17,12 +19,18 @@ import { createStoreTarget, storeNames } from './helpers/stores.ts';
 /**
  * Bounded memory: twenty 10 MiB documents fetched at once (four applications, five images each:
  * one runner's four jobs with their fields in parallel) add less than 60 MB to the service
- * process's peak resident memory, read from /proc while they stream. Not a timed test: it
- * measures memory, whatever the machine's speed.
+ * process's peak resident memory, read from /proc while they stream, with the machine loaded. Not
+ * a timed test: it measures memory, whatever the machine's speed.
  */
 const TEN_MIB = 10 * 1024 * 1024;
 const FIELDS = ['id_card_img', 'id_card_back_img', 'passport_img', 'sign_applicant', 'pay_voucher'] as const;
-const LIMIT_MB = 60;
+/**
+ * The target, on SQLite. On PostgreSQL one copy of every chunk is not the service's to free: the
+ * driver (pg) builds each statement's message in a buffer of its own, so 200 MiB of them are left
+ * to the garbage collector, which collects them once some 64 MB have piled up; that store's bound
+ * is the collector's, and the test guards it against buffering (which adds 200 MB).
+ */
+const LIMIT_MB = { sqlite: 60, postgres: 100 } as const;
 
 const rssMb = (pid: number) => {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB$/m);
@@ -108,29 +116,30 @@ async function measureOnce(storeName: 'sqlite' | 'postgres'): Promise<number> {
 }
 
 /**
- * What this test guards: a process that held whole documents in memory would add about 200 MB
- * (20 × 10 MiB) in every run. The issue's target is 60 MB; alone on this 2-core machine a run adds
- * 36-50 MB, but beside the rest of the suite (two test files at once) it read 73-92 MB. So the
- * target is printed for a quiet measurement, and the test fails above GUARD_MB, which only
- * buffering (or a leak of that size) reaches. Up to three fresh runs; the best counts.
+ * One measurement per store, in a fresh process, asserted against the target. The machine is kept
+ * loaded while it runs (a busy process on every core but one, as beside the rest of the suite),
+ * since that is when a garbage collector falls behind and dead buffers pile up: the fetch path
+ * frees its buffers itself (documentStore.ts) instead of leaving them to the collector.
  */
-const RUNS = 3;
-const GUARD_MB = 120;
-
 for (const storeName of storeNames()) {
   describe(`memory of document fetches (${storeName})`, () => {
-    test(`twenty concurrent 10 MiB fetches stream instead of holding 200 MB`, async () => {
-      const added: number[] = [];
-      while (added.length < RUNS && !added.some((mb) => mb < LIMIT_MB))
-        added.push(await measureOnce(storeName));
-      const best = Math.min(...added);
-      console.log(
-        `${storeName}: best of ${added.length} runs added ${best.toFixed(1)} MB (target ${LIMIT_MB} MB)`,
-      );
-      assert.ok(
-        best < GUARD_MB,
-        `peak RSS grew by ${added.map((mb) => mb.toFixed(1)).join(', ')} MB in ${added.length} fresh runs`,
-      );
+    test(`twenty concurrent 10 MiB fetches add less than ${LIMIT_MB[storeName]} MB, on a loaded machine`, async () => {
+      const load = loadOtherCores();
+      try {
+        const added = await measureOnce(storeName);
+        const limit = LIMIT_MB[storeName];
+        assert.ok(added < limit, `peak RSS grew by ${added.toFixed(1)} MB (limit ${limit} MB)`);
+      } finally {
+        for (const child of load) child.kill('SIGKILL');
+      }
     });
   });
+}
+
+/** A busy loop on every core but one (at least one), for as long as the measurement runs. */
+function loadOtherCores(): ChildProcess[] {
+  const count = Math.max(1, availableParallelism() - 1);
+  return Array.from({ length: count }, () =>
+    spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore' }),
+  );
 }
