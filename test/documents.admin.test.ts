@@ -102,6 +102,49 @@ for (const storeName of storeNames()) {
       assert.equal(unknown.status, 422);
     });
 
+    test('an amend whose new image cannot be fetched leaves the previous copy viewable, marked so', async () => {
+      const ask = await admin('supplement', {
+        reason_codes: ['image_missing'],
+        requested_fields: ['passport_img'],
+        reason: 'Please send the passport image again.',
+      });
+      assert.equal(ask.status, 200, ask.text);
+      // The partner's server is gone: the new URL is unreachable, and fails for good at once.
+      const amend = await post(
+        service.baseUrl,
+        PATHS.amend,
+        {
+          app_id: caller.appId,
+          timestamp: nowSeconds(),
+          busi_water_no: serial,
+          passport_img: `${images.origin}/passport-retaken.png`,
+        },
+        { token: caller.token },
+      );
+      assert.equal(amend.status, 200, amend.text);
+      const outcomes = await settledDocuments(service, caller, serial);
+      assert.deepEqual(outcomes['passport_img'], { state: 'failed', reason: 'unreachable' });
+
+      const view = await call(service, 'GET', `${ADMIN}/applications/${serial}`, { token: reviewer.token });
+      assert.equal(view.status, 200, view.text);
+      const passport = (view.body.data as { documents: Record<string, Record<string, unknown>> }).documents[
+        'passport_img'
+      ]!;
+      assert.equal(passport['state'], 'failed');
+      assert.equal(passport['reason'], 'unreachable');
+      const previous = passport['previous'] as { sha256: string; type: string } | undefined;
+      assert.equal(previous?.sha256, sha256(served['passport_img']!));
+      assert.equal(previous?.type, 'image/png');
+
+      const response = await documentOf(reviewer, 'passport_img');
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('x-document-copy'), 'previous');
+      assert.equal(sha256(Buffer.from(await response.arrayBuffer())), sha256(served['passport_img']!));
+      const current = await documentOf(reviewer, 'id_card_img');
+      assert.equal(current.headers.get('x-document-copy'), 'current');
+      await current.arrayBuffer();
+    });
+
     test('the chunks move to a new key with keys reencrypt and still read back', async () => {
       const ring = parseEncryptionKeys(
         `${TEST_ENCRYPTION_KEYS},t2:${Buffer.alloc(32, 9).toString('base64')}`,

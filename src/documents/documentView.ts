@@ -9,6 +9,7 @@ import {
   FAILURE_REASONS,
   REQUIRED_DOCUMENT_FIELDS,
   type DocumentField,
+  type DocumentType,
 } from './outcome.ts';
 
 /**
@@ -16,6 +17,16 @@ import {
  * and the admin view show it: `pending` (not fetched yet, or being tried again), `kept` (its type,
  * size and SHA-256) or `failed` with a reason. Never the URL, never a byte.
  */
+/** A kept copy's facts: type, size, SHA-256, pixels, fetch time. */
+const CopyFacts = {
+  type: Type.Enum([...DOCUMENT_TYPES], { description: 'The type read from the bytes.' }),
+  size: Type.Integer({ description: 'Bytes.' }),
+  sha256: Type.String({ description: 'Hex SHA-256 of the bytes as served.' }),
+  width: Type.Optional(Type.Integer({ description: 'An image: pixels.' })),
+  height: Type.Optional(Type.Integer({ description: 'An image: pixels.' })),
+  fetched_at: Type.Optional(Type.Integer({ description: 'Unix seconds.' })),
+};
+
 export const DocumentOutcome = Type.Object(
   {
     state: Type.Enum(['pending', 'kept', 'failed'], { description: 'What became of the fetch.' }),
@@ -35,6 +46,13 @@ export const DocumentOutcome = Type.Object(
           'failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).',
       }),
     ),
+    previous: Type.Optional(
+      Type.Object(CopyFacts, {
+        additionalProperties: false,
+        description:
+          "The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -50,12 +68,23 @@ export const DocumentOutcomes = Type.Object(
 );
 export type DocumentOutcomes = Partial<Record<DocumentField, DocumentOutcome>>;
 
-export function outcomeOf(row: DocumentRow): DocumentOutcome {
-  if (row.state === 'failed') return { state: 'failed', reason: row.reason as DocumentOutcome['reason'] };
-  if (row.state !== 'kept') return { state: 'pending' };
+/**
+ * The row's outcome. A row's state is about the field's latest document; its copy columns hold the
+ * copy the service keeps, which is that document's once kept, or, while the latest is pending or
+ * failed, the earlier one's (`previous`, with `withPrevious`: the operators' view).
+ */
+export function outcomeOf(row: DocumentRow, withPrevious = false): DocumentOutcome {
+  const previous =
+    withPrevious && row.state !== 'kept' && row.blob_id !== null ? { previous: copyOf(row) } : {};
+  if (row.state === 'failed')
+    return { state: 'failed', reason: row.reason as DocumentOutcome['reason'], ...previous };
+  if (row.state !== 'kept') return { state: 'pending', ...previous };
+  return { state: 'kept', ...copyOf(row) };
+}
+
+function copyOf(row: DocumentRow): NonNullable<DocumentOutcome['previous']> {
   return {
-    state: 'kept',
-    type: row.content_type as DocumentOutcome['type'],
+    type: row.content_type as DocumentType,
     size: Number(row.byte_size),
     sha256: row.sha256 ?? '',
     ...(row.width === null ? {} : { width: row.width, height: Number(row.height) }),
@@ -64,18 +93,19 @@ export function outcomeOf(row: DocumentRow): DocumentOutcome {
 }
 
 /**
- * The outcomes of one application. `present`: the image fields it carries, when known (the
- * operator's view decrypts them); otherwise the required ones, which every application carries,
- * and any the service has started on.
+ * The outcomes of one application, as operators see them (with the `previous` copies held).
+ * `present`: the image fields it carries, when known (the operator's view decrypts them);
+ * otherwise the required ones, which every application carries, and any the service has started on.
  */
 export function outcomesOf(
   rows: readonly DocumentRow[],
   present: readonly string[] = REQUIRED_DOCUMENT_FIELDS,
+  withPrevious = true,
 ): DocumentOutcomes {
   const outcomes: DocumentOutcomes = {};
   for (const field of DOCUMENT_FIELDS) {
     const row = rows.find((r) => r.field === field);
-    if (row !== undefined) outcomes[field] = outcomeOf(row);
+    if (row !== undefined) outcomes[field] = outcomeOf(row, withPrevious);
     else if (present.includes(field)) outcomes[field] = { state: 'pending' };
   }
   return outcomes;
@@ -100,6 +130,7 @@ export async function callerOutcomes(
       outcomesOf(
         rows.filter((r) => r.busi_water_no === a.busi_water_no),
         isStatus(a.status) && isFinal(a.status) ? [] : REQUIRED_DOCUMENT_FIELDS,
+        false,
       ),
     ]),
   );

@@ -171,7 +171,9 @@ async function markPending(
 
 /**
  * An amend's image fields start again: pending for their new URL, inside the amend's own
- * transaction, so that the status view says so from the moment the amend is acknowledged.
+ * transaction, so that the status view says so from the moment the amend is acknowledged. The copy
+ * kept of the document it replaces stays until the new one is kept (it is the evidence the issuer
+ * had; a new fetch that fails leaves it), and operators see it as `previous`.
  */
 export async function restartDocuments(
   ctx: Pick<ServiceContext, 'keyRing'>,
@@ -231,11 +233,14 @@ async function settle(
             chunk_count: outcome.kept.chunkCount,
             fetched_at: now,
           }
-        : {
-            state: 'failed' as const,
-            reason: outcome.failed.reason,
-            ...NO_COPY,
-          };
+        : // The copy held for the field (an earlier document's, before an amend) stays: evidence.
+          { state: 'failed' as const, reason: outcome.failed.reason };
+    const held = await trx
+      .selectFrom('documents')
+      .select('blob_id')
+      .where('busi_water_no', '=', place.busiWaterNo)
+      .where('field', '=', place.field)
+      .executeTakeFirst();
     const updated = await trx
       .updateTable('documents')
       .set({ ...values, updated_at: now })
@@ -245,7 +250,9 @@ async function settle(
       .where('state', '=', 'pending')
       .executeTakeFirst();
     if (updated.numUpdatedRows === 0n) return false;
-    await deleteOtherBlobs(trx, place, values.blob_id);
+    // Kept: the newer copy replaces the one held. Failed: the held one stays. Either way, chunks of
+    // neither (a crash's leftovers) go.
+    await deleteOtherBlobs(trx, place, 'kept' in outcome ? outcome.kept.blobId : (held?.blob_id ?? null));
     await recordDocumentEvent(trx, application, place, outcome, now);
     return true;
   });

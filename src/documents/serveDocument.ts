@@ -23,6 +23,8 @@ export interface ServedDocument {
   /** A file name for Content-Disposition: the serial and the field, never the partner's name. */
   fileName: string;
   sha256: string;
+  /** `previous`: the field's newer document (an amend's) is pending or failed; this is the one before. */
+  copy: 'current' | 'previous';
   body: AsyncIterable<Buffer>;
 }
 
@@ -58,7 +60,8 @@ export async function openDocument(
   if (!(await openedInSession(ctx, busiWaterNo, field, operator)))
     throw new ServiceError('documentNotOpened', { params: { field: safeField } });
   const row = (await documentRows(ctx.store.db, [busiWaterNo])).find((r) => r.field === field);
-  if (row === undefined || row.state !== 'kept' || !isDocumentField(field)) {
+  // The copy held: the field's document once kept, or, while an amend's is pending or failed, the one before.
+  if (row === undefined || row.blob_id === null || !isDocumentField(field)) {
     throw new ServiceError('documentNotKept', {
       params: { field: safeField, state: row?.state ?? 'not sent' },
     });
@@ -69,6 +72,7 @@ export async function openDocument(
     byteSize: Number(row.byte_size),
     fileName: `${busiWaterNo}-${field}.${EXTENSIONS[contentType] ?? 'bin'}`,
     sha256: row.sha256 ?? '',
+    copy: row.state === 'kept' ? 'current' : 'previous',
     body: readBlob(ctx, row),
   };
 }

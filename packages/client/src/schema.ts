@@ -775,6 +775,24 @@ export interface components {
              * @enum {unknown}
              */
             reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+            /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+            previous?: {
+              /**
+               * @description The type read from the bytes.
+               * @enum {unknown}
+               */
+              type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+              /** @description Bytes. */
+              size: number;
+              /** @description Hex SHA-256 of the bytes as served. */
+              sha256: string;
+              /** @description An image: pixels. */
+              width?: number;
+              /** @description An image: pixels. */
+              height?: number;
+              /** @description Unix seconds. */
+              fetched_at?: number;
+            };
           };
           id_card_back_img?: {
             /**
@@ -805,6 +823,24 @@ export interface components {
              * @enum {unknown}
              */
             reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+            /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+            previous?: {
+              /**
+               * @description The type read from the bytes.
+               * @enum {unknown}
+               */
+              type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+              /** @description Bytes. */
+              size: number;
+              /** @description Hex SHA-256 of the bytes as served. */
+              sha256: string;
+              /** @description An image: pixels. */
+              width?: number;
+              /** @description An image: pixels. */
+              height?: number;
+              /** @description Unix seconds. */
+              fetched_at?: number;
+            };
           };
           passport_img?: {
             /**
@@ -835,6 +871,24 @@ export interface components {
              * @enum {unknown}
              */
             reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+            /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+            previous?: {
+              /**
+               * @description The type read from the bytes.
+               * @enum {unknown}
+               */
+              type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+              /** @description Bytes. */
+              size: number;
+              /** @description Hex SHA-256 of the bytes as served. */
+              sha256: string;
+              /** @description An image: pixels. */
+              width?: number;
+              /** @description An image: pixels. */
+              height?: number;
+              /** @description Unix seconds. */
+              fetched_at?: number;
+            };
           };
           sign_applicant?: {
             /**
@@ -865,6 +919,24 @@ export interface components {
              * @enum {unknown}
              */
             reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+            /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+            previous?: {
+              /**
+               * @description The type read from the bytes.
+               * @enum {unknown}
+               */
+              type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+              /** @description Bytes. */
+              size: number;
+              /** @description Hex SHA-256 of the bytes as served. */
+              sha256: string;
+              /** @description An image: pixels. */
+              width?: number;
+              /** @description An image: pixels. */
+              height?: number;
+              /** @description Unix seconds. */
+              fetched_at?: number;
+            };
           };
           pay_voucher?: {
             /**
@@ -895,6 +967,24 @@ export interface components {
              * @enum {unknown}
              */
             reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+            /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+            previous?: {
+              /**
+               * @description The type read from the bytes.
+               * @enum {unknown}
+               */
+              type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+              /** @description Bytes. */
+              size: number;
+              /** @description Hex SHA-256 of the bytes as served. */
+              sha256: string;
+              /** @description An image: pixels. */
+              width?: number;
+              /** @description An image: pixels. */
+              height?: number;
+              /** @description Unix seconds. */
+              fetched_at?: number;
+            };
           };
         };
       };
@@ -2809,6 +2899,24 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                  previous?: {
+                    /**
+                     * @description The type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description Bytes. */
+                    size: number;
+                    /** @description Hex SHA-256 of the bytes as served. */
+                    sha256: string;
+                    /** @description An image: pixels. */
+                    width?: number;
+                    /** @description An image: pixels. */
+                    height?: number;
+                    /** @description Unix seconds. */
+                    fetched_at?: number;
+                  };
                 };
                 id_card_back_img?: {
                   /**
@@ -2839,6 +2947,24 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                  previous?: {
+                    /**
+                     * @description The type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description Bytes. */
+                    size: number;
+                    /** @description Hex SHA-256 of the bytes as served. */
+                    sha256: string;
+                    /** @description An image: pixels. */
+                    width?: number;
+                    /** @description An image: pixels. */
+                    height?: number;
+                    /** @description Unix seconds. */
+                    fetched_at?: number;
+                  };
                 };
                 passport_img?: {
                   /**
@@ -2869,6 +2995,24 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                  previous?: {
+                    /**
+                     * @description The type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description Bytes. */
+                    size: number;
+                    /** @description Hex SHA-256 of the bytes as served. */
+                    sha256: string;
+                    /** @description An image: pixels. */
+                    width?: number;
+                    /** @description An image: pixels. */
+                    height?: number;
+                    /** @description Unix seconds. */
+                    fetched_at?: number;
+                  };
                 };
                 sign_applicant?: {
                   /**
@@ -2899,6 +3043,24 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                  previous?: {
+                    /**
+                     * @description The type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description Bytes. */
+                    size: number;
+                    /** @description Hex SHA-256 of the bytes as served. */
+                    sha256: string;
+                    /** @description An image: pixels. */
+                    width?: number;
+                    /** @description An image: pixels. */
+                    height?: number;
+                    /** @description Unix seconds. */
+                    fetched_at?: number;
+                  };
                 };
                 pay_voucher?: {
                   /**
@@ -2929,6 +3091,24 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                  previous?: {
+                    /**
+                     * @description The type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description Bytes. */
+                    size: number;
+                    /** @description Hex SHA-256 of the bytes as served. */
+                    sha256: string;
+                    /** @description An image: pixels. */
+                    width?: number;
+                    /** @description An image: pixels. */
+                    height?: number;
+                    /** @description Unix seconds. */
+                    fetched_at?: number;
+                  };
                 };
               };
             };
@@ -3431,6 +3611,24 @@ export interface operations {
                      * @enum {unknown}
                      */
                     reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                    /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                    previous?: {
+                      /**
+                       * @description The type read from the bytes.
+                       * @enum {unknown}
+                       */
+                      type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                      /** @description Bytes. */
+                      size: number;
+                      /** @description Hex SHA-256 of the bytes as served. */
+                      sha256: string;
+                      /** @description An image: pixels. */
+                      width?: number;
+                      /** @description An image: pixels. */
+                      height?: number;
+                      /** @description Unix seconds. */
+                      fetched_at?: number;
+                    };
                   };
                   id_card_back_img?: {
                     /**
@@ -3461,6 +3659,24 @@ export interface operations {
                      * @enum {unknown}
                      */
                     reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                    /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                    previous?: {
+                      /**
+                       * @description The type read from the bytes.
+                       * @enum {unknown}
+                       */
+                      type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                      /** @description Bytes. */
+                      size: number;
+                      /** @description Hex SHA-256 of the bytes as served. */
+                      sha256: string;
+                      /** @description An image: pixels. */
+                      width?: number;
+                      /** @description An image: pixels. */
+                      height?: number;
+                      /** @description Unix seconds. */
+                      fetched_at?: number;
+                    };
                   };
                   passport_img?: {
                     /**
@@ -3491,6 +3707,24 @@ export interface operations {
                      * @enum {unknown}
                      */
                     reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                    /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                    previous?: {
+                      /**
+                       * @description The type read from the bytes.
+                       * @enum {unknown}
+                       */
+                      type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                      /** @description Bytes. */
+                      size: number;
+                      /** @description Hex SHA-256 of the bytes as served. */
+                      sha256: string;
+                      /** @description An image: pixels. */
+                      width?: number;
+                      /** @description An image: pixels. */
+                      height?: number;
+                      /** @description Unix seconds. */
+                      fetched_at?: number;
+                    };
                   };
                   sign_applicant?: {
                     /**
@@ -3521,6 +3755,24 @@ export interface operations {
                      * @enum {unknown}
                      */
                     reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                    /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                    previous?: {
+                      /**
+                       * @description The type read from the bytes.
+                       * @enum {unknown}
+                       */
+                      type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                      /** @description Bytes. */
+                      size: number;
+                      /** @description Hex SHA-256 of the bytes as served. */
+                      sha256: string;
+                      /** @description An image: pixels. */
+                      width?: number;
+                      /** @description An image: pixels. */
+                      height?: number;
+                      /** @description Unix seconds. */
+                      fetched_at?: number;
+                    };
                   };
                   pay_voucher?: {
                     /**
@@ -3551,6 +3803,24 @@ export interface operations {
                      * @enum {unknown}
                      */
                     reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                    /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                    previous?: {
+                      /**
+                       * @description The type read from the bytes.
+                       * @enum {unknown}
+                       */
+                      type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                      /** @description Bytes. */
+                      size: number;
+                      /** @description Hex SHA-256 of the bytes as served. */
+                      sha256: string;
+                      /** @description An image: pixels. */
+                      width?: number;
+                      /** @description An image: pixels. */
+                      height?: number;
+                      /** @description Unix seconds. */
+                      fetched_at?: number;
+                    };
                   };
                 };
               }[];
@@ -4026,6 +4296,24 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                  previous?: {
+                    /**
+                     * @description The type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description Bytes. */
+                    size: number;
+                    /** @description Hex SHA-256 of the bytes as served. */
+                    sha256: string;
+                    /** @description An image: pixels. */
+                    width?: number;
+                    /** @description An image: pixels. */
+                    height?: number;
+                    /** @description Unix seconds. */
+                    fetched_at?: number;
+                  };
                 };
                 id_card_back_img?: {
                   /**
@@ -4056,6 +4344,24 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                  previous?: {
+                    /**
+                     * @description The type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description Bytes. */
+                    size: number;
+                    /** @description Hex SHA-256 of the bytes as served. */
+                    sha256: string;
+                    /** @description An image: pixels. */
+                    width?: number;
+                    /** @description An image: pixels. */
+                    height?: number;
+                    /** @description Unix seconds. */
+                    fetched_at?: number;
+                  };
                 };
                 passport_img?: {
                   /**
@@ -4086,6 +4392,24 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                  previous?: {
+                    /**
+                     * @description The type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description Bytes. */
+                    size: number;
+                    /** @description Hex SHA-256 of the bytes as served. */
+                    sha256: string;
+                    /** @description An image: pixels. */
+                    width?: number;
+                    /** @description An image: pixels. */
+                    height?: number;
+                    /** @description Unix seconds. */
+                    fetched_at?: number;
+                  };
                 };
                 sign_applicant?: {
                   /**
@@ -4116,6 +4440,24 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                  previous?: {
+                    /**
+                     * @description The type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description Bytes. */
+                    size: number;
+                    /** @description Hex SHA-256 of the bytes as served. */
+                    sha256: string;
+                    /** @description An image: pixels. */
+                    width?: number;
+                    /** @description An image: pixels. */
+                    height?: number;
+                    /** @description Unix seconds. */
+                    fetched_at?: number;
+                  };
                 };
                 pay_voucher?: {
                   /**
@@ -4146,6 +4488,24 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                  previous?: {
+                    /**
+                     * @description The type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description Bytes. */
+                    size: number;
+                    /** @description Hex SHA-256 of the bytes as served. */
+                    sha256: string;
+                    /** @description An image: pixels. */
+                    width?: number;
+                    /** @description An image: pixels. */
+                    height?: number;
+                    /** @description Unix seconds. */
+                    fetched_at?: number;
+                  };
                 };
               };
             };
@@ -4855,6 +5215,24 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                  previous?: {
+                    /**
+                     * @description The type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description Bytes. */
+                    size: number;
+                    /** @description Hex SHA-256 of the bytes as served. */
+                    sha256: string;
+                    /** @description An image: pixels. */
+                    width?: number;
+                    /** @description An image: pixels. */
+                    height?: number;
+                    /** @description Unix seconds. */
+                    fetched_at?: number;
+                  };
                 };
                 id_card_back_img?: {
                   /**
@@ -4885,6 +5263,24 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                  previous?: {
+                    /**
+                     * @description The type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description Bytes. */
+                    size: number;
+                    /** @description Hex SHA-256 of the bytes as served. */
+                    sha256: string;
+                    /** @description An image: pixels. */
+                    width?: number;
+                    /** @description An image: pixels. */
+                    height?: number;
+                    /** @description Unix seconds. */
+                    fetched_at?: number;
+                  };
                 };
                 passport_img?: {
                   /**
@@ -4915,6 +5311,24 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                  previous?: {
+                    /**
+                     * @description The type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description Bytes. */
+                    size: number;
+                    /** @description Hex SHA-256 of the bytes as served. */
+                    sha256: string;
+                    /** @description An image: pixels. */
+                    width?: number;
+                    /** @description An image: pixels. */
+                    height?: number;
+                    /** @description Unix seconds. */
+                    fetched_at?: number;
+                  };
                 };
                 sign_applicant?: {
                   /**
@@ -4945,6 +5359,24 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                  previous?: {
+                    /**
+                     * @description The type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description Bytes. */
+                    size: number;
+                    /** @description Hex SHA-256 of the bytes as served. */
+                    sha256: string;
+                    /** @description An image: pixels. */
+                    width?: number;
+                    /** @description An image: pixels. */
+                    height?: number;
+                    /** @description Unix seconds. */
+                    fetched_at?: number;
+                  };
                 };
                 pay_voucher?: {
                   /**
@@ -4975,6 +5407,24 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                  previous?: {
+                    /**
+                     * @description The type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description Bytes. */
+                    size: number;
+                    /** @description Hex SHA-256 of the bytes as served. */
+                    sha256: string;
+                    /** @description An image: pixels. */
+                    width?: number;
+                    /** @description An image: pixels. */
+                    height?: number;
+                    /** @description Unix seconds. */
+                    fetched_at?: number;
+                  };
                 };
               };
             };
@@ -6037,6 +6487,24 @@ export interface operations {
                        */
                       reason?:
                         'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                      /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                      previous?: {
+                        /**
+                         * @description The type read from the bytes.
+                         * @enum {unknown}
+                         */
+                        type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                        /** @description Bytes. */
+                        size: number;
+                        /** @description Hex SHA-256 of the bytes as served. */
+                        sha256: string;
+                        /** @description An image: pixels. */
+                        width?: number;
+                        /** @description An image: pixels. */
+                        height?: number;
+                        /** @description Unix seconds. */
+                        fetched_at?: number;
+                      };
                     };
                     id_card_back_img?: {
                       /**
@@ -6068,6 +6536,24 @@ export interface operations {
                        */
                       reason?:
                         'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                      /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                      previous?: {
+                        /**
+                         * @description The type read from the bytes.
+                         * @enum {unknown}
+                         */
+                        type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                        /** @description Bytes. */
+                        size: number;
+                        /** @description Hex SHA-256 of the bytes as served. */
+                        sha256: string;
+                        /** @description An image: pixels. */
+                        width?: number;
+                        /** @description An image: pixels. */
+                        height?: number;
+                        /** @description Unix seconds. */
+                        fetched_at?: number;
+                      };
                     };
                     passport_img?: {
                       /**
@@ -6099,6 +6585,24 @@ export interface operations {
                        */
                       reason?:
                         'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                      /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                      previous?: {
+                        /**
+                         * @description The type read from the bytes.
+                         * @enum {unknown}
+                         */
+                        type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                        /** @description Bytes. */
+                        size: number;
+                        /** @description Hex SHA-256 of the bytes as served. */
+                        sha256: string;
+                        /** @description An image: pixels. */
+                        width?: number;
+                        /** @description An image: pixels. */
+                        height?: number;
+                        /** @description Unix seconds. */
+                        fetched_at?: number;
+                      };
                     };
                     sign_applicant?: {
                       /**
@@ -6130,6 +6634,24 @@ export interface operations {
                        */
                       reason?:
                         'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                      /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                      previous?: {
+                        /**
+                         * @description The type read from the bytes.
+                         * @enum {unknown}
+                         */
+                        type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                        /** @description Bytes. */
+                        size: number;
+                        /** @description Hex SHA-256 of the bytes as served. */
+                        sha256: string;
+                        /** @description An image: pixels. */
+                        width?: number;
+                        /** @description An image: pixels. */
+                        height?: number;
+                        /** @description Unix seconds. */
+                        fetched_at?: number;
+                      };
                     };
                     pay_voucher?: {
                       /**
@@ -6161,6 +6683,24 @@ export interface operations {
                        */
                       reason?:
                         'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                      /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
+                      previous?: {
+                        /**
+                         * @description The type read from the bytes.
+                         * @enum {unknown}
+                         */
+                        type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                        /** @description Bytes. */
+                        size: number;
+                        /** @description Hex SHA-256 of the bytes as served. */
+                        sha256: string;
+                        /** @description An image: pixels. */
+                        width?: number;
+                        /** @description An image: pixels. */
+                        height?: number;
+                        /** @description Unix seconds. */
+                        fetched_at?: number;
+                      };
                     };
                   };
                 };

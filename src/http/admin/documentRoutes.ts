@@ -32,7 +32,7 @@ export function documentRoutes(ctx: ServiceContext) {
           operationId: 'adminShowDocument',
           summary: "An image field's kept document",
           description:
-            'Reviewer or admin, after opening the application for review (or revealing the field) in the same session: that audit row covers the viewing. The bytes as the partner served them, in their type (JPEG, PNG, WebP, HEIC/HEIF or PDF), `Content-Disposition` inline (a PDF as an attachment), `Cache-Control: no-store`.',
+            "Reviewer or admin, after opening the application for review (or revealing the field) in the same session: that audit row covers the viewing. The bytes as the partner served them, in their type (JPEG, PNG, WebP, HEIC/HEIF or PDF), `Content-Disposition` inline (a PDF as an attachment), `Cache-Control: no-store`. While an amend's newer document for the field is pending or failed, the copy kept of the one before it is served, as evidence: `X-Document-Copy` says `current` or `previous` (the application view shows the latter as the field's `previous`).",
           tags: ['admin'],
           security: ADMIN_SECURITY,
           params: DocumentParams,
@@ -60,6 +60,7 @@ export function documentRoutes(ctx: ServiceContext) {
           .header('content-length', String(document.byteSize))
           .header('content-disposition', `${disposition}; filename="${document.fileName}"`)
           .header('cache-control', 'no-store')
+          .header('x-document-copy', document.copy)
           .header('x-content-type-options', 'nosniff')
           .send(Readable.from(document.body));
       },

@@ -227,6 +227,7 @@ export default {
   'documents.pending': 'Being fetched…',
   'documents.failed': 'Not kept: {reason}',
   'documents.download': 'Download the kept copy',
+  'documents.previous': 'Previous copy: the amended document is not kept',
   'documents.reason.unreachable': 'unreachable',
   'documents.reason.not_a_document': 'not an image or PDF',
   'documents.reason.too_large': 'too large',

@@ -226,6 +226,7 @@ export default {
   'documents.pending': '正在获取…',
   'documents.failed': '未留存：{reason}',
   'documents.download': '下载留存副本',
+  'documents.previous': '此前的副本：补正后的文件尚未留存',
   'documents.reason.unreachable': '无法访问',
   'documents.reason.not_a_document': '不是图片或 PDF',
   'documents.reason.too_large': '文件过大',

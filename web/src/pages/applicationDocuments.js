@@ -9,13 +9,15 @@ import { fieldLabel, IMAGES, revealControl } from './applicationFields.js';
  * operator's browser tells the partner nothing, and the console's CSP allows images from itself
  * only. It is loaded once the field is revealed or the application opened for review (that audit
  * row covers the viewing); a PDF, or a HEIC the browser cannot draw, is a download link. A
- * document not kept shows its state: pending, or failed with the reason.
+ * document not kept shows its state: pending, or failed with the reason; when an amend's newer
+ * document is pending or failed, the copy kept of the one before is shown, marked as previous.
  */
 
 /** @typedef {import('./applicationFields.js').FieldsInput} FieldsInput */
 /**
- * @typedef {{ state: 'pending' | 'kept' | 'failed', type?: string, size?: number, sha256?: string,
- *   width?: number, height?: number, reason?: string }} DocumentOutcome
+ * @typedef {{ type?: string, size?: number, sha256?: string, width?: number, height?: number }} KeptCopy
+ * @typedef {KeptCopy & { state: 'pending' | 'kept' | 'failed', reason?: string,
+ *   previous?: KeptCopy }} DocumentOutcome
  */
 
 /** Types a browser draws in an <img>. */
@@ -29,7 +31,7 @@ export const documentUrl = (serial, field) =>
 const size = (bytes) =>
   bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
 
-/** @param {DocumentOutcome} d */
+/** @param {KeptCopy} d */
 function facts(d) {
   const parts = [d.type ?? '', size(d.size ?? 0)];
   if (d.width !== undefined && d.height !== undefined) parts.push(`${d.width}×${d.height}`);
@@ -41,7 +43,7 @@ function facts(d) {
   );
 }
 
-/** @param {string} serial @param {string} name @param {DocumentOutcome} d */
+/** @param {string} serial @param {string} name @param {KeptCopy} d */
 function keptPreview(serial, name, d) {
   const url = documentUrl(serial, name);
   if (d.type !== undefined && DRAWN.has(d.type)) {
@@ -79,10 +81,12 @@ export function documentGallery(input, serial, documents = {}) {
     IMAGES.filter((name) => input.application[name] !== undefined).map((name) => {
       const d = documents[name];
       const opened = input.revealed.has(name);
+      // The copy the service holds: this document's, or the one before an amend's newer one.
+      const copy = d?.state === 'kept' ? d : d?.previous;
       /** @type {Node} */
       let preview;
-      if (d?.state === 'kept' && opened) preview = keptPreview(serial, name, d);
-      else if (d?.state === 'kept')
+      if (copy !== undefined && opened) preview = keptPreview(serial, name, copy);
+      else if (copy !== undefined)
         preview = h(
           'span',
           { class: 'image-placeholder' },
@@ -90,15 +94,23 @@ export function documentGallery(input, serial, documents = {}) {
           h('span', { class: 'small' }, t(input.canReveal ? 'fields.imageHidden' : 'fields.masked')),
         );
       else preview = h('span', { class: 'image-placeholder' }, stateNote(d));
+      const previous = d?.state !== 'kept' && copy !== undefined;
       return h(
         'figure',
-        { class: 'image-card', 'data-image': name, 'data-document': d?.state ?? 'pending' },
+        {
+          class: 'image-card',
+          'data-image': name,
+          'data-document': d?.state ?? 'pending',
+          ...(previous ? { 'data-copy': 'previous' } : {}),
+        },
         h('div', { class: 'image-frame' }, preview),
         h(
           'figcaption',
           {},
           h('span', {}, fieldLabel(name)),
-          d?.state === 'kept' ? facts(d) : null,
+          previous ? h('span', { class: 'small document-previous' }, t('documents.previous')) : null,
+          previous ? stateNote(d) : null,
+          copy !== undefined ? facts(copy) : null,
           revealControl(input, name),
         ),
       );
