@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { isFinal, STATUSES, type Status } from './lifecycle.ts';
 import { keptCounts } from './countApplications.ts';
 import type { ServiceContext } from '../context.ts';
@@ -9,15 +8,14 @@ import type { Store } from '../store/connect.ts';
  * The review workload, for the back office and its metrics: per status the count, how long the
  * oldest application has waited in it and the median time in it (by when each entered it, its
  * `updated_at`), against the SLA setting (`REVIEW_SLA_SECONDS`); and the backlog of the last
- * seven days: applications arriving and decisions (approved, rejected) per hour. Each number is
- * read through an index: (status, updated_at) and (to_status, at), and none reads more than a
- * bounded window of it, so the page costs the same at any size: counts from the counts the store
- * keeps per status; the median of at most MEDIAN_WINDOW applications (the latest to enter the
- * status, when more wait); past SLA counted from whichever side of the SLA is smaller.
+ * seven days: applications arriving and decisions (approved, rejected) per hour. Nothing reads more
+ * than a bounded window, so the page costs the same at any size: counts from the counts the store
+ * keeps per status; ages through the (status, updated_at) index, the median of at most
+ * MEDIAN_WINDOW applications (the latest to enter the status, when more wait); past SLA counted
+ * from whichever side of the SLA is smaller; the backlog from the hourly counters the store keeps.
  */
 export const BACKLOG_HOURS = 7 * 24;
 const HOUR_MS = 3_600_000;
-const DECISIONS: readonly Status[] = ['APPROVED', 'REJECTED'];
 export const MEDIAN_WINDOW = 1_000;
 
 export interface StatusLoad {
@@ -144,29 +142,27 @@ export async function reviewWorkload(ctx: ServiceContext): Promise<Workload> {
 
 async function backlog(ctx: ServiceContext, now: number): Promise<Workload['backlog']> {
   const firstHour = Math.floor(now / HOUR_MS) - BACKLOG_HOURS + 1;
-  const since = firstHour * HOUR_MS;
-  // The hour as an integer literal: a bound number is a REAL on SQLite, whose division would make
-  // every millisecond its own group.
-  const hour = sql.lit(HOUR_MS);
-  const arrivals = await sql<{ h: number | string; n: number | string }>`
-    select created_at / ${hour} as h, count(*) as n from ${ctx.store.table('applications')}
-    where created_at >= ${since} group by 1`.execute(ctx.store.db);
-  const decisions = await sql<{ h: number | string; n: number | string }>`
-    select at / ${hour} as h, count(*) as n from ${ctx.store.table('application_transitions')}
-    where to_status in (${sql.join(DECISIONS)}) and at >= ${since} group by 1`.execute(ctx.store.db);
-  // Summed, never overwritten, should two groups ever fall in one hour.
-  const byHour = (rows: { h: number | string; n: number | string }[]) => {
-    const counts = new Map<number, number>();
-    for (const r of rows) {
-      const key = Math.floor(Number(r.h));
-      counts.set(key, (counts.get(key) ?? 0) + Number(r.n));
-    }
-    return counts;
-  };
-  const a = byHour(arrivals.rows);
-  const d = byHour(decisions.rows);
+  // Kept per hour by the store's triggers (migration 0050): at most BACKLOG_HOURS hours of a few
+  // shards each, at any size. Summed: PostgreSQL keeps several shards of one hour.
+  const rows = await ctx.store.db
+    .selectFrom('workload_hours')
+    .select((eb) => [
+      'hour',
+      eb.fn.sum<number | string>('arrivals').as('arrivals'),
+      eb.fn.sum<number | string>('decisions').as('decisions'),
+    ])
+    .where('hour', '>=', firstHour)
+    .where('hour', '<', firstHour + BACKLOG_HOURS)
+    .groupBy('hour')
+    .execute();
+  const byHour = new Map(rows.map((row) => [Number(row.hour), row]));
   return Array.from({ length: BACKLOG_HOURS }, (_, i) => {
     const hour = firstHour + i;
-    return { hour: (hour * HOUR_MS) / 1000, arrivals: a.get(hour) ?? 0, decisions: d.get(hour) ?? 0 };
+    const row = byHour.get(hour);
+    return {
+      hour: (hour * HOUR_MS) / 1000,
+      arrivals: Number(row?.arrivals ?? 0),
+      decisions: Number(row?.decisions ?? 0),
+    };
   });
 }

@@ -12,6 +12,7 @@ export interface Database {
   applications: ApplicationsTable;
   application_transitions: ApplicationTransitionsTable;
   application_counts: ApplicationCountsTable;
+  workload_hours: WorkloadHoursTable;
   idempotency_keys: IdempotencyKeysTable;
   operators: OperatorsTable;
   operator_sessions: OperatorSessionsTable;
@@ -43,6 +44,17 @@ export interface ApplicationCountsTable {
   app_id: string;
   status: string;
   n: number;
+}
+
+/**
+ * Per Unix hour (milliseconds / 3600000) of the last eight days: applications created in it and
+ * decisions (APPROVED, REJECTED) taken in it, kept by triggers (migration 0050); read as sums, as
+ * PostgreSQL keeps several shards of one hour.
+ */
+export interface WorkloadHoursTable {
+  hour: number;
+  arrivals: number;
+  decisions: number;
 }
 
 export interface AppsTable {
