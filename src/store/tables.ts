@@ -13,6 +13,7 @@ export interface Database {
   application_transitions: ApplicationTransitionsTable;
   application_counts: ApplicationCountsTable;
   workload_hours: WorkloadHoursTable;
+  application_days: ApplicationDaysTable;
   idempotency_keys: IdempotencyKeysTable;
   operators: OperatorsTable;
   operator_sessions: OperatorSessionsTable;
@@ -42,6 +43,17 @@ export type AppStatus = 'active' | 'disabled';
  */
 export interface ApplicationCountsTable {
   app_id: string;
+  status: string;
+  n: number;
+}
+
+/**
+ * Applications per app, Unix day of creation (milliseconds / 86400000) and status, kept by
+ * triggers on `applications` (migration 0051); read as `sum(n)`, as application_counts.
+ */
+export interface ApplicationDaysTable {
+  app_id: string;
+  day: number;
   status: string;
   n: number;
 }

@@ -130,6 +130,12 @@ export async function sizeRequests(service: TestService, setup: SizeSetup): Prom
       name: 'counts per status of an app',
       send: admin('GET', `/applications/counts?app_id=${caller.appId}`),
     },
+    // As the console asks: whole days of China time (UTC+8), the last 30 of them, and the last year.
+    { name: 'counts per status, 30 days', send: admin('GET', `/applications/counts?${chinaDays(30)}`) },
+    {
+      name: 'counts per status of an app, a year',
+      send: admin('GET', `/applications/counts?app_id=${caller.appId}&${chinaDays(365)}`),
+    },
     { name: 'workload', send: admin('GET', '/workload') },
     {
       name: 'reveal',
@@ -141,6 +147,14 @@ export async function sizeRequests(service: TestService, setup: SizeSetup): Prom
     { name: 'audit by target_type', send: admin('GET', '/audit?target_type=application') },
     { name: 'audit of an application', send: admin('GET', `/audit?target_id=${mine[0]}`) },
   ];
+}
+
+/** The last `days` days of China time, today included, as the console's filter sends them. */
+function chinaDays(days: number): string {
+  const day = 86_400;
+  const offset = 8 * 3600;
+  const today = Math.floor((nowSeconds() + offset) / day) * day - offset;
+  return `created_from=${today - (days - 1) * day}&created_to=${today + day - 1}`;
 }
 
 /** Median of `times` calls, in milliseconds, after two warm-up calls. */

@@ -1,0 +1,59 @@
+-- Issue 28: how many applications each app has in each status per day of creation (the Unix day,
+-- milliseconds / 86400000), kept by triggers in the transaction of every change, so that counts
+-- with a creation range read the range's whole days from here and only the partial days at its
+-- ends from the applications themselves. Sharded per connection as application_counts (0036).
+CREATE TABLE application_days (
+  app_id TEXT NOT NULL,
+  day INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  shard SMALLINT NOT NULL,
+  n BIGINT NOT NULL,
+  PRIMARY KEY (app_id, day, status, shard)
+);
+-- Every app's days, for counts without an app.
+CREATE INDEX application_days_day ON application_days (day, status);
+
+-- No writes meanwhile: the counts start from exactly what is stored.
+LOCK TABLE applications IN SHARE ROW EXCLUSIVE MODE;
+INSERT INTO application_days (app_id, day, status, shard, n)
+  SELECT app_id, created_at / 86400000, status, 0, count(*) FROM applications GROUP BY 1, 2, 3;
+
+-- SET search_path FROM CURRENT: the migration's schema, since the service sets none. Each branch
+-- names only the transition tables its operation has.
+CREATE FUNCTION application_days_add() RETURNS trigger LANGUAGE plpgsql
+  SET search_path FROM CURRENT AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO application_days (app_id, day, status, shard, n)
+      SELECT app_id, created_at / 86400000, status, pg_backend_pid() % 16, count(*) FROM new_rows
+       GROUP BY 1, 2, 3
+      ON CONFLICT (app_id, day, status, shard) DO UPDATE SET n = application_days.n + EXCLUDED.n;
+  ELSIF TG_OP = 'UPDATE' THEN
+    INSERT INTO application_days (app_id, day, status, shard, n)
+      SELECT app_id, day, status, pg_backend_pid() % 16, sum(d) FROM (
+          SELECT o.app_id, o.created_at / 86400000 AS day, o.status, -1 AS d
+            FROM old_rows o JOIN new_rows c USING (busi_water_no)
+           WHERE o.status <> c.status OR o.created_at <> c.created_at
+          UNION ALL
+          SELECT c.app_id, c.created_at / 86400000, c.status, 1
+            FROM old_rows o JOIN new_rows c USING (busi_water_no)
+           WHERE o.status <> c.status OR o.created_at <> c.created_at
+        ) AS changes GROUP BY 1, 2, 3
+      ON CONFLICT (app_id, day, status, shard) DO UPDATE SET n = application_days.n + EXCLUDED.n;
+  ELSE
+    INSERT INTO application_days (app_id, day, status, shard, n)
+      SELECT app_id, created_at / 86400000, status, pg_backend_pid() % 16, -count(*) FROM old_rows
+       GROUP BY 1, 2, 3
+      ON CONFLICT (app_id, day, status, shard) DO UPDATE SET n = application_days.n + EXCLUDED.n;
+  END IF;
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER application_days_insert AFTER INSERT ON applications
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION application_days_add();
+CREATE TRIGGER application_days_update AFTER UPDATE ON applications
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION application_days_add();
+CREATE TRIGGER application_days_delete AFTER DELETE ON applications
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION application_days_add();
