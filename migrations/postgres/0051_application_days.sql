@@ -13,37 +13,45 @@ CREATE TABLE application_days (
 -- Every app's days, for counts without an app.
 CREATE INDEX application_days_day ON application_days (day, status);
 
--- No writes meanwhile: the counts start from exactly what is stored.
-LOCK TABLE applications IN SHARE ROW EXCLUSIVE MODE;
-INSERT INTO application_days (app_id, day, status, shard, n)
-  SELECT app_id, created_at / 86400000, status, 0, count(*) FROM applications GROUP BY 1, 2, 3;
+-- Filled after this migration in short batches, newest first, that writers can pass between
+-- (src/store/counterFills.ts), instead of one statement that would hold them for the whole table:
+-- the triggers count the applications created at or after `below`, and each batch counts those
+-- just under it and lowers it, under a lock as short as the batch. Done when `below` is lower than
+-- any key.
+CREATE TABLE counter_fills (
+  name TEXT PRIMARY KEY,
+  below BIGINT NOT NULL
+);
+INSERT INTO counter_fills (name, below) VALUES ('application_days', 9223372036854775807);
 
 -- SET search_path FROM CURRENT: the migration's schema, since the service sets none. Each branch
 -- names only the transition tables its operation has.
 CREATE FUNCTION application_days_add() RETURNS trigger LANGUAGE plpgsql
   SET search_path FROM CURRENT AS $$
+DECLARE
+  filled CONSTANT BIGINT := (SELECT below FROM counter_fills WHERE name = 'application_days');
 BEGIN
   IF TG_OP = 'INSERT' THEN
     INSERT INTO application_days (app_id, day, status, shard, n)
       SELECT app_id, created_at / 86400000, status, pg_backend_pid() % 16, count(*) FROM new_rows
-       GROUP BY 1, 2, 3
+       WHERE created_at >= filled GROUP BY 1, 2, 3
       ON CONFLICT (app_id, day, status, shard) DO UPDATE SET n = application_days.n + EXCLUDED.n;
   ELSIF TG_OP = 'UPDATE' THEN
     INSERT INTO application_days (app_id, day, status, shard, n)
       SELECT app_id, day, status, pg_backend_pid() % 16, sum(d) FROM (
           SELECT o.app_id, o.created_at / 86400000 AS day, o.status, -1 AS d
             FROM old_rows o JOIN new_rows c USING (busi_water_no)
-           WHERE o.status <> c.status OR o.created_at <> c.created_at
+           WHERE (o.status <> c.status OR o.created_at <> c.created_at) AND o.created_at >= filled
           UNION ALL
           SELECT c.app_id, c.created_at / 86400000, c.status, 1
             FROM old_rows o JOIN new_rows c USING (busi_water_no)
-           WHERE o.status <> c.status OR o.created_at <> c.created_at
+           WHERE (o.status <> c.status OR o.created_at <> c.created_at) AND c.created_at >= filled
         ) AS changes GROUP BY 1, 2, 3
       ON CONFLICT (app_id, day, status, shard) DO UPDATE SET n = application_days.n + EXCLUDED.n;
   ELSE
     INSERT INTO application_days (app_id, day, status, shard, n)
       SELECT app_id, created_at / 86400000, status, pg_backend_pid() % 16, -count(*) FROM old_rows
-       GROUP BY 1, 2, 3
+       WHERE created_at >= filled GROUP BY 1, 2, 3
       ON CONFLICT (app_id, day, status, shard) DO UPDATE SET n = application_days.n + EXCLUDED.n;
   END IF;
   RETURN NULL;

@@ -12,10 +12,18 @@ CREATE TABLE application_days (
 -- Every app's days, for counts without an app.
 CREATE INDEX application_days_day ON application_days (day, status);
 
-INSERT INTO application_days (app_id, day, status, n)
-  SELECT app_id, created_at / 86400000, status, count(*) FROM applications GROUP BY 1, 2, 3;
+-- Filled after this migration in short batches, newest first, that writers can pass between
+-- (src/store/counterFills.ts), instead of one statement that would hold the write lock for the
+-- whole table: the triggers count the applications created at or after `below`, and each batch
+-- counts those just under it and lowers it. Done when `below` is lower than any key.
+CREATE TABLE counter_fills (
+  name TEXT PRIMARY KEY,
+  below INTEGER NOT NULL
+) STRICT;
+INSERT INTO counter_fills (name, below) VALUES ('application_days', 9223372036854775807);
 
-CREATE TRIGGER application_days_insert AFTER INSERT ON applications BEGIN
+CREATE TRIGGER application_days_insert AFTER INSERT ON applications
+  WHEN NEW.created_at >= (SELECT below FROM counter_fills WHERE name = 'application_days') BEGIN
   INSERT INTO application_days (app_id, day, status, n)
     VALUES (NEW.app_id, NEW.created_at / 86400000, NEW.status, 1)
     ON CONFLICT (app_id, day, status) DO UPDATE SET n = n + 1;
@@ -24,13 +32,16 @@ END;
 CREATE TRIGGER application_days_update AFTER UPDATE OF status, created_at ON applications
   WHEN OLD.status <> NEW.status OR OLD.created_at <> NEW.created_at BEGIN
   UPDATE application_days SET n = n - 1
-   WHERE app_id = OLD.app_id AND day = OLD.created_at / 86400000 AND status = OLD.status;
+   WHERE app_id = OLD.app_id AND day = OLD.created_at / 86400000 AND status = OLD.status
+     AND OLD.created_at >= (SELECT below FROM counter_fills WHERE name = 'application_days');
   INSERT INTO application_days (app_id, day, status, n)
-    VALUES (NEW.app_id, NEW.created_at / 86400000, NEW.status, 1)
+    SELECT NEW.app_id, NEW.created_at / 86400000, NEW.status, 1
+     WHERE NEW.created_at >= (SELECT below FROM counter_fills WHERE name = 'application_days')
     ON CONFLICT (app_id, day, status) DO UPDATE SET n = n + 1;
 END;
 
-CREATE TRIGGER application_days_delete AFTER DELETE ON applications BEGIN
+CREATE TRIGGER application_days_delete AFTER DELETE ON applications
+  WHEN OLD.created_at >= (SELECT below FROM counter_fills WHERE name = 'application_days') BEGIN
   UPDATE application_days SET n = n - 1
    WHERE app_id = OLD.app_id AND day = OLD.created_at / 86400000 AND status = OLD.status;
 END;

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { DatabaseSync } from 'node:sqlite';
 import type pg from 'pg';
 import { isConcurrent, onSmallTables, runConcurrently, withoutConcurrently } from './concurrentIndexes.ts';
+import { fillPostgres, fillSqlite } from './counterFills.ts';
 
 /**
  * Forward-only migrations, numbered, one file per change for each store, kept side by side in
@@ -10,7 +11,8 @@ import { isConcurrent, onSmallTables, runConcurrently, withoutConcurrently } fro
  * (BEGIN IMMEDIATE on SQLite, an advisory transaction lock on PostgreSQL) and is recorded in
  * `schema_migrations`, so several instances starting at once migrate exactly once. A PostgreSQL
  * file marked `-- cardapply:concurrently` builds indexes without blocking writes, outside a
- * transaction (concurrentIndexes.ts).
+ * transaction (concurrentIndexes.ts). Counters that a migration creates empty are then filled in
+ * short batches (counterFills.ts), each its own transaction.
  */
 export interface Migration {
   version: number;
@@ -67,6 +69,7 @@ export function migrateSqlite(database: DatabaseSync, onApplied?: OnApplied): nu
       throw error;
     }
   }
+  fillSqlite(database);
   return applied;
 }
 
@@ -151,6 +154,7 @@ export async function migratePostgres(
       });
       if (appliedNow) onApplied?.(migration);
     }
+    await fillPostgres(client, schema);
   } finally {
     client.release();
   }

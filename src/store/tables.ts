@@ -14,6 +14,7 @@ export interface Database {
   application_counts: ApplicationCountsTable;
   workload_hours: WorkloadHoursTable;
   application_days: ApplicationDaysTable;
+  counter_fills: CounterFillsTable;
   idempotency_keys: IdempotencyKeysTable;
   operators: OperatorsTable;
   operator_sessions: OperatorSessionsTable;
@@ -56,6 +57,13 @@ export interface ApplicationDaysTable {
   day: number;
   status: string;
   n: number;
+}
+
+/** Counters filled in batches after their migration (src/store/counterFills.ts). */
+export interface CounterFillsTable {
+  name: string;
+  /** Rows whose key is at or above it are counted; a BIGINT, beyond a JavaScript number. */
+  below: string | number;
 }
 
 /**

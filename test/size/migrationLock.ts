@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { migratePostgres, migrateSqlite } from '../../src/store/migrate.ts';
 import { openSqliteConnection } from '../../src/store/sqliteConnection.ts';
@@ -8,52 +9,147 @@ import { growPostgres, growSqlite } from './growTables.ts';
 
 /**
  * `node test/size/migrationLock.ts <sqlite|postgres> [count]`: how long issue 28's migrations
- * (0035 indexes, 0036 kept counts) keep writers waiting on a store of `count` applications.
+ * (0035 indexes, 0036 kept counts, 0050 workload hours, 0051 counts per day of creation) keep a
+ * writer waiting on a store of `count` applications, and that they run twice without harm.
  *
- * The store is migrated, set back to before 0035 (its indexes, table and triggers removed, the two
- * indexes it drops made again), grown, then migrated again. On PostgreSQL a writer updates an
- * application every 10 ms throughout and the longest wait is reported; on SQLite every migration
- * holds the write lock for its whole transaction, so its duration is the wait. Then the migration
- * runs a second time, which must apply nothing.
+ * The store is migrated, set back to before 0035 (its indexes, tables and triggers removed, the two
+ * indexes it drops made again), grown, then migrated again while a writer inserts an application
+ * every 10 ms (on SQLite from a thread of its own, through a connection of its own): the longest
+ * insert is the longest wait. Then the kept counters must equal counting the rows, and a second
+ * run must apply nothing.
  */
 const storeName = process.argv[2] === 'postgres' ? 'postgres' : 'sqlite';
 const count = Number(process.argv[3] ?? 1_000_000);
-const ISSUE_28 = [35, 36];
-const UNDO = `
+const ISSUE_28 = [35, 36, 50, 51];
+const TRIGGERS = [
+  ['application_counts_insert', 'applications'],
+  ['application_counts_update', 'applications'],
+  ['application_counts_delete', 'applications'],
+  ['application_days_insert', 'applications'],
+  ['application_days_update', 'applications'],
+  ['application_days_delete', 'applications'],
+  ['workload_arrivals_insert', 'applications'],
+  ['workload_arrivals_update', 'applications'],
+  ['workload_arrivals_delete', 'applications'],
+  ['workload_decisions_insert', 'application_transitions'],
+  ['workload_decisions_update', 'application_transitions'],
+  ['workload_decisions_delete', 'application_transitions'],
+];
+const FUNCTIONS = [
+  'application_counts_add',
+  'application_days_add',
+  'workload_arrivals_add',
+  'workload_decisions_add',
+  'workload_hours_since',
+];
+const undo = (dialect: 'sqlite' | 'postgres') => `
   DROP INDEX IF EXISTS events_app_type; DROP INDEX IF EXISTS deliveries_endpoint_created;
   DROP INDEX IF EXISTS applications_app_status_created; DROP INDEX IF EXISTS applications_status_created_serial;
   DROP INDEX IF EXISTS applications_external_created; DROP INDEX IF EXISTS audit_log_actor_action_at;
   DROP INDEX IF EXISTS audit_log_target_type; DROP INDEX IF EXISTS audit_log_target_id;
   CREATE INDEX applications_status_created ON applications (status, created_at);
   CREATE INDEX applications_external_id ON applications (app_id, external_id, created_at);
-  DROP TRIGGER IF EXISTS application_counts_insert ON applications;
-  DROP TRIGGER IF EXISTS application_counts_update ON applications;
-  DROP TRIGGER IF EXISTS application_counts_delete ON applications;
-  DROP TABLE application_counts; DROP FUNCTION IF EXISTS application_counts_add;
+  ${TRIGGERS.map(([name, table]) => `DROP TRIGGER IF EXISTS ${name}${dialect === 'postgres' ? ` ON ${table}` : ''};`).join(' ')}
+  DROP TABLE application_counts; DROP TABLE application_days; DROP TABLE workload_hours;
+  DROP TABLE counter_fills;
+  ${dialect === 'postgres' ? FUNCTIONS.map((name) => `DROP FUNCTION IF EXISTS ${name};`).join(' ') : ''}
   DELETE FROM schema_migrations WHERE version IN (${ISSUE_28.join(', ')});`;
+
+/** An application row of the lock's app, as the writer inserts it; `$1` its number, `$2` now. */
+const INSERT = `INSERT INTO applications (busi_water_no, app_id, status, cert_type, cert_hash, active_cert_hash,
+    card_no_hash, card_no_masked, payload_enc, key_id, version, created_at, updated_at, cert_hash_version)
+  VALUES ('W' || $1, 'app_lock', 'SUBMITTED', '00', 'wh' || $1, 'wh' || $1, 'wc' || $1, '622202******1234',
+    'lock-writer', 't1', 1, $2, $2, 2)`;
+
+/**
+ * What the kept counters must equal: counting the rows (the workload's hours: those of the last
+ * seven days, which is what it reads). Each query returns one row per key, `n` its count.
+ */
+const RECOUNTS: [string, string, string][] = [
+  [
+    'application_counts',
+    'SELECT app_id, status, sum(n) AS n FROM application_counts GROUP BY 1, 2 HAVING sum(n) <> 0',
+    'SELECT app_id, status, count(*) AS n FROM applications GROUP BY 1, 2',
+  ],
+  [
+    'application_days',
+    'SELECT app_id, day, status, sum(n) AS n FROM application_days GROUP BY 1, 2, 3 HAVING sum(n) <> 0',
+    'SELECT app_id, created_at / 86400000 AS day, status, count(*) AS n FROM applications GROUP BY 1, 2, 3',
+  ],
+  [
+    'workload arrivals',
+    'SELECT hour, sum(arrivals) AS n FROM workload_hours WHERE hour >= :since / 3600000 GROUP BY 1 HAVING sum(arrivals) <> 0',
+    'SELECT created_at / 3600000 AS hour, count(*) AS n FROM applications WHERE created_at >= :since / 3600000 * 3600000 GROUP BY 1',
+  ],
+  [
+    'workload decisions',
+    'SELECT hour, sum(decisions) AS n FROM workload_hours WHERE hour >= :since / 3600000 GROUP BY 1 HAVING sum(decisions) <> 0',
+    `SELECT at / 3600000 AS hour, count(*) AS n FROM application_transitions
+      WHERE to_status IN ('APPROVED', 'REJECTED') AND at >= :since / 3600000 * 3600000 GROUP BY 1`,
+  ],
+];
+const sameRows = (a: Record<string, unknown>[], b: Record<string, unknown>[]) => {
+  const key = (rows: Record<string, unknown>[]) =>
+    rows.map((row) => Object.values(row).map(String).join('|')).sort();
+  return JSON.stringify(key(a)) === JSON.stringify(key(b));
+};
+
 const growth = { count, apps: ['app_lock'], operator: 'operator:lock', now: Date.now() };
 const target = createStoreTarget(storeName);
+const since = Date.now() - 7 * 86_400_000;
 try {
   if (storeName === 'sqlite') {
-    const database = openSqliteConnection(join(target.dataDir, SQLITE_FILE));
+    const file = join(target.dataDir, SQLITE_FILE);
+    const database = openSqliteConnection(file);
     migrateSqlite(database);
-    database.exec(
-      UNDO.replaceAll(' ON applications;', ';').replace(
-        ' DROP FUNCTION IF EXISTS application_counts_add;',
-        '',
-      ),
-    );
+    database.exec(undo('sqlite'));
     database.exec(`INSERT INTO apps VALUES ('app_lock', 'lock', 'active', NULL, NULL, 0, 0)`);
     growSqlite(database, growth);
+    const writer = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+       const { DatabaseSync } = require('node:sqlite');
+       const db = new DatabaseSync(workerData.file);
+       db.exec('PRAGMA busy_timeout = 600000');
+       const insert = db.prepare(workerData.insert.replaceAll('$1', '?1').replaceAll('$2', '?2'));
+       let stop = false, writes = 0, longest = 0;
+       parentPort.on('message', () => { stop = true; });
+       (async () => {
+         while (!stop) {
+           const started = performance.now();
+           db.exec('BEGIN IMMEDIATE');
+           insert.run(String(writes), Date.now());
+           db.exec('COMMIT');
+           longest = Math.max(longest, performance.now() - started);
+           writes += 1;
+           await new Promise((resolve) => setTimeout(resolve, 10));
+         }
+         db.close();
+         parentPort.postMessage({ writes, longest });
+       })();`,
+      { eval: true, workerData: { file, insert: INSERT } },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
     let last = performance.now();
     const held: string[] = [];
     const applied = migrateSqlite(database, (m) => {
       held.push(`${m.version} ${m.name}: ${Math.round(performance.now() - last)} ms`);
       last = performance.now();
     });
-    console.log(
-      `sqlite, ${count} applications: applied ${applied.join(', ')}; write lock held ${held.join('; ')}`,
-    );
+    held.push(`then the fill in batches: ${Math.round(performance.now() - last)} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const done = new Promise<{ writes: number; longest: number }>((resolve, reject) => {
+      writer.once('message', resolve);
+      writer.once('error', reject);
+    });
+    writer.postMessage('stop');
+    const { writes, longest } = await done;
+    console.log(`sqlite, ${count} applications: applied ${applied.join(', ')}; each held ${held.join('; ')}`);
+    console.log(`${writes} writes meanwhile, the longest ${Math.round(longest)} ms`);
+    for (const [name, kept, counted] of RECOUNTS) {
+      const rows = (sql: string) =>
+        database.prepare(sql.replaceAll(':since', String(since))).all() as Record<string, unknown>[];
+      console.log(`${name}: ${sameRows(rows(kept), rows(counted)) ? 'equal to' : 'DIFFERENT from'} counting`);
+    }
     console.log(`again: applied [${migrateSqlite(database).join(', ')}]`);
     database.close();
   } else {
@@ -62,7 +158,7 @@ try {
     await migratePostgres(pool, schema);
     const client = await pool.connect();
     await client.query(`SET search_path TO "${schema}"`);
-    await client.query(UNDO);
+    await client.query(undo('postgres'));
     await client.query(`INSERT INTO apps VALUES ('app_lock', 'lock', 'active', NULL, NULL, 0, 0)`);
     await client.query('RESET search_path');
     client.release();
@@ -71,24 +167,46 @@ try {
     let longest = 0;
     let writes = 0;
     const writer = (async () => {
-      while (writing) {
-        const started = performance.now();
-        await pool.query(
-          `UPDATE "${schema}".applications SET updated_at = updated_at WHERE busi_water_no = $1`,
-          [`S${String(1 + (writes % count)).padStart(31, '0')}`],
-        );
-        longest = Math.max(longest, performance.now() - started);
-        writes += 1;
-        await new Promise((resolve) => setTimeout(resolve, 10));
+      const own = await pool.connect();
+      await own.query(`SET search_path TO "${schema}"`);
+      try {
+        while (writing) {
+          const started = performance.now();
+          await own.query(INSERT, [String(writes), Date.now()]);
+          longest = Math.max(longest, performance.now() - started);
+          writes += 1;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      } finally {
+        await own.query('RESET search_path');
+        own.release();
       }
     })();
+    await new Promise((resolve) => setTimeout(resolve, 500));
     const started = performance.now();
-    const applied = await migratePostgres(pool, schema).finally(() => (writing = false));
+    let last = started;
+    const held: string[] = [];
+    const applied = await migratePostgres(pool, schema, (m) => {
+      held.push(`${m.version} ${m.name}: ${Math.round(performance.now() - last)} ms`);
+      last = performance.now();
+    }).finally(() => setTimeout(() => (writing = false), 500));
+    held.push(`then the fill in batches: ${Math.round(performance.now() - last)} ms`);
     const took = Math.round(performance.now() - started);
     await writer;
     console.log(
-      `postgres, ${count} applications: applied ${applied.join(', ')} in ${took} ms; ${writes} writes meanwhile, the longest ${Math.round(longest)} ms`,
+      `postgres, ${count} applications: applied ${applied.join(', ')} in ${took} ms; ${held.join('; ')}`,
     );
+    console.log(`${writes} writes meanwhile, the longest ${Math.round(longest)} ms`);
+    const check = await pool.connect();
+    await check.query(`SET search_path TO "${schema}"`);
+    for (const [name, kept, counted] of RECOUNTS) {
+      const rows = async (sql: string) => (await check.query(sql.replaceAll(':since', String(since)))).rows;
+      console.log(
+        `${name}: ${sameRows(await rows(kept), await rows(counted)) ? 'equal to' : 'DIFFERENT from'} counting`,
+      );
+    }
+    await check.query('RESET search_path');
+    check.release();
     console.log(`again: applied [${(await migratePostgres(pool, schema)).join(', ')}]`);
     await pool.end();
   }
