@@ -126,6 +126,28 @@ export async function growPostgres(pool: pg.Pool, schema: string, growth: Growth
   }
 }
 
+/**
+ * The counters the store keeps by triggers (migrations 0036, 0050, 0051), counted again from the
+ * rows, as their migrations fill them: what the triggers would have counted, row by row (those
+ * that exist: the migration lock script grows a store from before them).
+ */
+const RECOUNT_SQLITE: Record<string, string> = {
+  application_counts: `DELETE FROM application_counts;
+    INSERT INTO application_counts (app_id, status, n)
+      SELECT app_id, status, count(*) FROM applications GROUP BY 1, 2`,
+  application_days: `DELETE FROM application_days;
+    INSERT INTO application_days (app_id, day, status, n)
+      SELECT app_id, created_at / 86400000, status, count(*) FROM applications GROUP BY 1, 2, 3`,
+  workload_hours: `DELETE FROM workload_hours;
+    INSERT INTO workload_hours (hour, arrivals)
+      SELECT created_at / 3600000, count(*) FROM applications
+       WHERE created_at >= unixepoch() * 1000 - 691200000 GROUP BY 1;
+    INSERT INTO workload_hours (hour, decisions)
+      SELECT at / 3600000, count(*) FROM application_transitions
+       WHERE to_status IN ('APPROVED', 'REJECTED') AND at >= unixepoch() * 1000 - 691200000 GROUP BY 1
+       ON CONFLICT (hour) DO UPDATE SET decisions = excluded.decisions`,
+};
+
 export function growSqlite(database: DatabaseSync, growth: Growth): void {
   // A fixture, not a service: a large page cache for the index inserts, and no fsync per page.
   database.exec('PRAGMA cache_size = -400000; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY');
@@ -154,8 +176,23 @@ export function growSqlite(database: DatabaseSync, growth: Growth): void {
       )
       .all(...GROWN_TABLES) as { name: string; sql: string }[];
     for (const { name } of indexes) database.exec(`DROP INDEX "${name}"`);
+    // The counters' triggers too (row triggers: one upsert per row), the counters recounted after.
+    const triggers = database
+      .prepare(
+        `SELECT name, sql FROM sqlite_master WHERE type = 'trigger'
+          AND tbl_name IN (${GROWN_TABLES.map(() => '?').join(', ')})`,
+      )
+      .all(...GROWN_TABLES) as { name: string; sql: string }[];
+    for (const { name } of triggers) database.exec(`DROP TRIGGER "${name}"`);
     for (const sql of sqls) database.prepare(g + sql).run(parameters);
     for (const { sql } of indexes) database.exec(sql);
+    for (const [table, sql] of Object.entries(RECOUNT_SQLITE)) {
+      const exists = database
+        .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`)
+        .get(table);
+      if (exists !== undefined) database.exec(sql);
+    }
+    for (const { sql } of triggers) database.exec(sql);
     database
       .prepare(
         `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${Math.floor(growth.count / 10)})
