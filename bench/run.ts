@@ -2,6 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { createApp } from '../src/callers/credentials.ts';
 import { encodeCursor } from '../src/applications/listCursor.ts';
 import { loadConfig } from '../src/config.ts';
@@ -9,6 +10,7 @@ import { ENVIRONMENT } from '../src/environment.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { createLogger } from '../src/logger.ts';
 import { openContext } from '../src/start.ts';
+import { SQLITE_FILE } from '../src/store/connect.ts';
 import { uniqueApplicant } from '../test/helpers/applicants.ts';
 import { startPgBouncer, type PgBouncer } from '../test/helpers/pgbouncer.ts';
 import { load, median, type LoadResult } from './load.ts';
@@ -32,7 +34,8 @@ import { screeningBenchmark } from './screening.ts';
  * `reads` (status query and list at 10k and 1M rows), `size` (submit, duplicate flood, query, list
  * and events list on an empty store and at 1M applications with a year of history, and the
  * ratio), `cold` (start to listening), `screen` (sanctions screening of one applicant against
- * 30,000 listed names, bench/screening.ts).
+ * 30,000 listed names, bench/screening.ts), `counters` (submit on SQLite with the counter
+ * triggers and without, only when asked for).
  */
 const SMOKE = process.env['BENCH_SMOKE'] === '1';
 const SECONDS = SMOKE ? 1 : Number(process.env['BENCH_SECONDS'] ?? 10);
@@ -42,7 +45,10 @@ const SMALL = SMOKE ? 1_000 : 10_000;
 const LARGE = SMOKE ? 5_000 : Number(process.env['BENCH_LARGE'] ?? 1_000_000);
 const PG_URL = process.env['DATABASE_URL'];
 const KEYS = `b1:${randomBytes(32).toString('base64')}`;
-/** Which parts to run (comma-separated): submit, dup, half, reads, size, cold, screen. All by default. */
+/**
+ * Which parts to run (comma-separated): submit, dup, half, reads, size, cold, screen, counters.
+ * All but counters by default.
+ */
 const PARTS = new Set((process.env['BENCH_PARTS'] ?? 'submit,dup,half,reads,size,cold,screen').split(','));
 const UNLIMITED = {
   RATE_LIMIT_PER_SECOND: '1000000',
@@ -173,7 +179,7 @@ interface SubmitTarget {
 async function onFreshServer<T>(
   kind: 'service' | 'floor',
   target: TargetName,
-  work: (server: Server, submit: SubmitTarget) => Promise<T>,
+  work: (server: Server, submit: SubmitTarget, env: Record<string, string>) => Promise<T>,
 ): Promise<T> {
   const env = storeEnv(target);
   const server = await startServer(
@@ -188,12 +194,16 @@ async function onFreshServer<T>(
   );
   try {
     const auth = kind === 'service' ? await caller(env, server) : { appId: 'floor', token: 'none' };
-    return await work(server, {
-      url: server.url,
-      path: PATHS.apply,
-      headers: { authorization: auth.token },
-      body: freshBody(auth.appId),
-    });
+    return await work(
+      server,
+      {
+        url: server.url,
+        path: PATHS.apply,
+        headers: { authorization: auth.token },
+        body: freshBody(auth.appId),
+      },
+      env,
+    );
   } finally {
     await server.stop();
     await dropSchema(env);
@@ -242,6 +252,46 @@ async function submitBenchmarks() {
     out[target] = { floor: f, service: s, ratio: Math.round((s.rps / f.rps) * 100) / 100 };
   }
   return out;
+}
+
+/**
+ * The `counters` part: fresh submissions on SQLite with the counters the store keeps by triggers
+ * (counts per status, per day of creation, the workload's hours) and with those triggers dropped
+ * after the start, interleaved, as the submit part: what keeping them costs a submission.
+ */
+async function counterCost() {
+  const runs: Record<'with' | 'without', Measured[]> = { with: [], without: [] };
+  for (let run = 0; run < RUNS; run++) {
+    for (const kind of ['with', 'without'] as const) {
+      runs[kind].push(
+        await onFreshServer('service', 'sqlite', async (server, submit, env) => {
+          if (kind === 'without') dropCounterTriggers(join(env['DATA_DIR']!, SQLITE_FILE));
+          if (WARMUP > 0) await load({ ...submit, seconds: WARMUP });
+          return measure(server, { ...submit, seconds: SECONDS });
+        }),
+      );
+    }
+  }
+  const withCounters = summarize(runs.with);
+  const without = summarize(runs.without);
+  return { with: withCounters, without, ratio: Math.round((withCounters.rps / without.rps) * 100) / 100 };
+}
+
+function dropCounterTriggers(file: string): void {
+  const database = new DatabaseSync(file);
+  try {
+    database.exec('PRAGMA busy_timeout = 5000');
+    const triggers = database
+      .prepare(
+        `SELECT name FROM sqlite_master WHERE type = 'trigger'
+          AND (name LIKE 'application_counts_%' OR name LIKE 'application_days_%' OR name LIKE 'workload_%')`,
+      )
+      .all() as { name: string }[];
+    if (triggers.length === 0) throw new Error('no counter triggers to drop');
+    for (const { name } of triggers) database.exec(`DROP TRIGGER "${name}"`);
+  } finally {
+    database.close();
+  }
 }
 
 /**
@@ -517,7 +567,7 @@ try {
     bouncer = await startPgBouncer(PG_URL!, { poolSize: 20 });
     cleanups.push(() => bouncer!.stop());
   }
-  const submit = await submitBenchmarks();
+  const submit = PARTS.has('submit') ? await submitBenchmarks() : {};
   const rpsOf = (target: TargetName) => submit[target]?.service.rps ?? 100;
   const dup: Partial<Record<TargetName, unknown>> = {};
   if (PARTS.has('dup'))
@@ -533,6 +583,7 @@ try {
   if (PARTS.has('size'))
     for (const target of TARGETS.filter((t) => t !== 'pgbouncer'))
       size[target] = await sizeBenchmarks(target);
+  const counters = PARTS.has('counters') ? await counterCost() : undefined;
   const cold = PARTS.has('cold') ? await coldStart() : undefined;
   const screening = PARTS.has('screen') ? await screeningBenchmark(SMOKE) : undefined;
   const results = {
@@ -559,6 +610,7 @@ try {
     halfRate,
     reads,
     size,
+    counters,
     coldStart: cold,
     screening,
   };
@@ -567,7 +619,8 @@ try {
     '\nSubmit (median of runs)          rps      p50 ms  p99 ms  p99.9 ms  non-2xx  peak RSS MB  CPU ms/req (server, its loop, store, load)',
   );
   for (const target of TARGETS) {
-    const result = submit[target]!;
+    const result = submit[target];
+    if (result === undefined) continue;
     for (const kind of ['floor', 'service'] as const) {
       const r = result[kind];
       console.log(
@@ -585,6 +638,16 @@ try {
     'At size (requests/s, empty store and large; ratio large / empty):',
     JSON.stringify(size, null, 1),
   );
+  if (counters !== undefined) {
+    console.log('Submit on SQLite with the counter triggers and without (with / without):');
+    for (const kind of ['with', 'without'] as const) {
+      const r = counters[kind];
+      console.log(
+        `  ${kind.padEnd(8)} ${String(r.rps).padStart(7)} rps  p50 ${r.p50} ms  p99 ${r.p99} ms  CPU ${r.cpuMsPerRequest} ms/req  (runs: ${r.runs.join(', ')})`,
+      );
+    }
+    console.log(`  ratio ${counters.ratio}`);
+  }
   console.log('Cold start to listening on SQLite:', JSON.stringify(cold));
   console.log('Screening one applicant (ms; p50/p99 of the best of 3):', JSON.stringify(screening, null, 1));
   console.log(`load average at end ${loadavg()[0]!.toFixed(2)}`);
@@ -593,7 +656,9 @@ try {
     writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
     console.log(`\nwritten: bench/results/${file.pathname.split('/').pop()}`);
   }
-  const failed = TARGETS.some((t) => submit[t]!.service.non2xx > 0 || submit[t]!.floor.non2xx > 0);
+  const failed = TARGETS.some(
+    (t) => (submit[t]?.service.non2xx ?? 0) > 0 || (submit[t]?.floor.non2xx ?? 0) > 0,
+  );
   if (failed) {
     console.error('some requests failed (non-2xx): the figures are not comparable');
     process.exitCode = 1;
