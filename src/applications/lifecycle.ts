@@ -109,6 +109,12 @@ export function isStatus(value: unknown): value is Status {
   return typeof value === 'string' && (STATUSES as readonly string[]).includes(value);
 }
 
+/** A status read back from the store, which only ever holds one of STATUSES. */
+export function storedStatus(value: string): Status {
+  if (!isStatus(value)) throw new Error(`unknown status in the store: ${value}`);
+  return value;
+}
+
 export function findTransition(from: Status, to: Status): TransitionRule | undefined {
   return TRANSITIONS[from].find((rule) => rule.to === to);
 }

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import { callerOutcomes, type DocumentOutcomes } from '../documents/documentView.ts';
 import { findApplicationOfApp, listTransitions, type TransitionRow } from './applicationRepository.ts';
+import { storedStatus, type Status } from './lifecycle.ts';
 import { callerReasonCodes, reasonCodesOf } from './reasonCodes.ts';
 import { fieldListOf } from './requestedFields.ts';
 import { isSerialNumber } from './serialNumber.ts';
@@ -15,7 +16,7 @@ export interface StatusView {
   busi_water_no: string;
   /** The partner's own reference, or null. */
   external_id: string | null;
-  status: string;
+  status: Status;
   status_reason: string | null;
   /** Codes of the `reason` table given with the last change. */
   reason_codes: string[];
@@ -94,7 +95,7 @@ export function statusView(
   return {
     busi_water_no: row.busi_water_no,
     external_id: row.external_id ?? null,
-    status: row.status,
+    status: storedStatus(row.status),
     status_reason: row.status_reason,
     reason_codes: callerReasonCodes(reasonCodesOf(row.reason_codes)),
     requested_fields: fieldListOf(row.requested_fields),

@@ -1,5 +1,6 @@
 import { pooledRandomBytes } from '../crypto/randomPool.ts';
 import type { Kysely } from 'kysely';
+import { storedStatus, type Status } from '../applications/lifecycle.ts';
 import type { DocumentOutcomes } from '../documents/documentView.ts';
 import type { Database, EventsTable } from '../store/tables.ts';
 import { insertEvent, lastSeq } from './eventRepository.ts';
@@ -88,7 +89,11 @@ export interface EventView {
   type: string;
   /** Unix seconds. */
   created_at: number;
-  data: ApplicationEventPayload & { sequence: number };
+  data: Omit<ApplicationEventPayload, 'status' | 'previous_status'> & {
+    sequence: number;
+    status: Status;
+    previous_status: Status | null;
+  };
 }
 
 export function eventView(
@@ -102,8 +107,8 @@ export function eventView(
     data: {
       busi_water_no: payload.busi_water_no,
       sequence: row.seq,
-      status: payload.status,
-      previous_status: payload.previous_status,
+      status: storedStatus(payload.status),
+      previous_status: payload.previous_status === null ? null : storedStatus(payload.previous_status),
       reason: payload.reason,
       // Events written before reason codes existed have none.
       reason_codes: payload.reason_codes ?? [],

@@ -18,7 +18,12 @@ export function languageOf(request: FastifyRequest): Language {
   return typeof header === 'string' && /^\s*zh\b/i.test(header) ? 'zh' : 'en';
 }
 
-export function success<T>(request: FastifyRequest, data: T): Envelope<T> {
+/** A success: `code` is 0, so a route's return is checked against its `SuccessEnvelope` schema. */
+export interface Success<T> extends Envelope<T> {
+  code: 0;
+}
+
+export function success<T>(request: FastifyRequest, data: T): Success<T> {
   return { code: 0, data, msg: SUCCESS[languageOf(request)] };
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../typedApp.ts';
 import type { ServiceContext } from '../../context.ts';
 import { applicationAdminRoutes } from './applicationAdminRoutes.ts';
 import { applicationOverviewRoutes } from './applicationOverviewRoutes.ts';
@@ -20,7 +20,7 @@ export const ADMIN_PREFIX = '/admin/v1';
  * on every route but the login). Same envelope and error handler as the caller API.
  */
 export function adminRoutes(ctx: ServiceContext) {
-  return async (app: FastifyInstance) => {
+  return async (app: TypedApp) => {
     await app.register(sessionRoutes(ctx));
     await app.register(applicationAdminRoutes(ctx));
     await app.register(manageRoutes(ctx));

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import { rotateSecret } from '../../callers/manageCredentials.ts';
 import type { ServiceContext } from '../../context.ts';
@@ -30,7 +30,7 @@ const RotatedSecret = Type.Object({
 });
 
 export function appSecretRoutes(ctx: ServiceContext) {
-  return async (app: FastifyInstance) => {
+  return async (app: TypedApp) => {
     app.post(
       '/apps/:app_id/rotate-secret',
       {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../typedApp.ts';
 import { OPERATOR_ACTIONS, requirementsOf } from '../../applications/lifecycle.ts';
 import { searchApplications } from '../../applications/listApplications.ts';
 import { queueDetails } from '../../applications/queueDetails.ts';
@@ -27,7 +27,7 @@ import {
 /** What the lifecycle table asks of a move into `to`, whatever state it comes from. */
 /** Search, show, reveal, and one route per move of the lifecycle. */
 export function applicationAdminRoutes(ctx: ServiceContext) {
-  return async (app: FastifyInstance) => {
+  return async (app: TypedApp) => {
     app.get(
       '/applications',
       {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import { countApplicationsByStatus } from '../../applications/countApplications.ts';
 import { STATUSES } from '../../applications/lifecycle.ts';
@@ -49,7 +49,7 @@ const route = (operationId: string, summary: string) => ({
 });
 
 export function applicationOverviewRoutes(ctx: ServiceContext) {
-  return async (app: FastifyInstance) => {
+  return async (app: TypedApp) => {
     app.get(
       '/applications/counts',
       {

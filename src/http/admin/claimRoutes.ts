@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import type { ServiceContext } from '../../context.ts';
 import {
@@ -50,7 +50,7 @@ const CLAIM_ERRORS = [
 ] as const;
 
 export function claimRoutes(ctx: ServiceContext) {
-  return async (app: FastifyInstance) => {
+  return async (app: TypedApp) => {
     const reviewer = requireOperator(ctx, ACTING_ROLE);
     const identity = (request: Parameters<typeof operatorOf>[0]) => {
       const operator = operatorOf(request);

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import { listAudit } from '../../audit/auditTrail.ts';
 import type { ServiceContext } from '../../context.ts';
@@ -46,7 +46,7 @@ const route = (operationId: string, summary: string) => ({
 
 /** Admins manage apps and operators; every operator reads the audit trail. */
 export function manageRoutes(ctx: ServiceContext) {
-  return async (app: FastifyInstance) => {
+  return async (app: TypedApp) => {
     const admin = requireOperator(ctx, 'admin');
 
     app.get(

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import type { ServiceContext } from '../../context.ts';
 import { confirmEnrolment, resetSecondFactor, secondFactorOf, startEnrolment } from '../../operators/totp.ts';
@@ -22,7 +22,7 @@ import {
  * an admin resets someone's. Each change is one audit row.
  */
 export function mfaRoutes(ctx: ServiceContext) {
-  return async (app: FastifyInstance) => {
+  return async (app: TypedApp) => {
     const self = requireOperator(ctx, 'viewer', { duringEnrolment: true });
 
     app.get(

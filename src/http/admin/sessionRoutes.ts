@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import type { ServiceContext } from '../../context.ts';
 import { login, logout } from '../../operators/sessions.ts';
@@ -25,7 +25,7 @@ import {
 
 /** Log in, log out, and who am I. */
 export function sessionRoutes(ctx: ServiceContext) {
-  return async (app: FastifyInstance) => {
+  return async (app: TypedApp) => {
     app.post(
       '/login',
       {

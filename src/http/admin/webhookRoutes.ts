@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../typedApp.ts';
 import { Type, type TSchema } from 'typebox';
 import type { ServiceContext } from '../../context.ts';
 import { EVENT_TYPES } from '../../applications/lifecycle.ts';
@@ -147,7 +147,7 @@ const route = (operationId: string, summary: string, description?: string) => ({
 });
 
 export function webhookAdminRoutes(ctx: ServiceContext) {
-  return async (app: FastifyInstance) => {
+  return async (app: TypedApp) => {
     const reviewer = requireOperator(ctx, 'reviewer');
     const admin = requireOperator(ctx, 'admin');
     const idOf = (params: unknown) => (params as { id: string }).id;

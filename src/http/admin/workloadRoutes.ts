@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import type { ServiceContext } from '../../context.ts';
 import { reviewWorkload } from '../../applications/workload.ts';
@@ -40,7 +40,7 @@ const WorkloadView = Type.Object({
 
 /** The review workload: counts, ages and SLA per status, and the backlog of the last week. */
 export function workloadRoutes(ctx: ServiceContext) {
-  return async (app: FastifyInstance) => {
+  return async (app: TypedApp) => {
     app.get(
       '/workload',
       {

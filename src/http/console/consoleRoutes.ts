@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TypedApp } from '../typedApp.ts';
 import type { ServiceContext } from '../../context.ts';
 import { ServiceError } from '../../errors/serviceError.ts';
 import { consoleMeta } from './consoleMeta.ts';
@@ -52,7 +53,7 @@ function send(request: FastifyRequest, reply: FastifyReply, asset: Asset) {
 }
 
 export function consoleRoutes(ctx: ServiceContext, webRoot: string = WEB_ROOT) {
-  return async (app: FastifyInstance) => {
+  return async (app: TypedApp) => {
     const assets = await loadAssets(webRoot);
     const index = assets.get('index.html');
     if (index === undefined) throw new Error(`console: ${webRoot}index.html is missing`);

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../typedApp.ts';
 import { Type, type TSchema } from 'typebox';
 import { amendApplication } from '../../applications/amendApplication.ts';
 import { ApplicationRequest, ExternalId } from '../../applications/schema.ts';
@@ -31,11 +31,7 @@ const AmendRequest = Type.Object(
   },
 );
 
-export function registerAmendRoute(
-  app: FastifyInstance,
-  ctx: ServiceContext,
-  submitErrors: ErrorName[],
-): void {
+export function registerAmendRoute(app: TypedApp, ctx: ServiceContext, submitErrors: ErrorName[]): void {
   app.post(
     PATHS.amend,
     {

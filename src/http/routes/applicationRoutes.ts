@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import { queryApplication } from '../../applications/queryApplication.ts';
 import { resolveSerial, type ApplicationReference } from '../../applications/applicationReference.ts';
@@ -15,7 +15,10 @@ import { registerAmendRoute } from './amendRoutes.ts';
 import { registerLifecycleRoutes } from './lifecycleRoutes.ts';
 import { SerialNumber, StatusView } from './statusSchemas.ts';
 
-/** The submit body is checked by the domain (schema and domain checks together), not by Fastify. */
+/**
+ * The submit body is checked by the domain (schema and domain checks together), not by Fastify:
+ * its handlers hand `request.body` on to functions that take `unknown`, whatever its declared type.
+ */
 const checkedInDomain = () => (value: unknown) => ({ value });
 
 /** Field rules a submission can break: every 422 entry of the catalogue. */
@@ -88,7 +91,7 @@ const QueryRequest = Type.Object(
 );
 
 export function applicationRoutes(ctx: ServiceContext) {
-  return async (app: FastifyInstance) => {
+  return async (app: TypedApp) => {
     app.addHook('preValidation', callerAuthentication(ctx));
 
     app.post(

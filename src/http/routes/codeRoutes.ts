@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import type { ServiceContext } from '../../context.ts';
 import { callerAuthentication } from '../callerAuth.ts';
@@ -13,21 +13,26 @@ const CodeEntry = Type.Object({
   other: Type.Boolean({ description: 'Marks the code meaning "other", which asks for a free-text field.' }),
 });
 
+// Immutable: the tables in force are shared read-only lists (no change to the JSON Schema).
 const CodeTables = Type.Object({
-  country: Type.Array(CodeEntry, { description: 'ISO 3166-1 alpha-2 countries supported.' }),
-  position: Type.Array(CodeEntry),
-  profession: Type.Array(CodeEntry, { description: 'Sections of GB/T 4754-2017, plus other.' }),
-  purpose: Type.Array(CodeEntry),
-  wealth_source: Type.Array(CodeEntry),
-  reason: Type.Array(CodeEntry, {
-    description:
-      'Why an operator rejected an application, asked for more information or had a shipment returned: the `reason_codes` of the status view, the history and the events.',
-  }),
+  country: Type.Immutable(Type.Array(CodeEntry, { description: 'ISO 3166-1 alpha-2 countries supported.' })),
+  position: Type.Immutable(Type.Array(CodeEntry)),
+  profession: Type.Immutable(
+    Type.Array(CodeEntry, { description: 'Sections of GB/T 4754-2017, plus other.' }),
+  ),
+  purpose: Type.Immutable(Type.Array(CodeEntry)),
+  wealth_source: Type.Immutable(Type.Array(CodeEntry)),
+  reason: Type.Immutable(
+    Type.Array(CodeEntry, {
+      description:
+        'Why an operator rejected an application, asked for more information or had a shipment returned: the `reason_codes` of the status view, the history and the events.',
+    }),
+  ),
 });
 
 /** The code tables in force: the defaults, or those of CODES_FILE. */
 export function codeRoutes(ctx: ServiceContext) {
-  return async (app: FastifyInstance) => {
+  return async (app: TypedApp) => {
     app.addHook('preValidation', callerAuthentication(ctx));
     app.post(
       PATHS.codes,

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import { EVENT_TYPES, STATUSES } from '../../applications/lifecycle.ts';
 import type { ServiceContext } from '../../context.ts';
@@ -74,7 +74,7 @@ export const EventView = Type.Object({
 
 /** A caller's own events, oldest first, to reconcile with what its webhooks received. */
 export function eventRoutes(ctx: ServiceContext) {
-  return async (app: FastifyInstance) => {
+  return async (app: TypedApp) => {
     app.addHook('preValidation', callerAuthentication(ctx));
     app.post(
       PATHS.events,

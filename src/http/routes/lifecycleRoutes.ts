@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import { cancelApplication, simulateTransition } from '../../applications/callerTransitions.ts';
 import { INITIAL_STATUS, STATUSES, type Status } from '../../applications/lifecycle.ts';
@@ -110,7 +110,7 @@ const MOVE_ERRORS = [
  * The caller's lifecycle routes: list, cancel and (with SANDBOX=true only) simulate. Registered
  * inside the caller route plugin, behind its authentication hook.
  */
-export function registerLifecycleRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+export function registerLifecycleRoutes(app: TypedApp, ctx: ServiceContext): void {
   app.post(
     PATHS.list,
     {

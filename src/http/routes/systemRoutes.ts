@@ -1,5 +1,5 @@
 import { adminDocument, callerDocument } from '../openapiDocuments.ts';
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../typedApp.ts';
 import type { ServiceContext } from '../../context.ts';
 import { ServiceError } from '../../errors/serviceError.ts';
 import { languageOf, serviceErrorEnvelope, success } from '../envelope.ts';
@@ -20,7 +20,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
  * is applied, every background worker this process is meant to run runs) and the API reference.
  */
 export function systemRoutes(ctx: ServiceContext) {
-  return async (app: FastifyInstance) => {
+  return async (app: TypedApp) => {
     app.get('/healthz', { config: { operation: 'system.health' }, schema: { hide: true } }, async (request) =>
       success(request, { status: 'ok' }),
     );

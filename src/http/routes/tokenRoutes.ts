@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import { issueToken } from '../../callers/credentials.ts';
 import type { ServiceContext } from '../../context.ts';
@@ -27,7 +27,7 @@ const TokenResponse = Type.Object({
 });
 
 export function tokenRoutes(ctx: ServiceContext) {
-  return async (app: FastifyInstance) => {
+  return async (app: TypedApp) => {
     // The timestamp is checked before the secret, so a replayed exchange learns nothing.
     app.addHook('preValidation', async (request) => {
       checkTimestamp(bodyOf(request)['timestamp'], ctx.now(), ctx.config.timestampSkewSeconds);

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../typedApp.ts';
 import { Type, type TSchema } from 'typebox';
 import { EVENT_TYPES } from '../../applications/lifecycle.ts';
 import type { ServiceContext } from '../../context.ts';
@@ -209,7 +209,7 @@ const OPERATIONS: Operation[] = [
 ];
 
 export function webhookCallerRoutes(ctx: ServiceContext) {
-  return async (app: FastifyInstance) => {
+  return async (app: TypedApp) => {
     app.addHook('preValidation', callerAuthentication(ctx));
     for (const operation of OPERATIONS) {
       app.post(
