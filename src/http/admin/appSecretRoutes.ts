@@ -47,8 +47,8 @@ export function appSecretRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const { app_id } = request.params as { app_id: string };
-        const { overlap_seconds } = request.body as { overlap_seconds?: number };
+        const { app_id } = request.params;
+        const { overlap_seconds } = request.body;
         return success(
           request,
           await rotateSecret(ctx, app_id, overlap_seconds ?? DEFAULT_OVERLAP_SECONDS, changedBy(request)),

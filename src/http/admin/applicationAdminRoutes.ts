@@ -1,3 +1,4 @@
+import type { Static } from 'typebox';
 import type { TypedApp } from '../typedApp.ts';
 import { OPERATOR_ACTIONS, requirementsOf } from '../../applications/lifecycle.ts';
 import { searchApplications } from '../../applications/listApplications.ts';
@@ -7,7 +8,7 @@ import { checkPurpose } from '../../applications/revealPolicy.ts';
 import { transitionApplication } from '../../applications/transitionApplication.ts';
 import type { ServiceContext } from '../../context.ts';
 import { ACTING_ROLE } from '../../access/roles.ts';
-import { success } from '../envelope.ts';
+import { success, type Success } from '../envelope.ts';
 import { adminSource, operatorActor, operatorOf, requireOperator } from './operatorAuth.ts';
 import {
   ADMIN_SECURITY,
@@ -15,6 +16,7 @@ import {
   adminErrors,
   ApplicationPage,
   numberOf,
+  type MoveBody,
   ok,
   OperatorApplicationView,
   RevealBody,
@@ -45,18 +47,18 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const query = request.query as Record<string, string | undefined>;
+        const { query } = request;
         const page = await searchApplications(ctx, {
-          status: query['status'],
-          app_id: query['app_id'],
-          busi_water_no: query['busi_water_no'],
-          external_id: query['external_id'],
-          created_from: numberOf(query['created_from']),
-          created_to: numberOf(query['created_to']),
-          cursor: query['cursor'],
-          limit: numberOf(query['limit']),
-          order: query['order'] === 'desc' ? 'desc' : 'asc',
-          screening: query['screening'] === 'open' ? 'open' : undefined,
+          status: query.status,
+          app_id: query.app_id,
+          busi_water_no: query.busi_water_no,
+          external_id: query.external_id,
+          created_from: numberOf(query.created_from),
+          created_to: numberOf(query.created_to),
+          cursor: query.cursor,
+          limit: numberOf(query.limit),
+          order: query.order ?? 'asc',
+          screening: query.screening,
         });
         // The queue's rows told apart: partner, masked applicant name, who holds it.
         const details = await queueDetails(ctx, page.items);
@@ -82,8 +84,7 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const { busi_water_no } = request.params as { busi_water_no: string };
-        return success(request, await showApplication(ctx, busi_water_no));
+        return success(request, await showApplication(ctx, request.params.busi_water_no));
       },
     );
 
@@ -108,8 +109,8 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const { busi_water_no } = request.params as { busi_water_no: string };
-        const body = request.body as { field: string; purpose: string; purpose_text?: string };
+        const { busi_water_no } = request.params;
+        const { body } = request;
         const operator = operatorOf(request);
         return success(
           request,
@@ -127,7 +128,13 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
     for (const [action, to] of Object.entries(OPERATOR_ACTIONS)) {
       const { reasonRequired, detailsRequired, codesRequired, fieldsRequired, detailsOptional } =
         requirementsOf(to);
-      app.post(
+      // Which body fields a move requires depends on the move, so its types are given here: the
+      // handler reads every field as optional.
+      app.post<{
+        Params: Static<typeof SerialParams>;
+        Body: MoveBody;
+        Reply: Success<Static<typeof OperatorApplicationView>>;
+      }>(
         `/applications/:busi_water_no/${action}`,
         {
           onRequest: requireOperator(ctx, ACTING_ROLE),
@@ -168,16 +175,8 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
           },
         },
         async (request) => {
-          const { busi_water_no } = request.params as { busi_water_no: string };
-          const body = request.body as {
-            reason?: string;
-            reason_codes?: string[];
-            requested_fields?: string[];
-            version?: number;
-            carrier?: string;
-            tracking_no?: string;
-            tracking_url?: string;
-          };
+          const { busi_water_no } = request.params;
+          const { body } = request;
           await transitionApplication(ctx, {
             busiWaterNo: busi_water_no,
             to,

@@ -62,13 +62,13 @@ export function applicationOverviewRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const query = request.query as Record<string, string | undefined>;
+        const { query } = request;
         return success(
           request,
           await countApplicationsByStatus(ctx, {
-            app_id: query['app_id'],
-            created_from: numberOf(query['created_from']),
-            created_to: numberOf(query['created_to']),
+            app_id: query.app_id,
+            created_from: numberOf(query.created_from),
+            created_to: numberOf(query.created_to),
           }),
         );
       },
@@ -86,7 +86,7 @@ export function applicationOverviewRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const { busi_water_no } = request.params as { busi_water_no: string };
+        const { busi_water_no } = request.params;
         const withDeliveries = hasRole(operatorOf(request).role, 'reviewer');
         return success(request, await listApplicationEvents(ctx, busi_water_no, { withDeliveries }));
       },

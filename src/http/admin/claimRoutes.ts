@@ -56,7 +56,6 @@ export function claimRoutes(ctx: ServiceContext) {
       const operator = operatorOf(request);
       return { username: operator.username, role: operator.role };
     };
-    const serialOf = (params: unknown) => (params as { busi_water_no: string }).busi_water_no;
 
     app.get(
       '/claims',
@@ -90,7 +89,7 @@ export function claimRoutes(ctx: ServiceContext) {
       async (request) =>
         success(
           request,
-          await claimApplication(ctx, serialOf(request.params), identity(request), changedBy(request)),
+          await claimApplication(ctx, request.params.busi_water_no, identity(request), changedBy(request)),
         ),
     );
 
@@ -112,7 +111,7 @@ export function claimRoutes(ctx: ServiceContext) {
       async (request) =>
         success(
           request,
-          await releaseClaim(ctx, serialOf(request.params), identity(request), changedBy(request)),
+          await releaseClaim(ctx, request.params.busi_water_no, identity(request), changedBy(request)),
         ),
     );
 
@@ -132,10 +131,10 @@ export function claimRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const { username } = request.body as { username: string };
+        const { username } = request.body;
         return success(
           request,
-          await reassignClaim(ctx, serialOf(request.params), username, changedBy(request)),
+          await reassignClaim(ctx, request.params.busi_water_no, username, changedBy(request)),
         );
       },
     );
@@ -168,12 +167,12 @@ export function claimRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const body = request.body as { purpose: string; purpose_text?: string };
+        const { body } = request;
         return success(
           request,
           await openForReview(
             ctx,
-            serialOf(request.params),
+            request.params.busi_water_no,
             identity(request),
             checkPurpose(body.purpose, body.purpose_text),
             changedBy(request),

@@ -74,7 +74,7 @@ export function manageRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const { name } = request.body as { name: string };
+        const { name } = request.body;
         return success(request, await createAppAudited(ctx, name, changedBy(request)));
       },
     );
@@ -96,7 +96,7 @@ export function manageRoutes(ctx: ServiceContext) {
           },
         },
         async (request) => {
-          const { app_id } = request.params as { app_id: string };
+          const { app_id } = request.params;
           return success(request, await setAppStatus(ctx, app_id, status, changedBy(request)));
         },
       );
@@ -130,8 +130,7 @@ export function manageRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const body = request.body as { username: string; role: string; password: string };
-        return success(request, await createOperator(ctx, body, changedBy(request)));
+        return success(request, await createOperator(ctx, request.body, changedBy(request)));
       },
     );
 
@@ -152,7 +151,7 @@ export function manageRoutes(ctx: ServiceContext) {
           },
         },
         async (request) => {
-          const { username } = request.params as { username: string };
+          const { username } = request.params;
           return success(request, await setOperatorDisabled(ctx, username, disabled, changedBy(request)));
         },
       );
@@ -174,8 +173,8 @@ export function manageRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const { username } = request.params as { username: string };
-        const { role } = request.body as { role: string };
+        const { username } = request.params;
+        const { role } = request.body;
         return success(request, await setOperatorRole(ctx, username, role, changedBy(request)));
       },
     );
@@ -193,8 +192,8 @@ export function manageRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const { username } = request.params as { username: string };
-        const { password } = request.body as { password: string };
+        const { username } = request.params;
+        const { password } = request.body;
         return success(request, await setOperatorPassword(ctx, username, password, changedBy(request)));
       },
     );
@@ -211,8 +210,8 @@ export function manageRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const query = request.query as Record<string, string | undefined>;
-        const limit = numberOf(query['limit']) ?? DEFAULT_LIMIT;
+        const { query } = request;
+        const limit = numberOf(query.limit) ?? DEFAULT_LIMIT;
         if (limit < 1 || limit > MAX_LIMIT) {
           throw new ValidationError([
             problem('limit', 'fieldFormat', {
@@ -224,11 +223,11 @@ export function manageRoutes(ctx: ServiceContext) {
         return success(
           request,
           await listAudit(ctx.store.db, {
-            actor: query['actor'],
-            action: query['action'],
-            targetType: query['target_type'],
-            targetId: query['target_id'],
-            beforeId: numberOf(query['cursor']),
+            actor: query.actor,
+            action: query.action,
+            targetType: query.target_type,
+            targetId: query.target_id,
+            beforeId: numberOf(query.cursor),
             limit,
           }),
         );

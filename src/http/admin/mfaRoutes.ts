@@ -84,7 +84,7 @@ export function mfaRoutes(ctx: ServiceContext) {
       },
       async (request) => {
         const operator = operatorOf(request);
-        const { otp } = request.body as { otp: string };
+        const { otp } = request.body;
         return success(
           request,
           await confirmEnrolment(ctx, operator.username, otp, changedBy(request), operator.sessionHash),
@@ -111,7 +111,7 @@ export function mfaRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const { username } = request.params as { username: string };
+        const { username } = request.params;
         await resetSecondFactor(ctx, username, changedBy(request));
         return success(request, { reset: true as const });
       },

@@ -1,6 +1,6 @@
 import { DocumentOutcomes } from '../../documents/documentView.ts';
-import { Type, type TSchema } from 'typebox';
-import { STATUSES } from '../../applications/lifecycle.ts';
+import { Type, type Static, type TSchema } from 'typebox';
+import { STATUSES, type TransitionDetail } from '../../applications/lifecycle.ts';
 import { REVEALABLE_FIELDS } from '../../applications/masking.ts';
 import { MAX_LIMIT } from '../../applications/listApplications.ts';
 import { MAX_REASON_CODES } from '../../applications/reasonCodes.ts';
@@ -84,46 +84,54 @@ export const ReasonCodesBody = Type.Array(Type.String({ minLength: 1, maxLength:
   examples: [['document_unreadable']],
 });
 
+const RequestedFields = Type.Array(Type.Enum([...AMENDABLE_FIELDS]), {
+  minItems: 1,
+  maxItems: AMENDABLE_FIELDS.length,
+  description: 'The fields of the submit the caller is to send again with its amend.',
+  examples: [['id_card_img', 'id_card_back_img']],
+});
+
+const SHIPMENT_DETAILS = {
+  carrier: Type.String({ minLength: 1, maxLength: DETAIL_LIMIT, description: 'Carrier of the shipment.' }),
+  tracking_no: Type.String({
+    minLength: 1,
+    maxLength: DETAIL_LIMIT,
+    description: 'Tracking number of the shipment.',
+  }),
+  tracking_url: Type.String({
+    minLength: 1,
+    maxLength: TRACKING_URL_LIMIT,
+    description: 'A link to follow the shipment (absolute https URL); shown to the caller.',
+  }),
+};
+
+/** The body of any move, as its handler reads it: which fields a move requires depends on its target. */
+export type MoveBody = {
+  reason?: Static<typeof Reason>;
+  reason_codes?: Static<typeof ReasonCodesBody>;
+  version?: Static<typeof Version>;
+  requested_fields?: Static<typeof RequestedFields>;
+} & { [K in TransitionDetail]?: Static<(typeof SHIPMENT_DETAILS)[K]> };
+
 /**
  * The body of a move: a reason where the lifecycle requires one, reason codes where it requires
  * them, carrier and tracking where it does.
  */
 export function transitionBody(
   reasonRequired: boolean,
-  detailsRequired: readonly string[],
+  detailsRequired: readonly TransitionDetail[],
   codesRequired = false,
   fieldsRequired = false,
-  detailsOptional: readonly string[] = [],
+  detailsOptional: readonly TransitionDetail[] = [],
 ) {
   const properties: Record<string, TSchema> = {
     reason: reasonRequired ? Reason : Type.Optional(Reason),
     reason_codes: codesRequired ? ReasonCodesBody : Type.Optional(ReasonCodesBody),
     version: Type.Optional(Version),
   };
-  if (fieldsRequired) {
-    properties['requested_fields'] = Type.Array(Type.Enum([...AMENDABLE_FIELDS]), {
-      minItems: 1,
-      maxItems: AMENDABLE_FIELDS.length,
-      description: 'The fields of the submit the caller is to send again with its amend.',
-      examples: [['id_card_img', 'id_card_back_img']],
-    });
-  }
-  for (const name of detailsOptional) {
-    properties[name] = Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: TRACKING_URL_LIMIT,
-        description: 'A link to follow the shipment (absolute https URL); shown to the caller.',
-      }),
-    );
-  }
-  for (const name of detailsRequired) {
-    properties[name] = Type.String({
-      minLength: 1,
-      maxLength: DETAIL_LIMIT,
-      description: name === 'carrier' ? 'Carrier of the shipment.' : 'Tracking number of the shipment.',
-    });
-  }
+  if (fieldsRequired) properties['requested_fields'] = RequestedFields;
+  for (const name of detailsOptional) properties[name] = Type.Optional(SHIPMENT_DETAILS[name]);
+  for (const name of detailsRequired) properties[name] = SHIPMENT_DETAILS[name];
   return Type.Object(properties, { additionalProperties: false });
 }
 

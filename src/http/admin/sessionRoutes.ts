@@ -60,13 +60,7 @@ export function sessionRoutes(ctx: ServiceContext) {
         },
       },
       async (request, reply) => {
-        const body = request.body as {
-          username: string;
-          password: string;
-          otp?: string;
-          recovery_code?: string;
-          cookie?: boolean;
-        };
+        const { body } = request;
         const result = await request.server.limits.limitLoginAttempts(request, body.username, () =>
           login(ctx, {
             username: body.username,

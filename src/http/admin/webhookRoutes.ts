@@ -150,7 +150,6 @@ export function webhookAdminRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
     const reviewer = requireOperator(ctx, 'reviewer');
     const admin = requireOperator(ctx, 'admin');
-    const idOf = (params: unknown) => (params as { id: string }).id;
 
     app.get(
       '/webhooks',
@@ -164,7 +163,7 @@ export function webhookAdminRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const { app_id } = request.query as { app_id?: string };
+        const { app_id } = request.query;
         return success(request, await listEndpoints(ctx, app_id === undefined ? {} : { appId: app_id }));
       },
     );
@@ -194,7 +193,7 @@ export function webhookAdminRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const body = request.body as { app_id: string; url: string; events?: string[] };
+        const { body } = request;
         return success(
           request,
           await addEndpointAudited(
@@ -221,7 +220,7 @@ export function webhookAdminRoutes(ctx: ServiceContext) {
           response: { ...ok(EndpointView), ...adminErrors('webhookEndpointNotFound') },
         },
       },
-      async (request) => success(request, await getEndpoint(ctx, idOf(request.params))),
+      async (request) => success(request, await getEndpoint(ctx, request.params.id)),
     );
 
     app.post(
@@ -244,10 +243,10 @@ export function webhookAdminRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const { overlap_seconds } = request.body as { overlap_seconds?: number };
+        const { overlap_seconds } = request.body;
         return success(
           request,
-          await rotateEndpointSecretAudited(ctx, idOf(request.params), overlap_seconds, changedBy(request)),
+          await rotateEndpointSecretAudited(ctx, request.params.id, overlap_seconds, changedBy(request)),
         );
       },
     );
@@ -276,7 +275,7 @@ export function webhookAdminRoutes(ctx: ServiceContext) {
         async (request) =>
           success(
             request,
-            await setEndpointStatusAudited(ctx, idOf(request.params), status, changedBy(request)),
+            await setEndpointStatusAudited(ctx, request.params.id, status, changedBy(request)),
           ),
       );
     }
@@ -296,7 +295,7 @@ export function webhookAdminRoutes(ctx: ServiceContext) {
         },
       },
       async (request) =>
-        success(request, await deleteEndpointAudited(ctx, idOf(request.params), changedBy(request))),
+        success(request, await deleteEndpointAudited(ctx, request.params.id, changedBy(request))),
     );
 
     app.get(
@@ -318,15 +317,12 @@ export function webhookAdminRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const query = request.query as {
-          status?: 'pending' | 'delivering' | 'delivered' | 'failed';
-          limit?: string;
-        };
+        const { query } = request;
         const limit = numberOf(query.limit);
         return success(
           request,
           await listDeliveries(ctx, {
-            endpointId: idOf(request.params),
+            endpointId: request.params.id,
             ...(query.status === undefined ? {} : { status: query.status }),
             ...(limit === undefined ? {} : { limit: Math.max(1, limit) }),
           }),
@@ -350,7 +346,7 @@ export function webhookAdminRoutes(ctx: ServiceContext) {
         },
       },
       async (request) =>
-        success(request, await redeliverFailedAudited(ctx, idOf(request.params), changedBy(request))),
+        success(request, await redeliverFailedAudited(ctx, request.params.id, changedBy(request))),
     );
 
     app.get(
@@ -365,7 +361,7 @@ export function webhookAdminRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const { event_id } = request.params as { event_id: string };
+        const { event_id } = request.params;
         return success(request, await listDeliveries(ctx, { eventId: event_id }));
       },
     );
@@ -390,8 +386,8 @@ export function webhookAdminRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const { event_id } = request.params as { event_id: string };
-        const { endpoint_id } = request.body as { endpoint_id?: string };
+        const { event_id } = request.params;
+        const { endpoint_id } = request.body;
         return success(request, await redeliverEventAudited(ctx, event_id, endpoint_id, changedBy(request)));
       },
     );

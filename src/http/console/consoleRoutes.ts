@@ -76,11 +76,12 @@ export function consoleRoutes(ctx: ServiceContext, webRoot: string = WEB_ROOT) {
       async (_request, reply) => reply.type('application/json; charset=utf-8').send(meta),
     );
 
-    app.get(
+    // The wildcard is always there: typed by the route's generic, with no schema to check.
+    app.get<{ Params: { '*': string } }>(
       `${CONSOLE_PREFIX}/*`,
       { config: { operation: 'console.asset' }, schema: { hide: true } },
       async (request, reply) => {
-        const path = (request.params as { '*': string })['*'];
+        const path = request.params['*'];
         if (!path.startsWith('assets/')) return page(request, reply);
         const asset = assets.get(path.slice('assets/'.length));
         if (asset === undefined) throw new ServiceError('routeNotFound');

@@ -61,10 +61,6 @@ export function registerAmendRoute(app: TypedApp, ctx: ServiceContext, submitErr
         },
       },
     },
-    async (request) =>
-      success(
-        request,
-        await amendApplication(ctx, callerOf(request), request.body as Record<string, unknown>),
-      ),
+    async (request) => success(request, await amendApplication(ctx, callerOf(request), request.body)),
   );
 }

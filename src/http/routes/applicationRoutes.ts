@@ -1,7 +1,7 @@
 import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import { queryApplication } from '../../applications/queryApplication.ts';
-import { resolveSerial, type ApplicationReference } from '../../applications/applicationReference.ts';
+import { resolveSerial } from '../../applications/applicationReference.ts';
 import { ApplicationRequest, ExternalId } from '../../applications/schema.ts';
 import { checkSubmission, submitApplication } from '../../applications/submitApplication.ts';
 import type { ServiceContext } from '../../context.ts';
@@ -170,7 +170,7 @@ export function applicationRoutes(ctx: ServiceContext) {
       },
       async (request) => {
         const caller = callerOf(request);
-        const serial = await resolveSerial(ctx, caller, request.body as ApplicationReference);
+        const serial = await resolveSerial(ctx, caller, request.body);
         return success(request, await queryApplication(ctx, caller, serial));
       },
     );

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { EVENT_TYPES, STATUSES } from '../../applications/lifecycle.ts';
 import type { ServiceContext } from '../../context.ts';
 import { DocumentOutcomes } from '../../documents/documentView.ts';
-import { listEvents, type ListEventsRequest } from '../../events/listEvents.ts';
+import { listEvents } from '../../events/listEvents.ts';
 import { callerAuthentication, callerOf } from '../callerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';
@@ -106,8 +106,7 @@ export function eventRoutes(ctx: ServiceContext) {
           },
         },
       },
-      async (request) =>
-        success(request, await listEvents(ctx, callerOf(request), request.body as ListEventsRequest)),
+      async (request) => success(request, await listEvents(ctx, callerOf(request), request.body)),
     );
   };
 }

@@ -135,15 +135,7 @@ export function registerLifecycleRoutes(app: TypedApp, ctx: ServiceContext): voi
       },
     },
     async (request) => {
-      const body = request.body as {
-        status?: string;
-        external_id?: string;
-        created_from?: number;
-        created_to?: number;
-        cursor?: string;
-        limit?: number;
-      };
-      return success(request, await listApplications(ctx, callerOf(request), body));
+      return success(request, await listApplications(ctx, callerOf(request), request.body));
     },
   );
 
@@ -162,8 +154,7 @@ export function registerLifecycleRoutes(app: TypedApp, ctx: ServiceContext): voi
       },
     },
     async (request) => {
-      const body = request.body as { busi_water_no?: string; external_id?: string; reason?: string };
-      return success(request, await cancelApplication(ctx, callerOf(request), body));
+      return success(request, await cancelApplication(ctx, callerOf(request), request.body));
     },
   );
 
@@ -195,17 +186,7 @@ export function registerLifecycleRoutes(app: TypedApp, ctx: ServiceContext): voi
       },
     },
     async (request) => {
-      const body = request.body as {
-        busi_water_no: string;
-        status: Status;
-        reason?: string;
-        reason_codes?: string[];
-        requested_fields?: string[];
-        carrier?: string;
-        tracking_no?: string;
-        tracking_url?: string;
-      };
-      return success(request, await simulateTransition(ctx, callerOf(request), body));
+      return success(request, await simulateTransition(ctx, callerOf(request), request.body));
     },
   );
 }

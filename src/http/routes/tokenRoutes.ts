@@ -60,7 +60,7 @@ export function tokenRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const body = request.body as { app_id: string; app_secret: string };
+        const { body } = request;
         const token = await request.server.limits.limitSecretAttempts(request, body.app_id, () =>
           issueToken(ctx, {
             appId: body.app_id,
