@@ -85,8 +85,6 @@ export const PENDING: readonly string[] = [
   'documents -> applications',
   'screening -> applications',
   'events -> documents',
-  // The event's wire form names the lifecycle's statuses; it moves under applications/ next.
-  'events -> applications',
 ];
 
 /** The unit a domain rank is given to: the top folder, or the file itself at the top of src/. */

@@ -1,56 +1,87 @@
 import type { Caller } from '../callers/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
-import { callerOutcomes, type DocumentOutcomes } from '../documents/documentView.ts';
+import { Type, type Static } from 'typebox';
+import { callerOutcomes, DocumentOutcomes } from '../documents/documentView.ts';
 import { findApplicationOfApp, listTransitions, type TransitionRow } from './applicationRepository.ts';
-import { storedStatus, type Status } from './lifecycle.ts';
+import { STATUSES, storedStatus } from './lifecycle.ts';
 import { callerReasonCodes, reasonCodesOf } from './reasonCodes.ts';
 import { fieldListOf } from './requestedFields.ts';
+import { SerialNumber } from './schema.ts';
 import { isSerialNumber } from './serialNumber.ts';
+
+/** Codes of the `reason` table (see the codes endpoint), for a partner's own screens and statistics. */
+const ReasonCodes = (description: string) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: 32 }), {
+    description,
+    examples: [['document_unreadable']],
+  });
+
+const Shipment = Type.Object(
+  {
+    carrier: Type.String(),
+    tracking_no: Type.String(),
+    tracking_url: Type.Optional(Type.String({ description: 'A link to follow the shipment.' })),
+  },
+  {
+    description: 'Only for SHIPPED: the carrier, the tracking number and, if given, a tracking link.',
+  },
+);
+export type Shipment = Static<typeof Shipment>;
 
 /**
  * The status view a caller sees: where the application stands and how it got there. Never
- * identity numbers, phones, e-mails, images or the payment password.
+ * identity numbers, phones, e-mails, images or the payment password. Shared by query, list,
+ * cancel, amend and simulate; the response schema, the document and the type all come from here.
  */
-export interface StatusView {
-  busi_water_no: string;
-  /** The partner's own reference, or null. */
-  external_id: string | null;
-  status: Status;
-  status_reason: string | null;
-  /** Codes of the `reason` table given with the last change. */
-  reason_codes: string[];
-  /** While SUPPLEMENT_REQUIRED: the fields to send again with the amend; else empty. */
-  requested_fields: string[];
-  card_no_masked: string;
-  created_at: number;
-  updated_at: number;
-  history: HistoryEntry[];
-  /** Per image field: its document pending, kept or failed (documents/documentView.ts). */
-  documents: DocumentOutcomes;
-}
-
-export interface HistoryEntry {
-  status: string;
-  at: number;
-  reason: string | null;
-  reason_codes: string[];
-  /** SUPPLEMENT_REQUIRED: the fields asked for. */
-  requested_fields?: string[];
-  /** An amendment: the fields sent again, and those of them whose value changed. */
-  amended_fields?: string[];
-  changed_fields?: string[];
-  /** Only for a move that records details: carrier and tracking number (and link) of a shipment. */
-  details?: Shipment;
-}
+export const StatusView = Type.Object({
+  busi_water_no: SerialNumber,
+  external_id: Type.Union([Type.String(), Type.Null()], {
+    description: "The partner's own reference given at the submit, or null.",
+  }),
+  status: Type.Enum([...STATUSES], {
+    description: 'Current state of the lifecycle.',
+    examples: ['SUBMITTED'],
+  }),
+  status_reason: Type.Union([Type.String(), Type.Null()], {
+    description: 'Reason of the last change, if any.',
+  }),
+  reason_codes: ReasonCodes('Codes of the `reason` table given with the last change; empty when none.'),
+  requested_fields: Type.Array(Type.String(), {
+    description:
+      'While SUPPLEMENT_REQUIRED: the fields of the submit to send again with the amend; empty otherwise.',
+    examples: [['id_card_img']],
+  }),
+  card_no_masked: Type.String({
+    description: 'First 6 and last 4 digits; the rest `*`.',
+    examples: ['539966******1234'],
+  }),
+  created_at: Type.Integer({ description: 'Unix seconds.' }),
+  updated_at: Type.Integer({ description: 'Unix seconds.' }),
+  history: Type.Array(
+    Type.Object({
+      status: Type.String(),
+      at: Type.Integer({ description: 'Unix seconds.' }),
+      reason: Type.Union([Type.String(), Type.Null()]),
+      reason_codes: ReasonCodes('Codes of the `reason` table given with this change.'),
+      requested_fields: Type.Optional(
+        Type.Array(Type.String(), { description: 'SUPPLEMENT_REQUIRED: the fields asked for.' }),
+      ),
+      amended_fields: Type.Optional(
+        Type.Array(Type.String(), { description: 'An amendment: the fields sent again.' }),
+      ),
+      changed_fields: Type.Optional(
+        Type.Array(Type.String(), { description: 'An amendment: the fields whose value changed.' }),
+      ),
+      details: Type.Optional(Shipment),
+    }),
+  ),
+  documents: DocumentOutcomes,
+});
+export type StatusView = Static<typeof StatusView>;
+export type HistoryEntry = StatusView['history'][number];
 
 export const seconds = (ms: number) => Math.floor(ms / 1000);
-
-export interface Shipment {
-  carrier: string;
-  tracking_no: string;
-  tracking_url?: string;
-}
 
 /** The details a caller may see: the shipment's carrier, tracking number and link, nothing else. */
 export function shipmentOf(details: string | null): Shipment | undefined {

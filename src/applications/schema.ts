@@ -79,6 +79,14 @@ const codeList = (table: string, description: string, example: string) =>
  */
 export const EXTERNAL_ID_PATTERN = '^[!-~]([ -~]*[!-~])?$';
 
+/** The serial number the submit assigns, by which every later call names the application. */
+export const SerialNumber = Type.String({
+  minLength: 1,
+  maxLength: 32,
+  description: 'Application serial number returned by the submit (32 characters of `[0-9A-Z]`).',
+  examples: ['01M7Q5CQG03QZV91NCTJX2D43J5KC6E8'],
+});
+
 export const ExternalId = Type.String({
   minLength: 1,
   maxLength: LIMITS.externalId,

@@ -9,6 +9,7 @@ import {
   setEndpointStatusAudited,
 } from '../webhooks/auditedEndpoints.ts';
 import { listDeliveries, type DeliveryView } from '../webhooks/deliveries.ts';
+import type { DeliveryStatus } from '../store/tables.ts';
 import { listEndpoints, type EndpointView } from '../webhooks/endpoints.ts';
 import { cliChange } from './cliSource.ts';
 import { withContext } from './context.ts';
@@ -146,7 +147,7 @@ export function webhooksCommands(program: Command): void {
           listDeliveries(ctx, {
             ...(options.id === undefined ? {} : { endpointId: options.id }),
             ...(options.event === undefined ? {} : { eventId: options.event }),
-            ...(status === undefined ? {} : { status: status as DeliveryView['status'] }),
+            ...(status === undefined ? {} : { status: status as DeliveryStatus }),
             limit: Number(options.limit) || 50,
           }),
         );

@@ -1,6 +1,5 @@
 import { pooledRandomBytes } from '../crypto/randomPool.ts';
 import type { Kysely } from 'kysely';
-import { storedStatus, type Status } from '../applications/lifecycle.ts';
 import type { DocumentOutcomes } from '../documents/documentView.ts';
 import type { Database, EventsTable } from '../store/tables.ts';
 import { insertEvent, lastSeq } from './eventRepository.ts';
@@ -78,46 +77,4 @@ export async function recordEvent(
     fanned_out_at: null,
   });
   return eventId;
-}
-
-/**
- * The wire form of an event, the same in a webhook body and in the caller's event list. The
- * payload never holds identity data; `sequence` orders the events of one application.
- */
-export interface EventView {
-  id: string;
-  type: string;
-  /** Unix seconds. */
-  created_at: number;
-  data: Omit<ApplicationEventPayload, 'status' | 'previous_status'> & {
-    sequence: number;
-    status: Status;
-    previous_status: Status | null;
-  };
-}
-
-export function eventView(
-  row: Pick<EventsTable, 'event_id' | 'type' | 'payload' | 'created_at' | 'seq'>,
-): EventView {
-  const payload = JSON.parse(row.payload) as ApplicationEventPayload;
-  return {
-    id: row.event_id,
-    type: row.type,
-    created_at: Math.floor(row.created_at / 1000),
-    data: {
-      busi_water_no: payload.busi_water_no,
-      sequence: row.seq,
-      status: storedStatus(payload.status),
-      previous_status: payload.previous_status === null ? null : storedStatus(payload.previous_status),
-      reason: payload.reason,
-      // Events written before reason codes existed have none.
-      reason_codes: payload.reason_codes ?? [],
-      card_no_masked: payload.card_no_masked,
-      external_id: payload.external_id ?? null,
-      ...(payload.requested_fields === undefined ? {} : { requested_fields: payload.requested_fields }),
-      ...(payload.amended_fields === undefined ? {} : { amended_fields: payload.amended_fields }),
-      ...(payload.changed_fields === undefined ? {} : { changed_fields: payload.changed_fields }),
-      ...(payload.documents === undefined ? {} : { documents: payload.documents }),
-    },
-  };
 }

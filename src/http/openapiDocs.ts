@@ -8,7 +8,7 @@ import {
 } from '../applications/lifecycle.ts';
 import { signature } from '../webhooks/signing.ts';
 import { amendedExample, documentsExample, eventExample, OPERATION_EXAMPLES } from './openapiExamples.ts';
-import { EventView } from './routes/eventRoutes.ts';
+import { EventView } from '../applications/eventView.ts';
 
 /**
  * What the OpenAPI document needs besides the route schemas: the servers, the tags, the swagger

@@ -1,15 +1,20 @@
+import { Type, type Static } from 'typebox';
 import { findApplication } from '../applications/applicationRepository.ts';
 import { isSerialNumber } from '../applications/serialNumber.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import { findApplicationEvents } from '../events/eventRepository.ts';
-import { eventView, type EventView } from '../events/outbox.ts';
-import { loadDeliveries, type DeliveryView } from './deliveries.ts';
+import { EventView, eventView } from '../applications/eventView.ts';
+import { DeliveryView, loadDeliveries } from './deliveries.ts';
 
-export interface ApplicationEventView extends EventView {
-  /** Its webhook deliveries with their attempts; null when the reader may not see deliveries. */
-  deliveries: DeliveryView[] | null;
-}
+/** An event of one application, as the console shows it. */
+export const ApplicationEvent = Type.Object({
+  ...EventView.properties,
+  deliveries: Type.Union([Type.Array(DeliveryView), Type.Null()], {
+    description: 'Its webhook deliveries with every attempt; null for a viewer.',
+  }),
+});
+export type ApplicationEventView = Static<typeof ApplicationEvent>;
 
 /**
  * The console's read model of one application's events: in their order (`sequence`), each with its

@@ -1,3 +1,4 @@
+import { Type, type Static } from 'typebox';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { ServiceContext } from '../context.ts';
@@ -111,14 +112,14 @@ export async function redeliverOwnEvent(
   return redeliverEvent(ctx, eventId, endpointId);
 }
 
-export interface TestDelivery {
-  /** The test message's id (`evt_test_...`), its `webhook-id`. */
-  event_id: string;
-  delivered: boolean;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number;
-}
+export const TestDelivery = Type.Object({
+  event_id: Type.String({ description: 'The test message id (`evt_test_...`): its `webhook-id` header.' }),
+  delivered: Type.Boolean({ description: 'The endpoint answered 2xx.' }),
+  status_code: Type.Union([Type.Integer(), Type.Null()]),
+  error: Type.Union([Type.String(), Type.Null()], { description: 'What went wrong, if anything.' }),
+  duration_ms: Type.Integer(),
+});
+export type TestDelivery = Static<typeof TestDelivery>;
 
 /**
  * A signed `webhook.test` message sent to the endpoint now, once, with the same signing, address

@@ -1,3 +1,4 @@
+import { Type, type Static, type TSchema } from 'typebox';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import { findEvent } from '../events/eventRepository.ts';
@@ -17,32 +18,37 @@ import {
  * A redelivery keeps the event's id, so receivers that already have it drop the copy.
  */
 
-export interface AttemptView {
-  /** Unix milliseconds: attempts can be closer together than a second. */
-  started_at_ms: number;
-  duration_ms: number | null;
-  status_code: number | null;
-  error: string | null;
-  worker: string;
-}
+const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export interface DeliveryView {
-  id: string;
-  event_id: string;
-  event_type: string;
-  endpoint_id: string;
-  status: DeliveryStatus;
-  attempt_count: number;
-  /** Unix seconds; while delivering, the end of the lease. */
-  next_attempt_at: number | null;
-  give_up_at: number;
-  leased_by: string | null;
-  last_status_code: number | null;
-  last_error: string | null;
-  delivered_at: number | null;
-  created_at: number;
-  attempts: AttemptView[];
-}
+const AttemptView = Type.Object({
+  // Unix milliseconds: attempts can be closer together than a second.
+  started_at_ms: Type.Integer(),
+  duration_ms: nullable(Type.Integer()),
+  status_code: nullable(Type.Integer()),
+  error: nullable(Type.String()),
+  worker: Type.String(),
+});
+export type AttemptView = Static<typeof AttemptView>;
+
+/** A delivery of an event to an endpoint, with its attempt log. Times in Unix seconds. */
+export const DeliveryView = Type.Object({
+  id: Type.String(),
+  event_id: Type.String(),
+  event_type: Type.String(),
+  endpoint_id: Type.String(),
+  status: Type.String({ description: '`pending`, `delivering`, `delivered` or `failed`.' }),
+  attempt_count: Type.Integer(),
+  // While delivering: the end of the lease.
+  next_attempt_at: nullable(Type.Integer()),
+  give_up_at: Type.Integer(),
+  leased_by: nullable(Type.String()),
+  last_status_code: nullable(Type.Integer()),
+  last_error: nullable(Type.String()),
+  delivered_at: nullable(Type.Integer()),
+  created_at: Type.Integer(),
+  attempts: Type.Array(AttemptView),
+});
+export type DeliveryView = Static<typeof DeliveryView>;
 
 export const MAX_DELIVERIES_LISTED = 200;
 
@@ -114,12 +120,11 @@ export async function loadDeliveries(
   }));
 }
 
-export interface RedeliveryResult {
-  /** Deliveries queued to be sent now. */
-  queued: number;
-  /** Deliveries left alone because an attempt is in flight (it goes on). */
-  in_flight: number;
-}
+export const Redelivery = Type.Object({
+  queued: Type.Integer({ description: 'Deliveries queued to be sent now.' }),
+  in_flight: Type.Integer({ description: 'Left alone: an attempt is in flight.' }),
+});
+export type RedeliveryResult = Static<typeof Redelivery>;
 
 /**
  * Sends an event again: to one endpoint of its app, or to every active endpoint of its app whose

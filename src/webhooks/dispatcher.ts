@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../context.ts';
 import { wakeablePause } from '../shutdown.ts';
-import { eventView } from '../events/outbox.ts';
+import { eventView } from '../applications/eventView.ts';
 import { describe } from '../errors/describe.ts';
 import { verdict } from './backoff.ts';
 import {

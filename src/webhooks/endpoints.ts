@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Type, type Static, type TSchema } from 'typebox';
 import { findApp } from '../callers/appRepository.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
@@ -24,27 +25,39 @@ import { newWebhookSecret } from './signing.ts';
  * and the admin routes are thin layers over these functions.
  */
 
-export interface EndpointView {
-  id: string;
-  app_id: string;
-  url: string;
-  /** null means every event type. */
-  events: string[] | null;
-  status: WebhookEndpointStatus;
-  /** Unix seconds since its attempts fail with no success in between; null when healthy. */
-  failing_since: number | null;
-  /** `failing` when the service disabled it after five days of failures; else null. */
-  disabled_reason: string | null;
-  created_at: number;
-  updated_at: number;
-  /** The secrets that sign now: never the secret itself. */
-  secrets: { id: string; created_at: number; expires_at: number | null }[];
-}
+const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export interface CreatedEndpoint extends EndpointView {
-  /** `whsec_...`: shown this once. */
-  secret: string;
-}
+/** An endpoint as operators and its app see it: never a secret itself, only the ids in force. */
+export const EndpointView = Type.Object({
+  id: Type.String(),
+  app_id: Type.String(),
+  url: Type.String(),
+  // null means every event type.
+  events: nullable(Type.Array(Type.String())),
+  status: Type.String({ description: '`active` or `disabled`.' }),
+  failing_since: nullable(
+    Type.Integer({ description: 'Unix seconds since its attempts fail with no success in between.' }),
+  ),
+  disabled_reason: nullable(
+    Type.String({ description: '`failing` when the service disabled it after five days of failures.' }),
+  ),
+  created_at: Type.Integer(),
+  updated_at: Type.Integer(),
+  secrets: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      created_at: Type.Integer(),
+      expires_at: nullable(Type.Integer({ description: 'Set while a rotated-out secret still signs.' })),
+    }),
+  ),
+});
+export type EndpointView = Static<typeof EndpointView>;
+
+export const CreatedEndpoint = Type.Object({
+  ...EndpointView.properties,
+  secret: Type.String({ description: 'The signing secret, `whsec_...`: shown this once.' }),
+});
+export type CreatedEndpoint = Static<typeof CreatedEndpoint>;
 
 /** Rotation overlap when none is given: receivers have a day to deploy the new secret. */
 export const DEFAULT_OVERLAP_SECONDS = 86_400;

@@ -4,13 +4,11 @@ import { countApplicationsByStatus } from '../../applications/countApplications.
 import { STATUSES } from '../../applications/lifecycle.ts';
 import { LIMITS } from '../../applications/schema.ts';
 import type { ServiceContext } from '../../context.ts';
-import { listApplicationEvents } from '../../webhooks/applicationEvents.ts';
+import { ApplicationEvent, listApplicationEvents } from '../../webhooks/applicationEvents.ts';
 import { hasRole } from '../../access/roles.ts';
 import { success } from '../envelope.ts';
-import { EventView } from '../routes/eventRoutes.ts';
 import { operatorOf, requireOperator } from './operatorAuth.ts';
 import { ADMIN_SECURITY, adminErrors, numberOf, ok, SerialParams } from './schemas.ts';
-import { DeliveryView } from './webhookRoutes.ts';
 
 /**
  * What the console shows around the search: counts per status at a glance, and the events of one
@@ -32,13 +30,6 @@ const CountsQuery = Type.Object(
 const StatusCounts = Type.Object({
   counts: Type.Object(Object.fromEntries(STATUSES.map((status) => [status, Type.Integer()]))),
   total: Type.Integer(),
-});
-
-const ApplicationEvent = Type.Object({
-  ...EventView.properties,
-  deliveries: Type.Union([Type.Array(DeliveryView), Type.Null()], {
-    description: 'Its webhook deliveries with every attempt; null for a viewer.',
-  }),
 });
 
 const route = (operationId: string, summary: string) => ({

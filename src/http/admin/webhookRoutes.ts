@@ -1,5 +1,5 @@
 import type { TypedApp } from '../typedApp.ts';
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
 import type { ServiceContext } from '../../context.ts';
 import { EVENT_TYPES } from '../../applications/lifecycle.ts';
 import {
@@ -10,8 +10,13 @@ import {
   rotateEndpointSecretAudited,
   setEndpointStatusAudited,
 } from '../../webhooks/auditedEndpoints.ts';
-import { listDeliveries, MAX_DELIVERIES_LISTED } from '../../webhooks/deliveries.ts';
-import { getEndpoint, listEndpoints } from '../../webhooks/endpoints.ts';
+import {
+  DeliveryView,
+  listDeliveries,
+  MAX_DELIVERIES_LISTED,
+  Redelivery,
+} from '../../webhooks/deliveries.ts';
+import { CreatedEndpoint, EndpointView, getEndpoint, listEndpoints } from '../../webhooks/endpoints.ts';
 import { MAX_URL_LENGTH } from '../../network/endpointUrl.ts';
 import { success } from '../envelope.ts';
 import { changedBy, requireOperator } from './operatorAuth.ts';
@@ -22,8 +27,6 @@ import { ADMIN_SECURITY, adminBodyErrors, adminErrors, EmptyBody, numberOf, ok }
  * domain functions in `webhooks/` do the work, as they do for the CLI.
  */
 
-const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-
 const EndpointIdParams = Type.Object(
   { id: Type.String({ minLength: 1, maxLength: 64, description: 'Endpoint id (`we_...`).' }) },
   { additionalProperties: false },
@@ -32,63 +35,6 @@ const EventIdParams = Type.Object(
   { event_id: Type.String({ minLength: 1, maxLength: 64, description: 'Event id (`evt_...`).' }) },
   { additionalProperties: false },
 );
-
-export const EndpointView = Type.Object({
-  id: Type.String(),
-  app_id: Type.String(),
-  url: Type.String(),
-  events: nullable(Type.Array(Type.String())),
-  status: Type.String({ description: '`active` or `disabled`.' }),
-  failing_since: nullable(
-    Type.Integer({ description: 'Unix seconds since its attempts fail with no success in between.' }),
-  ),
-  disabled_reason: nullable(
-    Type.String({ description: '`failing` when the service disabled it after five days of failures.' }),
-  ),
-  created_at: Type.Integer(),
-  updated_at: Type.Integer(),
-  secrets: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      created_at: Type.Integer(),
-      expires_at: nullable(Type.Integer({ description: 'Set while a rotated-out secret still signs.' })),
-    }),
-  ),
-});
-export const CreatedEndpoint = Type.Object({
-  ...EndpointView.properties,
-  secret: Type.String({ description: 'The signing secret, `whsec_...`: shown this once.' }),
-});
-
-export const DeliveryView = Type.Object({
-  id: Type.String(),
-  event_id: Type.String(),
-  event_type: Type.String(),
-  endpoint_id: Type.String(),
-  status: Type.String({ description: '`pending`, `delivering`, `delivered` or `failed`.' }),
-  attempt_count: Type.Integer(),
-  next_attempt_at: nullable(Type.Integer()),
-  give_up_at: Type.Integer(),
-  leased_by: nullable(Type.String()),
-  last_status_code: nullable(Type.Integer()),
-  last_error: nullable(Type.String()),
-  delivered_at: nullable(Type.Integer()),
-  created_at: Type.Integer(),
-  attempts: Type.Array(
-    Type.Object({
-      started_at_ms: Type.Integer(),
-      duration_ms: nullable(Type.Integer()),
-      status_code: nullable(Type.Integer()),
-      error: nullable(Type.String()),
-      worker: Type.String(),
-    }),
-  ),
-});
-
-export const Redelivery = Type.Object({
-  queued: Type.Integer({ description: 'Deliveries queued to be sent now.' }),
-  in_flight: Type.Integer({ description: 'Left alone: an attempt is in flight.' }),
-});
 
 const AddBody = Type.Object(
   {

@@ -1,14 +1,14 @@
 import type { TypedApp } from '../typedApp.ts';
 import { Type, type TSchema } from 'typebox';
 import { amendApplication } from '../../applications/amendApplication.ts';
-import { ApplicationRequest, ExternalId } from '../../applications/schema.ts';
+import { StatusView } from '../../applications/queryApplication.ts';
+import { ApplicationRequest, ExternalId, SerialNumber } from '../../applications/schema.ts';
 import type { ServiceContext } from '../../context.ts';
 import type { ErrorName } from '../../errors/catalogue.ts';
 import { callerOf } from '../callerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';
 import { AppId, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
-import { SerialNumber, StatusView } from './statusSchemas.ts';
 
 /** The amend body: the reference, and any of the submit's fields (only those asked for are taken). */
 const fieldProperties: Record<string, TSchema> = {};

@@ -1,8 +1,8 @@
 import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
-import { queryApplication } from '../../applications/queryApplication.ts';
+import { queryApplication, StatusView } from '../../applications/queryApplication.ts';
 import { resolveSerial } from '../../applications/applicationReference.ts';
-import { ApplicationRequest, ExternalId } from '../../applications/schema.ts';
+import { ApplicationRequest, ExternalId, SerialNumber } from '../../applications/schema.ts';
 import { checkSubmission, submitApplication } from '../../applications/submitApplication.ts';
 import type { ServiceContext } from '../../context.ts';
 import type { ErrorName } from '../../errors/catalogue.ts';
@@ -13,7 +13,6 @@ import { PATHS } from '../paths.ts';
 import { AppId, CALLER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
 import { registerAmendRoute } from './amendRoutes.ts';
 import { registerLifecycleRoutes } from './lifecycleRoutes.ts';
-import { SerialNumber, StatusView } from './statusSchemas.ts';
 
 /**
  * The submit body is checked by the domain (schema and domain checks together), not by Fastify:

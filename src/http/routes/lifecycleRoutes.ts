@@ -5,14 +5,14 @@ import { INITIAL_STATUS, STATUSES, type Status } from '../../applications/lifecy
 import { listApplications, MAX_LIMIT } from '../../applications/listApplications.ts';
 import { MAX_REASON_CODES } from '../../applications/reasonCodes.ts';
 import { AMENDABLE_FIELDS } from '../../applications/requestedFields.ts';
-import { ExternalId, LIMITS } from '../../applications/schema.ts';
+import { StatusView } from '../../applications/queryApplication.ts';
+import { ExternalId, LIMITS, SerialNumber } from '../../applications/schema.ts';
 import { DETAIL_LIMIT, TRACKING_URL_LIMIT } from '../../applications/transitionApplication.ts';
 import type { ServiceContext } from '../../context.ts';
 import { callerOf } from '../callerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';
 import { AppId, CALLER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
-import { SerialNumber, StatusView } from './statusSchemas.ts';
 
 const UnixSeconds = (description: string) =>
   Type.Integer({ minimum: 0, maximum: 99_999_999_999, description });

@@ -14,10 +14,11 @@ import {
   sendTestEvent,
   setOwnEndpointStatus,
   showOwnEndpoint,
+  TestDelivery,
 } from '../../webhooks/callerWebhooks.ts';
-import { MAX_DELIVERIES_LISTED } from '../../webhooks/deliveries.ts';
+import { DeliveryView, MAX_DELIVERIES_LISTED, Redelivery } from '../../webhooks/deliveries.ts';
 import { MAX_URL_LENGTH } from '../../network/endpointUrl.ts';
-import { CreatedEndpoint, DeliveryView, EndpointView, Redelivery } from '../admin/webhookRoutes.ts';
+import { CreatedEndpoint, EndpointView } from '../../webhooks/endpoints.ts';
 import { callerAuthentication, callerOf } from '../callerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';
@@ -36,14 +37,6 @@ const EventId = Type.String({ minLength: 1, maxLength: 64, description: 'Event i
 /** A body: the caller's app_id and timestamp, and the operation's own fields. */
 const body = <P extends TProperties>(properties: P) =>
   Type.Object({ app_id: AppId, timestamp: Timestamp, ...properties }, { additionalProperties: false });
-
-const TestDelivery = Type.Object({
-  event_id: Type.String({ description: 'The test message id (`evt_test_...`): its `webhook-id` header.' }),
-  delivered: Type.Boolean({ description: 'The endpoint answered 2xx.' }),
-  status_code: Type.Union([Type.Integer(), Type.Null()]),
-  error: Type.Union([Type.String(), Type.Null()], { description: 'What went wrong, if anything.' }),
-  duration_ms: Type.Integer(),
-});
 
 const BASE_ERRORS: ErrorName[] = [...CALLER_ERRORS, 'fieldEmpty', 'fieldTooLong'];
 const URL_ERRORS: ErrorName[] = [

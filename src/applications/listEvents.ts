@@ -2,8 +2,9 @@ import type { Caller } from '../callers/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem } from '../errors/problems.ts';
 import { ValidationError } from '../errors/serviceError.ts';
-import { findAppEvents } from './eventRepository.ts';
-import { eventView, type EventView } from './outbox.ts';
+import { Type, type Static } from 'typebox';
+import { findAppEvents } from '../events/eventRepository.ts';
+import { EventView, eventView } from './eventView.ts';
 
 /**
  * A caller's own events, oldest first, a page at a time: to reconcile what its webhooks received.
@@ -16,10 +17,13 @@ export interface ListEventsRequest {
   busi_water_no?: string;
 }
 
-export interface EventPage {
-  items: EventView[];
-  next_cursor: string | null;
-}
+export const EventPage = Type.Object({
+  items: Type.Array(EventView),
+  next_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Pass it as `cursor` for the next page; null on the last page.',
+  }),
+});
+export type EventPage = Static<typeof EventPage>;
 
 export const DEFAULT_LIMIT = 20;
 
