@@ -1,3 +1,4 @@
+import { Type, type Static } from 'typebox';
 import type { Kysely } from 'kysely';
 import type { ServiceContext } from '../context.ts';
 import type { Database } from '../store/tables.ts';
@@ -10,11 +11,12 @@ export interface CountQuery {
   created_to?: number | undefined;
 }
 
-export interface StatusCounts {
-  /** Every status, zero included, in the lifecycle's order. */
-  counts: Record<Status, number>;
-  total: number;
-}
+/** Every status, zero included, in the lifecycle's order, and their sum. */
+export const StatusCounts = Type.Object({
+  counts: Type.Object(Object.fromEntries(STATUSES.map((status) => [status, Type.Integer()]))),
+  total: Type.Integer(),
+});
+export type StatusCounts = Static<typeof StatusCounts>;
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;

@@ -1,3 +1,4 @@
+import { Type, type Static } from 'typebox';
 import type { Kysely } from 'kysely';
 import { ServiceError } from '../errors/serviceError.ts';
 import { hashSecret, newAppId, newSecret, secretMatches } from '../crypto/secrets.ts';
@@ -19,10 +20,12 @@ import { tokenCacheOf } from './tokenCache.ts';
  * tokens. Secrets and tokens are stored only as SHA-256 hashes and shown once.
  */
 
-export interface CreatedApp {
-  app_id: string;
-  app_secret: string;
-}
+/** A new app: its id and its first secret, shown this once. */
+export const CreatedApp = Type.Object({
+  app_id: Type.String(),
+  app_secret: Type.String({ description: 'Shown this once; only its hash is stored.' }),
+});
+export type CreatedApp = Static<typeof CreatedApp>;
 
 export async function createApp(db: Kysely<Database>, name: string, now: number): Promise<CreatedApp> {
   const appId = newAppId();
@@ -48,11 +51,13 @@ export async function createApp(db: Kysely<Database>, name: string, now: number)
   return { app_id: appId, app_secret: secret };
 }
 
-export interface IssuedToken {
-  access_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-}
+/** What the token exchange answers. */
+export const IssuedToken = Type.Object({
+  access_token: Type.String({ description: 'Opaque token for the Authorization header.' }),
+  token_type: Type.Literal('Bearer'),
+  expires_in: Type.Integer({ description: 'Lifetime in seconds.' }),
+});
+export type IssuedToken = Static<typeof IssuedToken>;
 
 export async function issueToken(
   ctx: Pick<ServiceContext, 'store'>,

@@ -1,3 +1,4 @@
+import { Type, type Static } from 'typebox';
 import { actorName, type ChangedBy } from '../audit/actor.ts';
 import type { Kysely } from 'kysely';
 import { recordAudit } from '../audit/auditTrail.ts';
@@ -26,13 +27,13 @@ async function appOrThrow(db: Kysely<Database>, appId: string) {
   return app;
 }
 
-export interface RotatedSecret {
-  app_id: string;
-  /** Shown this once. */
-  app_secret: string;
-  /** Unix seconds after which the previous secrets stop working. */
-  previous_secrets_expire_at: number;
-}
+/** A rotated app secret: the new one, shown this once, and when the previous ones stop working. */
+export const RotatedSecret = Type.Object({
+  app_id: Type.String(),
+  app_secret: Type.String({ description: 'Shown this once; only its hash is stored.' }),
+  previous_secrets_expire_at: Type.Integer({ description: 'Unix seconds.' }),
+});
+export type RotatedSecret = Static<typeof RotatedSecret>;
 
 /**
  * A new secret, working at once; the app's previous secrets keep working for `overlapSeconds` (so

@@ -1,6 +1,6 @@
 import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
-import { rotateSecret } from '../../callers/manageCredentials.ts';
+import { RotatedSecret, rotateSecret } from '../../callers/manageCredentials.ts';
 import type { ServiceContext } from '../../context.ts';
 import { success } from '../envelope.ts';
 import { changedBy, requireOperator } from './operatorAuth.ts';
@@ -22,12 +22,6 @@ const RotateBody = Type.Object(
   },
   { additionalProperties: false },
 );
-
-const RotatedSecret = Type.Object({
-  app_id: Type.String(),
-  app_secret: Type.String({ description: 'Shown this once; only its hash is stored.' }),
-  previous_secrets_expire_at: Type.Integer({ description: 'Unix seconds.' }),
-});
 
 export function appSecretRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {

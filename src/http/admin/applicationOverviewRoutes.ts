@@ -1,7 +1,6 @@
 import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
-import { countApplicationsByStatus } from '../../applications/countApplications.ts';
-import { STATUSES } from '../../applications/lifecycle.ts';
+import { countApplicationsByStatus, StatusCounts } from '../../applications/countApplications.ts';
 import { LIMITS } from '../../applications/schema.ts';
 import type { ServiceContext } from '../../context.ts';
 import { ApplicationEvent, listApplicationEvents } from '../../webhooks/applicationEvents.ts';
@@ -26,11 +25,6 @@ const CountsQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-
-const StatusCounts = Type.Object({
-  counts: Type.Object(Object.fromEntries(STATUSES.map((status) => [status, Type.Integer()]))),
-  total: Type.Integer(),
-});
 
 const route = (operationId: string, summary: string) => ({
   operationId,

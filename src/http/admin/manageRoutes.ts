@@ -1,6 +1,7 @@
 import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import { listAudit } from '../../audit/auditTrail.ts';
+import { CreatedApp } from '../../callers/credentials.ts';
 import type { ServiceContext } from '../../context.ts';
 import { createAppAudited, listAppViews, setAppStatus } from '../../callers/appAdministration.ts';
 import {
@@ -24,7 +25,6 @@ import {
   AppView,
   AuditPage,
   AuditQuery,
-  CreatedApp,
   EmptyBody,
   numberOf,
   ok,

@@ -411,11 +411,6 @@ export const AppView = Type.Object({
   updated_at: Type.Integer(),
 });
 
-export const CreatedApp = Type.Object({
-  app_id: Type.String(),
-  app_secret: Type.String({ description: 'Shown this once; only its hash is stored.' }),
-});
-
 /** Query-string numbers arrive as digit strings (the schema checked them): read them as numbers. */
 export function numberOf(value: string | undefined): number | undefined {
   return value === undefined ? undefined : Number(value);

@@ -1,6 +1,6 @@
 import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
-import { issueToken } from '../../callers/credentials.ts';
+import { IssuedToken, issueToken } from '../../callers/credentials.ts';
 import type { ServiceContext } from '../../context.ts';
 import { bodyOf, checkTimestamp } from '../callerAuth.ts';
 import { success } from '../envelope.ts';
@@ -19,12 +19,6 @@ const TokenRequest = Type.Object(
   },
   { additionalProperties: false },
 );
-
-const TokenResponse = Type.Object({
-  access_token: Type.String({ description: 'Opaque token for the Authorization header.' }),
-  token_type: Type.Literal('Bearer'),
-  expires_in: Type.Integer({ description: 'Lifetime in seconds.' }),
-});
 
 export function tokenRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
@@ -46,7 +40,7 @@ export function tokenRoutes(ctx: ServiceContext) {
           security: [],
           body: TokenRequest,
           response: {
-            200: SuccessEnvelope(TokenResponse),
+            200: SuccessEnvelope(IssuedToken),
             ...errorResponses([
               ...CALLER_ERRORS.filter(
                 (e) => !e.startsWith('token') && e !== 'appMismatch' && e !== 'rateLimited',
