@@ -286,6 +286,24 @@ export const ENVIRONMENT = Type.Object({
     'must be a decimal from 0.5 to 1',
     'score (0 to 1) at which a listed name is a hit; 0.9 keeps recall at 98% or more with false positives under 0.5% on the labelled set',
   ),
+  ISSUER_WEBHOOK_URL: unset(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      rule: 'must be an http:// or https:// URL',
+      description:
+        "the issuer's own endpoint for screening alerts (a hit after delivery), signed as webhooks are; never a caller's",
+    }),
+    'unset (the admin feed only)',
+  ),
+  ISSUER_WEBHOOK_SECRET: unset(
+    Type.String({
+      pattern: '^whsec_[A-Za-z0-9+/]{43}=$',
+      rule: 'must be whsec_ and the base64 of 32 bytes (`echo whsec_$(openssl rand -base64 32)`)',
+      description:
+        'Standard Webhooks secret that signs the screening alerts; required with `ISSUER_WEBHOOK_URL`',
+    }),
+    'unset',
+  ),
   // Operations.
   METRICS_PORT: unset(
     Type.Integer({ minimum: 0, maximum: 65535, description: 'serve `/metrics` on this port only' }),

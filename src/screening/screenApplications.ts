@@ -4,6 +4,8 @@ import { isErasedPayload } from '../applications/erasure.ts';
 import { recordAudit } from '../audit/auditTrail.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Applicant, ScreeningIndex } from './screeningIndex.ts';
+import { enqueueJobs } from '../jobs/jobQueue.ts';
+import { issuerAlertJobs } from './issuerAlerts.ts';
 import { insertHits } from './screeningRepository.ts';
 
 /** The application fields screening reads; an amend of any of them screens again. */
@@ -25,8 +27,9 @@ export interface ScreenedCount {
 /**
  * Screens stored applications against the index and records what they hit, in one transaction:
  * each new hit with its audit entry. The applicant is decrypted in memory only. A hit on an
- * application already delivered is marked for the workload view's alert and logged for the
- * issuer's own monitoring (serial, list and reference only); the caller hears nothing of either.
+ * application already delivered is the issuer's alert (issuerAlerts.ts): counted in the workload
+ * view, read in the admin feed, and pushed to the issuer's own endpoint by a job queued in the same
+ * transaction; the caller hears nothing of it.
  */
 export async function screenApplications(
   ctx: ServiceContext,
@@ -79,6 +82,7 @@ export async function screenApplications(
         at: now,
       });
     }
+    await enqueueJobs(trx, issuerAlertJobs(ctx, hits, now), now);
     return hits;
   });
   count.hits = inserted.length;

@@ -172,3 +172,54 @@ export async function screeningAlerts(
     .executeTakeFirstOrThrow();
   return { open_hits: Number(row.open), delivered_alerts: Number(row.delivered ?? 0) };
 }
+
+/** A hit found after delivery, with the application's app: what the issuer's alert says. */
+export type DeliveredHit = Pick<
+  ScreeningHitsTable,
+  'id' | 'busi_water_no' | 'list' | 'version_id' | 'reference' | 'matched_kind' | 'fields' | 'score' | 'state'
+> & { created_at: number; app_id: string; external_id: string | null };
+
+function deliveredHits(db: Kysely<Database>) {
+  return db
+    .selectFrom('screening_hits as h')
+    .innerJoin('applications as a', 'a.busi_water_no', 'h.busi_water_no')
+    .select([
+      'h.id',
+      'h.busi_water_no',
+      'h.list',
+      'h.version_id',
+      'h.reference',
+      'h.matched_kind',
+      'h.fields',
+      'h.score',
+      'h.state',
+      'h.created_at',
+      'a.app_id',
+      'a.external_id',
+    ])
+    .where('h.after_delivery', '=', 1);
+}
+
+export async function findDeliveredHit(db: Kysely<Database>, id: string): Promise<DeliveredHit | undefined> {
+  const row = await deliveredHits(db).where('h.id', '=', id).executeTakeFirst();
+  return row === undefined ? undefined : { ...row, external_id: row.external_id ?? null };
+}
+
+/** Hits found after delivery in the order they were found, from just after `after`. */
+export async function deliveredHitsAfter(
+  db: Kysely<Database>,
+  after: { createdAt: number; id: string } | undefined,
+  limit: number,
+): Promise<DeliveredHit[]> {
+  let query = deliveredHits(db).orderBy('h.created_at').orderBy('h.id').limit(limit);
+  if (after !== undefined) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('h.created_at', '>', after.createdAt),
+        eb.and([eb('h.created_at', '=', after.createdAt), eb('h.id', '>', after.id)]),
+      ]),
+    );
+  }
+  const rows = await query.execute();
+  return rows.map((row) => ({ ...row, external_id: row.external_id ?? null }));
+}

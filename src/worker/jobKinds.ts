@@ -1,5 +1,6 @@
 import { documentFetchJob } from '../documents/fetchJob.ts';
 import type { JobKind } from '../jobs/jobQueue.ts';
+import { issuerAlertJob } from '../screening/issuerAlertJob.ts';
 import { rescreenJobKind } from '../screening/rescreenJob.ts';
 import { screeningJob } from '../screening/screeningJob.ts';
 
@@ -7,4 +8,9 @@ import { screeningJob } from '../screening/screeningJob.ts';
  * Every kind of background job, in one list: the outbox relay asks each which jobs an event wants,
  * and the runner runs them. A new kind adds its one line here.
  */
-export const JOB_KINDS: readonly JobKind[] = [documentFetchJob, screeningJob, rescreenJobKind];
+export const JOB_KINDS: readonly JobKind[] = [
+  documentFetchJob,
+  screeningJob,
+  rescreenJobKind,
+  issuerAlertJob,
+];

@@ -6,6 +6,7 @@ import { ServiceError } from '../../errors/serviceError.ts';
 import { ACTING_ROLE } from '../../access/roles.ts';
 import { importList } from '../../screening/importList.ts';
 import { LIST_NAMES, type ListName } from '../../screening/listEntry.ts';
+import { ALERT_TYPE, issuerAlertFeed } from '../../screening/issuerAlerts.ts';
 import { clearHit, confirmClear, rejectOnHit } from '../../screening/resolveHit.ts';
 import { screeningStatus } from '../../screening/screeningStatus.ts';
 import { success } from '../envelope.ts';
@@ -41,6 +42,49 @@ const ScreeningStatus = Type.Object({
       hits: Type.Integer(),
     }),
   ),
+});
+
+/** What the issuer's endpoint receives, and what the admin feed lists. */
+export const IssuerAlertSchema = Type.Object({
+  id: Type.String({
+    description: "The hit's id; the `webhook-id` of every delivery attempt (dedupe on it).",
+  }),
+  type: Type.Literal(ALERT_TYPE),
+  created_at: Type.Integer({ description: 'Unix seconds: when the hit was found.' }),
+  data: Type.Object({
+    hit_id: Type.String(),
+    busi_water_no: Type.String(),
+    app_id: Type.String({ description: 'The partner the application came from.' }),
+    external_id: Type.Union([Type.String(), Type.Null()]),
+    list: Type.String({ enum: [...LIST_NAMES] }),
+    version_id: Type.String({ description: 'The list version whose import found it.' }),
+    reference: Type.String({ description: "The list's own reference of the entry." }),
+    matched_kind: Type.String({ description: '`primary`, `alias`, `original_script` or `document`.' }),
+    fields: Type.Array(Type.String(), { description: "The application's fields that matched (names only)." }),
+    score: Type.Number(),
+    state: Type.String({
+      enum: ['unresolved', 'clearing', 'cleared', 'confirmed'],
+      description: '`unresolved` when pushed; in the feed, as the review has left it.',
+    }),
+  }),
+});
+
+const AlertFeedQuery = Type.Object(
+  {
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'The `next_cursor` of the last poll.' }),
+    ),
+    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: '1 to 100; 50 by default.' })),
+  },
+  { additionalProperties: false },
+);
+
+const AlertFeed = Type.Object({
+  items: Type.Array(IssuerAlertSchema),
+  next_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Where the next poll resumes; the one given when nothing new was found.',
+  }),
+  has_more: Type.Boolean({ description: 'Another page is ready now.' }),
 });
 
 const HitParams = Type.Object(
@@ -120,6 +164,29 @@ export function screeningRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => success(request, await screeningStatus(ctx)),
+    );
+
+    app.get(
+      '/screening/alerts',
+      {
+        onRequest: requireOperator(ctx, 'viewer'),
+        config: { operation: 'admin.screening.alerts' },
+        schema: {
+          operationId: 'adminScreeningAlerts',
+          summary: "The issuer's screening alerts: hits on applications already delivered, oldest first",
+          description:
+            "For the issuer's own systems (never a caller's): each hit found on an application whose card was already delivered, in the order found, with its state now. Poll with the last `next_cursor`. The same alerts are pushed to `ISSUER_WEBHOOK_URL` when it is set (docs/SCREENING.md). No applicant's data.",
+          tags: ['admin'],
+          security: ADMIN_SECURITY,
+          querystring: AlertFeedQuery,
+          response: { ...ok(AlertFeed), ...adminErrors('fieldFormat') },
+        },
+      },
+      async (request) => {
+        const query = request.query as { cursor?: string; limit?: string };
+        const limit = Math.min(100, Math.max(1, query.limit === undefined ? 50 : Number(query.limit)));
+        return success(request, await issuerAlertFeed(ctx.store.db, { cursor: query.cursor, limit }));
+      },
     );
 
     const hitAction = (
