@@ -4,17 +4,13 @@ import { after, before, describe, test } from 'node:test';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config.ts';
 import { PATHS } from '../../src/http/paths.ts';
-import { startJobRunner } from '../../src/worker/jobRunner.ts';
-import { issuerAlertJob } from '../../src/screening/issuerAlertJob.ts';
-import { rescreenJobKind } from '../../src/screening/rescreenJob.ts';
-import { screeningJob } from '../../src/screening/screeningJob.ts';
 import { startDispatcher } from '../../src/webhooks/dispatcher.ts';
 import { addEndpoint } from '../../src/webhooks/endpoints.ts';
-import { uniqueApplicant } from '../helpers/applicants.ts';
 import { ADMIN, call, move, newOperator, pathTo, type TestOperator } from '../helpers/operators.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { newCaller, post, startService, type TestCaller, type TestService } from '../helpers/service.ts';
 import { storeNames } from '../helpers/stores.ts';
+import { screeningRunner, screeningSettled, submitOver, unList, uploadList } from './screeningHelpers.ts';
 
 /**
  * The issuer's alert: a list import finds a customer whose card is already delivered. The issuer's
@@ -22,13 +18,13 @@ import { storeNames } from '../helpers/stores.ts';
  * specifies and verified with the `standardwebhooks` package, after a refused first attempt; the
  * admin feed lists it; the caller's events, webhooks and status view show nothing of it.
  */
-const LIST = `<?xml version="1.0" encoding="UTF-8"?>
-<!-- A test-made entry; nobody here is a listed person. -->
-<CONSOLIDATED_LIST dateGenerated="2026-11-24T00:00:00.000Z"><INDIVIDUALS>
-<INDIVIDUAL><DATAID>2</DATAID><FIRST_NAME>SHI</FIRST_NAME><SECOND_NAME>MINGYUAN</SECOND_NAME>
-<REFERENCE_NUMBER>TSi.ALERT</REFERENCE_NUMBER><NAME_ORIGINAL_SCRIPT>施明远</NAME_ORIGINAL_SCRIPT>
-<NATIONALITY><VALUE>China</VALUE></NATIONALITY>
-</INDIVIDUAL></INDIVIDUALS><ENTITIES/></CONSOLIDATED_LIST>`;
+const LIST = unList({
+  dataId: 2,
+  first: 'SHI',
+  second: 'MINGYUAN',
+  reference: 'TSi.ALERT',
+  original: '施明远',
+});
 
 const silent = pino({ level: 'silent' });
 const ISSUER_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
@@ -91,13 +87,8 @@ for (const storeName of storeNames()) {
         token: operator.token,
         ...(body === undefined ? {} : { body }),
       });
-    const submit = async (n: number, overrides: Record<string, string> = {}) => {
-      const reply = await post(service.baseUrl, PATHS.apply, uniqueApplicant(n, caller.appId, overrides), {
-        token: caller.token,
-      });
-      assert.equal(reply.status, 200, reply.text);
-      return (reply.body.data as { busi_water_no: string }).busi_water_no;
-    };
+    const submit = (n: number, overrides: Record<string, string> = {}) =>
+      submitOver(service, caller, n, overrides);
     const query = (serial: string) =>
       post(
         service.baseUrl,
@@ -105,30 +96,8 @@ for (const storeName of storeNames()) {
         { app_id: caller.appId, timestamp: Math.floor(Date.now() / 1000), busi_water_no: serial },
         { token: caller.token },
       );
-    const importList = async () => {
-      const reply = await post(service.baseUrl, `${ADMIN}/screening/lists/un`, undefined, {
-        token: admin.token,
-        headers: { 'content-type': 'application/xml' },
-        raw: LIST,
-      });
-      assert.equal(reply.status, 200, reply.text);
-    };
-    const jobsLeft = async () =>
-      (
-        await service.ctx.store.db
-          .selectFrom('jobs')
-          .select('kind')
-          .where('status', 'in', ['pending', 'running'])
-          .where('kind', 'like', 'screening.%')
-          .execute()
-      ).length;
-    const settled = async (what: string) => {
-      const deadline = Date.now() + 30_000;
-      while ((await jobsLeft()) > 0) {
-        if (Date.now() > deadline) assert.fail(`screening jobs did not finish: ${what}`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    };
+    const importList = () => uploadList(service, admin.token, LIST);
+    const settled = (what: string) => screeningSettled(service, what);
     /** What the caller could ever hear of an application: its events and their webhook deliveries. */
     const counts = async (serial: string) => {
       const db = service.ctx.store.db;
@@ -147,10 +116,7 @@ for (const storeName of storeNames()) {
     };
 
     test('a delivered application screened after a list import raises exactly one alert, for the issuer alone', async () => {
-      const runner = startJobRunner(service.ctx, silent, {
-        kinds: [screeningJob, rescreenJobKind, issuerAlertJob],
-        pollIntervalMs: 10,
-      });
+      const runner = screeningRunner(service);
       const dispatcher = startDispatcher(service.ctx, silent, { pollIntervalMs: 25 });
       try {
         const applicant = { name: '施明远', name_en: 'SHI MINGYUAN' };

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { pino } from 'pino';
+import { PATHS } from '../../src/http/paths.ts';
+import { startJobRunner, type JobRunner } from '../../src/worker/jobRunner.ts';
+import { issuerAlertJob } from '../../src/screening/issuerAlertJob.ts';
+import { rescreenJobKind } from '../../src/screening/rescreenJob.ts';
+import { screeningJob } from '../../src/screening/screeningJob.ts';
+import { fanOutEvents } from '../../src/webhooks/deliveryQueue.ts';
+import { uniqueApplicant } from '../helpers/applicants.ts';
+import { ADMIN } from '../helpers/operators.ts';
+import { post, type TestCaller, type TestService } from '../helpers/service.ts';
+
+/** What the screening tests over HTTP share: a list upload, a submission, screening run to the end. */
+
+/** A UN Consolidated List of one test-made individual (nobody here is a listed person). */
+export function unList(entry: {
+  dataId: number;
+  first: string;
+  second: string;
+  reference: string;
+  original: string;
+}) {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<!-- A test-made entry; nobody here is a listed person. -->
+<CONSOLIDATED_LIST dateGenerated="2026-11-24T00:00:00.000Z"><INDIVIDUALS>
+<INDIVIDUAL><DATAID>${entry.dataId}</DATAID><FIRST_NAME>${entry.first}</FIRST_NAME><SECOND_NAME>${entry.second}</SECOND_NAME>
+<REFERENCE_NUMBER>${entry.reference}</REFERENCE_NUMBER><NAME_ORIGINAL_SCRIPT>${entry.original}</NAME_ORIGINAL_SCRIPT>
+<NATIONALITY><VALUE>China</VALUE></NATIONALITY>
+</INDIVIDUAL></INDIVIDUALS><ENTITIES/></CONSOLIDATED_LIST>`;
+}
+
+export async function uploadList(service: TestService, adminToken: string, xml: string): Promise<void> {
+  const reply = await post(service.baseUrl, `${ADMIN}/screening/lists/un`, undefined, {
+    token: adminToken,
+    headers: { 'content-type': 'application/xml' },
+    raw: xml,
+  });
+  assert.equal(reply.status, 200, reply.text);
+}
+
+export async function submitOver(
+  service: TestService,
+  caller: TestCaller,
+  n: number,
+  overrides: Record<string, string> = {},
+): Promise<string> {
+  const reply = await post(service.baseUrl, PATHS.apply, uniqueApplicant(n, caller.appId, overrides), {
+    token: caller.token,
+  });
+  assert.equal(reply.status, 200, reply.text);
+  return (reply.body.data as { busi_water_no: string }).busi_water_no;
+}
+
+/** The screening job kinds' runner, as the service's background process runs it. */
+export function screeningRunner(service: TestService): JobRunner {
+  return startJobRunner(service.ctx, pino({ level: 'silent' }), {
+    kinds: [screeningJob, rescreenJobKind, issuerAlertJob],
+    pollIntervalMs: 10,
+  });
+}
+
+/**
+ * Fans the outbox out (queueing the submissions' screening jobs) and waits until no screening job
+ * is pending; a runner must be running.
+ */
+export async function screeningSettled(service: TestService, what: string): Promise<void> {
+  const ctx = service.ctx;
+  await fanOutEvents(ctx.store, { now: ctx.now(), limit: 1000, maxAgeMs: 86_400_000 });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const left = await ctx.store.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('status', 'in', ['pending', 'running'])
+      .where('kind', 'like', 'screening.%')
+      .executeTakeFirst();
+    if (left === undefined) return;
+    if (Date.now() > deadline) assert.fail(`screening jobs did not finish: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
