@@ -160,7 +160,8 @@ async function move(
   if (missing.length > 0) throw new ValidationError(missing);
   if (requested.length > 0) details['requested_fields'] = requested;
   if (request.simulated === true) details['simulated'] = true;
-  // An open sanctions screening hit holds approval, issue and shipping (a sandbox caller is not told).
+  // An open sanctions screening hit holds approval, issue and shipping. Not a sandbox simulation:
+  // refusing it would tip the caller off, and it makes no card (docs/SCREENING.md).
   if (request.simulated !== true) await refuseIfHeld(trx, busiWaterNo, to);
 
   const now = ctx.now();
