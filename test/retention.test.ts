@@ -170,7 +170,7 @@ for (const storeName of storeNames()) {
             (await listTransitions(service.ctx.store.db, m.serial)).length,
             histories.get(m.serial),
           );
-          const view = await showApplication(service.ctx, m.serial);
+          const view = await showApplication(service.ctx, m.serial, { role: 'reviewer' });
           assert.equal(view.status, m.status);
           assert.equal(view.history.length, histories.get(m.serial));
         }

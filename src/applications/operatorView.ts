@@ -50,15 +50,17 @@ async function load(ctx: ServiceContext, busiWaterNo: string) {
   return { row, application };
 }
 
+/** `viewer`: the operator who looks; what a role may see of a screening hit differs. */
 export async function showApplication(
   ctx: ServiceContext,
   busiWaterNo: string,
+  viewer: { role: Role },
 ): Promise<OperatorApplicationView> {
   const { row, application } = await load(ctx, busiWaterNo);
   const history = await listTransitions(ctx.store.db, busiWaterNo);
   const erased = isErasedPayload(application);
   const documentRowsOf = await documentRows(ctx.store.db, [busiWaterNo]);
-  const hits = await screeningHitsView(ctx, busiWaterNo);
+  const hits = await screeningHitsView(ctx, busiWaterNo, viewer);
   return {
     ...summaryOf(row),
     application: maskApplication(application),

@@ -125,7 +125,9 @@ export function applicationsCommands(program: Command): void {
     .requiredOption('--operator <username>', 'the operator acting')
     .option('--json', 'print JSON')
     .action(async (serial: string, options: { operator: string; json?: boolean }) => {
-      const view = await asOperator(options.operator, 'viewer', (ctx) => showApplication(ctx, serial));
+      const view = await asOperator(options.operator, 'viewer', (ctx, actor) =>
+        showApplication(ctx, serial, actor),
+      );
       print(options.json, view, () => showText(view));
     });
 
@@ -221,7 +223,7 @@ export function applicationsCommands(program: Command): void {
               expectedVersion: options.expectVersion,
               source: cliSource(),
             });
-            return showApplication(ctx, serial);
+            return showApplication(ctx, serial, actor);
           });
           print(options.json, view, () => `${view.busi_water_no}  ${view.status}  (version ${view.version})`);
         },

@@ -1,5 +1,7 @@
+import { maskName } from '../applications/masking.ts';
 import type { RiskFlag } from '../applications/riskFlags.ts';
 import type { ServiceContext } from '../context.ts';
+import { ACTING_ROLE, hasRole, type Role } from '../access/roles.ts';
 import type { ScreeningHitsTable } from '../store/screeningTables.ts';
 import { findEntry, hitsOf } from './screeningRepository.ts';
 
@@ -33,12 +35,19 @@ export interface ScreeningHitView {
 
 const seconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
 
+/**
+ * The hits as `viewer` may see them. A listed name that matched is, near enough, the applicant's
+ * own name: a viewer, who sees the applicant's name masked and cannot reveal it, sees the listed
+ * names masked the same way (`maskName`). Reviewers and admins, who judge the hit, see the entry as
+ * published (list data); the applicant's own fields stay masked for them until a reveal, audited.
+ */
 export async function screeningHitsView(
   ctx: ServiceContext,
   busiWaterNo: string,
+  viewer: { role: Role },
 ): Promise<ScreeningHitView[]> {
   const hits = await hitsOf(ctx.store.db, busiWaterNo);
-  return Promise.all(
+  const views = await Promise.all(
     hits.map(async (hit) => {
       const entry = await findEntry(ctx.store.db, hit.version_id, hit.reference);
       return {
@@ -70,6 +79,18 @@ export async function screeningHitsView(
       };
     }),
   );
+  return hasRole(viewer.role, ACTING_ROLE) ? views : views.map(maskedForViewer);
+}
+
+function maskedForViewer(hit: ScreeningHitView): ScreeningHitView {
+  return {
+    ...hit,
+    matched_name: maskName(hit.matched_name),
+    entry:
+      hit.entry === null
+        ? null
+        : { ...hit.entry, names: hit.entry.names.map((name) => ({ ...name, text: maskName(name.text) })) },
+  };
 }
 
 /** The risk flag of each hit that still holds the application. */

@@ -78,8 +78,8 @@ for (const storeName of storeNames()) {
         { app_id: caller.appId, timestamp: Math.floor(Date.now() / 1000), busi_water_no: serial },
         { token: caller.token },
       );
-    const show = async (serial: string) =>
-      (await bench.as(bench.operators.viewer, 'GET', `/applications/${serial}`)).body.data as {
+    const show = async (serial: string, operator = bench.operators.reviewer) =>
+      (await bench.as(operator, 'GET', `/applications/${serial}`)).body.data as {
         status: string;
         risk_flags: { code: string; params: Record<string, number>; details?: Record<string, string> }[];
         screening_hits: {
@@ -87,8 +87,10 @@ for (const storeName of storeNames()) {
           state: string;
           reference: string;
           fields: string[];
+          matched_name: string;
           entry: { names: { text: string }[] };
         }[];
+        application: Record<string, unknown>;
       };
 
     test('an admin imports a list; a viewer cannot; a file of another format is refused', async () => {
@@ -209,6 +211,37 @@ for (const storeName of storeNames()) {
         audit.map((a) => a.action),
         ['screening.hit', 'screening.clear', 'screening.confirm_clear'],
       );
+    });
+
+    test("a viewer sees the listed names masked, as it sees the applicant's own", async () => {
+      const listed = await submit(true);
+      await screenPending();
+      const reviewer = await show(listed);
+      const viewer = await show(listed, bench.operators.viewer);
+      const [full, masked] = [reviewer.screening_hits[0]!, viewer.screening_hits[0]!];
+      assert.equal(full.matched_name, '卓汉桥');
+      assert.equal(masked.matched_name, '卓**');
+      // The applicant's own name, as every operator sees it before a reveal.
+      assert.equal(viewer.application['name'], masked.matched_name);
+      assert.deepEqual(
+        masked.entry.names.map((name) => name.text),
+        ['Z*** H******', '卓**', 'C**** H** K**'],
+      );
+      assert.deepEqual(
+        full.entry.names.map((name) => name.text),
+        ['ZHUO HANQIAO', '卓汉桥', 'Cheuk Hon Kiu'],
+      );
+      const flag = (view: typeof viewer) =>
+        view.risk_flags.find((f) => f.code === 'sanctions_hit')?.details?.['matched_name'];
+      assert.equal(flag(viewer), '卓**');
+      assert.equal(flag(reviewer), '卓汉桥');
+      // Everything else of the hit is the same for both.
+      assert.deepEqual(
+        { ...masked, matched_name: null, entry: null },
+        { ...full, matched_name: null, entry: null },
+      );
+      for (const name of ['卓汉桥', 'ZHUO', 'HANQIAO', 'Cheuk', 'Kiu'])
+        assert.ok(!JSON.stringify(viewer).includes(name), `a viewer never sees ${name}`);
     });
 
     test('a rejection on a hit reaches the caller as risk_policy, never sanctions_hit', async () => {

@@ -84,7 +84,10 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        return success(request, await showApplication(ctx, request.params.busi_water_no));
+        return success(
+          request,
+          await showApplication(ctx, request.params.busi_water_no, operatorOf(request)),
+        );
       },
     );
 
@@ -192,7 +195,7 @@ export function applicationAdminRoutes(ctx: ServiceContext) {
             expectedVersion: body.version,
             source: adminSource(request),
           });
-          return success(request, await showApplication(ctx, busi_water_no));
+          return success(request, await showApplication(ctx, busi_water_no, operatorOf(request)));
         },
       );
     }

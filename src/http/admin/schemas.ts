@@ -317,7 +317,9 @@ const ScreeningHitSchema = Type.Object({
   list: Type.String(),
   version_id: Type.String(),
   reference: Type.String({ description: "The list's own reference of the entry." }),
-  matched_name: Type.String({ description: 'The listed name or alias that matched.' }),
+  matched_name: Type.String({
+    description: "The listed name or alias that matched; masked for a viewer, as the entry's names are.",
+  }),
   matched_kind: Type.String({ description: '`primary`, `alias`, `original_script` or `document`.' }),
   fields: Type.Array(Type.String(), { description: "The application's fields that matched." }),
   score: Type.Number(),
