@@ -8,10 +8,18 @@ import { createOperator } from '../src/operators/operators.ts';
 import { createApp } from '../src/callers/credentials.ts';
 import { SYSTEM } from '../src/audit/actor.ts';
 import { adminBench } from './helpers/adminService.ts';
+import { post } from './helpers/service.ts';
+import { plantHit, unList } from './screening/screeningHelpers.ts';
 
 /** Every admin route tried by each role and without a token: a refused attempt changes nothing. */
 
-type Fixture = (role?: Role) => Promise<{ path: string; body?: unknown; token?: string }>;
+type Fixture = (role?: Role) => Promise<{
+  path: string;
+  body?: unknown;
+  token?: string;
+  /** A body that is not JSON (a list file), with its content type. */
+  raw?: { contentType: string; text: string };
+}>;
 
 interface RouteCase {
   method: 'GET' | 'POST';
@@ -23,11 +31,30 @@ interface RouteCase {
 
 const RANK: Record<Role, number> = { viewer: 0, reviewer: 1, admin: 2 };
 
+/** A list file of one test-made entry, for the upload route. */
+const LIST = unList({ dataId: 9, first: 'ROLE', second: 'TABLE', reference: 'TSi.ROLES', original: '罗表' });
+
 for (const storeName of storeNames()) {
   describe(`admin API on ${storeName}`, () => {
     const bench = adminBench(storeName);
 
     describe('every route, by each role and without a token', () => {
+      /** One attempt: a JSON body, or a raw one (a list file) with its content type. */
+      const send = (
+        token: string | undefined,
+        method: string,
+        request: { path: string; body?: unknown; raw?: { contentType: string; text: string } | undefined },
+      ) =>
+        request.raw === undefined
+          ? call(bench.service, method, `${ADMIN}${request.path}`, {
+              ...(token === undefined ? {} : { token }),
+              ...(request.body === undefined ? {} : { body: request.body }),
+            })
+          : post(bench.service.baseUrl, `${ADMIN}${request.path}`, undefined, {
+              ...(token === undefined ? {} : { token }),
+              headers: { 'content-type': request.raw.contentType },
+              raw: request.raw.text,
+            });
       const newTarget = async (role: Role) => {
         const username = uniqueName('target');
         await createOperator(
@@ -266,6 +293,62 @@ for (const storeName of storeNames()) {
         },
         {
           method: 'GET',
+          route: '/screening/status',
+          minRole: 'viewer',
+          fixture: async () => ({ path: '/screening/status' }),
+        },
+        {
+          method: 'GET',
+          route: '/screening/alerts',
+          minRole: 'viewer',
+          fixture: async () => ({ path: '/screening/alerts?limit=5' }),
+        },
+        {
+          method: 'POST',
+          route: '/screening/lists/{list}',
+          minRole: 'admin',
+          fixture: async () => ({
+            path: '/screening/lists/un',
+            raw: { contentType: 'application/xml', text: LIST },
+          }),
+        },
+        {
+          method: 'POST',
+          route: '/applications/{busi_water_no}/screening/{hit_id}/clear',
+          minRole: 'reviewer',
+          fixture: async () => {
+            const serial = await inState('IN_REVIEW');
+            return {
+              path: `/applications/${serial}/screening/${await plantHit(bench.service, serial)}/clear`,
+              body: { note: 'a namesake: another date of birth' },
+            };
+          },
+        },
+        {
+          method: 'POST',
+          route: '/applications/{busi_water_no}/screening/{hit_id}/confirm',
+          minRole: 'reviewer',
+          // Cleared by another operator: the one confirming is the second pair of eyes.
+          fixture: async () => {
+            const serial = await inState('IN_REVIEW');
+            const hit = await plantHit(bench.service, serial, { clearedBy: uniqueName('first') });
+            return { path: `/applications/${serial}/screening/${hit}/confirm`, body: {} };
+          },
+        },
+        {
+          method: 'POST',
+          route: '/applications/{busi_water_no}/screening/{hit_id}/reject',
+          minRole: 'reviewer',
+          fixture: async () => {
+            const serial = await inState('IN_REVIEW');
+            return {
+              path: `/applications/${serial}/screening/${await plantHit(bench.service, serial)}/reject`,
+              body: {},
+            };
+          },
+        },
+        {
+          method: 'GET',
           route: '/audit',
           minRole: 'viewer',
           fixture: async () => ({ path: '/audit?limit=3' }),
@@ -303,15 +386,12 @@ for (const storeName of storeNames()) {
       };
 
       test('the table covers every route of the lifecycle, apps, operators and audit', async () => {
-        const mine = /^[A-Z]+ \/(me|logout|applications|apps|operators|audit)\b/;
+        const mine = /^[A-Z]+ \/(me|logout|applications|apps|operators|audit|screening)\b/;
         // A kept document answers bytes, not an envelope: its roles and its audited opening are
         // tested in documents.admin.test.ts.
         const binary = 'GET /applications/{busi_water_no}/documents/{field}';
-        // A screening hit's clear, confirm and reject need a hit: their roles (a viewer refused, the
-        // same reviewer refused the confirmation) are tested in test/screening/screening.http.test.ts.
-        const screening = /^POST \/applications\/\{busi_water_no\}\/screening\//;
         const documented = (await documentedAdminRoutes())
-          .filter((route) => mine.test(route) && route !== binary && !screening.test(route))
+          .filter((route) => mine.test(route) && route !== binary)
           .sort();
         assert.deepEqual(documented, ROUTES.map((r) => `${r.method} ${r.route}`).sort());
       });
@@ -334,19 +414,18 @@ for (const storeName of storeNames()) {
         test(`${route.method} ${route.route}: 401 without a token, 403 below ${route.minRole}, 200 from it`, async () => {
           const anonymous = await route.fixture();
           const before = await bench.everything();
-          const none = await bench.as(undefined, route.method, anonymous.path, anonymous.body);
+          const none = await send(undefined, route.method, anonymous);
           assert.equal(none.status, 401, none.text);
           assert.equal(none.body.code, 40110);
           assert.deepEqual(await bench.everything(), before, 'an anonymous attempt changes nothing');
 
           for (const role of ['viewer', 'reviewer', 'admin'] as const) {
-            const { path, body, token } = await route.fixture(role);
+            const { path, body, token, raw } = await route.fixture(role);
             const state = await bench.everything();
-            const reply = await bench.as(
-              token === undefined ? bench.operators[role] : { ...bench.operators[role], token },
+            const reply = await send(
+              token === undefined ? bench.operators[role].token : token,
               route.method,
-              path,
-              body,
+              { path, body, raw },
             );
             if (RANK[role] < RANK[route.minRole]) {
               assert.equal(reply.status, 403, `${role}: ${reply.text}`);

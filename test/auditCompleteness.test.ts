@@ -21,8 +21,9 @@ import {
   uniqueName,
   type TestOperator,
 } from './helpers/operators.ts';
-import { newCaller, startService, type TestService } from './helpers/service.ts';
+import { newCaller, post, startService, type TestService } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
+import { plantHit, unList } from './screening/screeningHelpers.ts';
 
 /**
  * PCI DSS v4 10.2: every change someone makes leaves exactly one audit row. The admin routes are
@@ -61,16 +62,7 @@ function commandTable(program: Command, prefix = ''): string[] {
  * Mutating routes whose single audit row is asserted by their own feature's test, with why they
  * cannot be driven from here.
  */
-const AUDITED_ELSEWHERE: Record<string, string> = {
-  'POST /admin/v1/screening/lists/:list':
-    'an XML upload, not a JSON body: test/screening/screening.http.test.ts imports over HTTP; the CLI import below writes the same row',
-  'POST /admin/v1/applications/:busi_water_no/screening/:hit_id/clear':
-    'needs a screening hit: test/screening/screening.http.test.ts asserts screening.hit, .clear, .confirm_clear',
-  'POST /admin/v1/applications/:busi_water_no/screening/:hit_id/confirm':
-    'needs a screening hit: test/screening/screening.http.test.ts',
-  'POST /admin/v1/applications/:busi_water_no/screening/:hit_id/reject':
-    'needs a screening hit: test/screening/screening.http.test.ts',
-};
+const AUDITED_ELSEWHERE: Record<string, string> = {};
 
 const READ_ONLY_COMMANDS: Record<string, string> = {
   'screening status': 'reads the lists in force and the open hits',
@@ -157,7 +149,15 @@ for (const storeName of storeNames()) {
       return serial;
     };
 
-    type Case = () => Promise<{ path: string; body?: unknown; token?: string }>;
+    /** `rows`: the audit rows the request writes, when it makes more than one change (1 otherwise). */
+    type Case = () => Promise<{
+      path: string;
+      body?: unknown;
+      token?: string;
+      rows?: number;
+      /** A body that is not JSON (a list file), with its content type. */
+      raw?: { contentType: string; text: string };
+    }>;
     const HTTP: Record<string, Case> = {
       'POST /admin/v1/login': async () => ({
         path: '/login',
@@ -246,6 +246,43 @@ for (const storeName of storeNames()) {
         body: { purpose: 'document_comparison' },
         token: reviewer.token,
       }),
+      'POST /admin/v1/applications/:busi_water_no/screening/:hit_id/clear': async () => {
+        const serial = await applications.inState(appId, 'IN_REVIEW');
+        return {
+          path: `/applications/${serial}/screening/${await plantHit(service, serial)}/clear`,
+          body: { note: 'a namesake: another date of birth' },
+          token: reviewer.token,
+        };
+      },
+      'POST /admin/v1/applications/:busi_water_no/screening/:hit_id/confirm': async () => {
+        const serial = await applications.inState(appId, 'IN_REVIEW');
+        const hit = await plantHit(service, serial, { clearedBy: uniqueName('first') });
+        return { path: `/applications/${serial}/screening/${hit}/confirm`, body: {}, token: reviewer.token };
+      },
+      // Two changes, each with its row: the application's rejection (application.transition, as
+      // every state change) and the hit's confirmation (screening.reject).
+      'POST /admin/v1/applications/:busi_water_no/screening/:hit_id/reject': async () => {
+        const serial = await applications.inState(appId, 'IN_REVIEW');
+        return {
+          path: `/applications/${serial}/screening/${await plantHit(service, serial)}/reject`,
+          body: {},
+          token: reviewer.token,
+          rows: 2,
+        };
+      },
+      'POST /admin/v1/screening/lists/:list': async () => ({
+        path: '/screening/lists/un',
+        raw: {
+          contentType: 'application/xml',
+          text: unList({
+            dataId: 8,
+            first: 'AUDIT',
+            second: 'ROW',
+            reference: 'TSi.AUDIT',
+            original: '审计',
+          }),
+        },
+      }),
       'POST /admin/v1/apps': async () => ({ path: '/apps', body: { name: 'Another partner' } }),
       'POST /admin/v1/apps/:app_id/disable': async () => ({
         path: `/apps/${await newApp()}/disable`,
@@ -328,15 +365,22 @@ for (const storeName of storeNames()) {
     });
 
     for (const [route, fixture] of Object.entries(HTTP)) {
-      test(`${route} writes exactly one audit row`, async () => {
-        const { path, body, token } = await fixture();
+      test(`${route} writes exactly one audit row per change`, async () => {
+        const { path, body, token, raw, rows: expected = 1 } = await fixture();
         const before = await rows();
-        const reply = await call(service, route.split(' ')[0]!, `${ADMIN}${path}`, {
-          token: token ?? admin.token,
-          ...(body === undefined ? {} : { body }),
-        });
+        const reply =
+          raw === undefined
+            ? await call(service, route.split(' ')[0]!, `${ADMIN}${path}`, {
+                token: token ?? admin.token,
+                ...(body === undefined ? {} : { body }),
+              })
+            : await post(service.baseUrl, `${ADMIN}${path}`, undefined, {
+                token: token ?? admin.token,
+                headers: { 'content-type': raw.contentType },
+                raw: raw.text,
+              });
         assert.ok(reply.status >= 200 && reply.status < 300, `${route}: ${reply.status} ${reply.text}`);
-        assert.equal((await rows()) - before, 1, route);
+        assert.equal((await rows()) - before, expected, route);
       });
     }
 

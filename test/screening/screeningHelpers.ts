@@ -3,8 +3,10 @@ import { pino } from 'pino';
 import { PATHS } from '../../src/http/paths.ts';
 import { startJobRunner, type JobRunner } from '../../src/worker/jobRunner.ts';
 import { issuerAlertJob } from '../../src/screening/issuerAlertJob.ts';
+import { clearHit } from '../../src/screening/resolveHit.ts';
 import { rescreenJobKind } from '../../src/screening/rescreenJob.ts';
 import { screeningJob } from '../../src/screening/screeningJob.ts';
+import { insertHits } from '../../src/screening/screeningRepository.ts';
 import { fanOutEvents } from '../../src/webhooks/deliveryQueue.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
 import { ADMIN } from '../helpers/operators.ts';
@@ -78,4 +80,45 @@ export async function screeningSettled(service: TestService, what: string): Prom
     if (Date.now() > deadline) assert.fail(`screening jobs did not finish: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/**
+ * A hit planted on an application, as a screening job records one (the tables that try every
+ * admin route need one without running a list import); `clearedBy` leaves it cleared by that
+ * operator, awaiting a second's confirmation.
+ */
+export async function plantHit(
+  service: TestService,
+  busiWaterNo: string,
+  options: { clearedBy?: string } = {},
+): Promise<string> {
+  const [hit] = await insertHits(
+    service.ctx.store.db,
+    [
+      {
+        busi_water_no: busiWaterNo,
+        match: {
+          list: 'un',
+          version_id: 'planted',
+          reference: `TSi.PLANTED.${busiWaterNo}`,
+          matched_name: 'PLANTED ENTRY',
+          matched_kind: 'primary',
+          score: 0.95,
+          fields: ['name_en'],
+        },
+        afterDelivery: false,
+      },
+    ],
+    service.ctx.now(),
+  );
+  if (options.clearedBy !== undefined) {
+    await clearHit(service.ctx, {
+      busiWaterNo,
+      hitId: hit!.id,
+      operator: { username: options.clearedBy, role: 'reviewer' },
+      note: 'planted and cleared by the first operator',
+      source: 'test',
+    });
+  }
+  return hit!.id;
 }
