@@ -66,6 +66,15 @@ export interface JobKind {
     jobsFor(event: OutboxEvent): JobSpec[];
   };
   /**
+   * The same, once per relay batch (up to a hundred events under load) with the batch's events of
+   * `types`: for a kind whose run is cheap per application and dear per job (a claim, a run and a
+   * completion, each a write), so that one job serves the whole batch.
+   */
+  readonly onEvents?: {
+    readonly types: readonly string[];
+    jobsFor(events: readonly OutboxEvent[]): JobSpec[];
+  };
+  /**
    * Runs one claimed job. A throw counts as a retry after the queue's backoff. `signal` aborts when
    * the runner stops and its grace has run out: a long job should stop early and return a retry
    * with its progress.
@@ -114,13 +123,20 @@ export async function enqueueJobs(
 
 /** The jobs that `kinds` ask for when the relay sees `events`. */
 export function jobsForEvents(kinds: readonly JobKind[], events: readonly OutboxEvent[]): JobSpec[] {
-  return events.flatMap((event) =>
+  const each = events.flatMap((event) =>
     kinds.flatMap((kind) =>
       kind.onEvent !== undefined && kind.onEvent.types.includes(event.type)
         ? kind.onEvent.jobsFor(event)
         : [],
     ),
   );
+  const batched = kinds.flatMap((kind) => {
+    if (kind.onEvents === undefined) return [];
+    const types = kind.onEvents.types;
+    const wanted = events.filter((event) => types.includes(event.type));
+    return wanted.length === 0 ? [] : kind.onEvents.jobsFor(wanted);
+  });
+  return [...each, ...batched];
 }
 
 /**

@@ -131,6 +131,19 @@ for (const storeName of storeNames()) {
       const listed = await submit(true);
       const ordinary = await submit(false);
       const before = (await query(listed)).text;
+      // One screening job for the relay's batch, naming both applications.
+      const ctx = bench.service.ctx;
+      await fanOutEvents(ctx.store, { now: ctx.now(), limit: 1000, maxAgeMs: 86_400_000 });
+      const queued = await ctx.store.db
+        .selectFrom('jobs')
+        .select('payload')
+        .where('kind', '=', 'screening.screen')
+        .execute();
+      assert.equal(queued.length, 1, 'one job for the batch');
+      assert.deepEqual(
+        (JSON.parse(queued[0]!.payload!) as { serials: string[] }).serials.sort(),
+        [listed, ordinary].sort(),
+      );
       await screenPending();
       assert.deepEqual((await show(ordinary)).screening_hits, []);
       const view = await show(listed);
