@@ -6,7 +6,7 @@ import {
   eventTypeFor,
   type Status,
 } from '../applications/lifecycle.ts';
-import { signature } from '../webhooks/signing.ts';
+import { signature } from '../crypto/webhookSignature.ts';
 import { amendedExample, documentsExample, eventExample, OPERATION_EXAMPLES } from './openapiExamples.ts';
 import { EventView } from '../applications/eventView.ts';
 

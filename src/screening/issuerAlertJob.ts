@@ -1,21 +1,16 @@
-import { createHmac, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import type { ServiceContext } from '../context.ts';
+import { signedHeaders } from '../crypto/webhookSignature.ts';
 import type { ClaimedJob, JobKind } from '../jobs/jobQueue.ts';
 import { alertOf, ISSUER_ALERT_KIND } from './issuerAlerts.ts';
 import { findDeliveredHit } from './screeningRepository.ts';
 
 /**
  * Delivers the issuer's screening alert (issuerAlerts.ts) to `ISSUER_WEBHOOK_URL`, signed as
- * Standard Webhooks specifies (as the callers' webhooks are: `v1,` and the base64 HMAC-SHA256,
- * keyed with the secret's bytes, of `id.timestamp.body`), with the webhooks' time-out, backoff
+ * Standard Webhooks specifies, by the callers' webhooks' own signer (crypto/webhookSignature.ts), with the webhooks' time-out, backoff
  * and give-up age. The URL is the issuer's own setting, so it is not held to the callers'
  * public-address rule; redirects are not followed.
  */
-function signature(secret: string, id: string, timestamp: number, body: string): string {
-  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')}`;
-}
-
 async function post(
   url: string,
   headers: Record<string, string>,
@@ -53,11 +48,7 @@ export const issuerAlertJob: JobKind = {
     if (hit === undefined) return { outcome: 'failed', error: 'no such hit' };
     const body = JSON.stringify(alertOf(hit));
     const timestamp = Math.floor(ctx.now() / 1000);
-    const headers = {
-      'webhook-id': hit.id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signature(target.secret, hit.id, timestamp, body),
-    };
+    const headers = signedHeaders([target.secret], hit.id, timestamp, body);
     const result = await post(
       target.url,
       headers,

@@ -19,7 +19,7 @@ import {
   type EndpointView,
 } from './endpoints.ts';
 import { send } from './send.ts';
-import { signedHeaders } from './signing.ts';
+import { signedHeaders } from '../crypto/webhookSignature.ts';
 
 /**
  * A caller's own webhook endpoints, through the caller API: the operators' functions of

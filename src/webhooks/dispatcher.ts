@@ -17,7 +17,7 @@ import {
 import { secretAad } from './endpoints.ts';
 import { recordEndpointHealth } from './endpointHealth.ts';
 import { send, type SendResult } from './send.ts';
-import { signedHeaders } from './signing.ts';
+import { signedHeaders } from '../crypto/webhookSignature.ts';
 
 /**
  * The webhook dispatcher: a loop that fans new events out into deliveries, leases due deliveries

@@ -17,7 +17,7 @@ import {
   updateEndpointStatus,
 } from './endpointRepository.ts';
 import { checkEndpointUrl } from '../network/endpointUrl.ts';
-import { newWebhookSecret } from './signing.ts';
+import { newWebhookSecret } from '../crypto/webhookSignature.ts';
 
 /**
  * Webhook endpoints, registered by operators per app: add (the signing secret is shown this once),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { newWebhookSecret, signature, signedHeaders } from './signing.ts';
+import { newWebhookSecret, signature, signedHeaders } from './webhookSignature.ts';
 
 test('matches the example of the Standard Webhooks / Svix documentation', () => {
   assert.equal(
