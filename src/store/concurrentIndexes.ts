@@ -108,17 +108,27 @@ async function indexState(client: pg.PoolClient, schema: string, name: string) {
 
 /**
  * What another process doing the same at the same moment can make a statement fail with: the name
- * taken in between (23505, 42P07), the index gone in between (42704), or a deadlock between two
- * concurrent builds or drops on one table (40P01), of which PostgreSQL fails one. Each is settled
- * by looking again: the failed build left at most an invalid index, which the next look drops.
+ * taken in between (23505, 42P07), the index gone in between (42704), a deadlock between two
+ * concurrent builds or drops on one table (40P01), of which PostgreSQL fails one, or two sessions
+ * updating the index's one catalog row at once (two drops of one invalid index: XX000 "tuple
+ * concurrently updated", PostgreSQL's internal error for a lost catalog update, not a corruption).
+ * Each is settled by looking again: the failed statement left at most an invalid index, which the
+ * next look drops.
  */
 const RACES = new Set(['23505', '42P07', '42704', '40P01']);
+const CATALOG_RACE = /^tuple concurrently (updated|deleted)$/;
+
+function isRace(error: unknown): boolean {
+  const { code, message } = error as { code?: string; message?: string };
+  if (RACES.has(code ?? '')) return true;
+  return code === 'XX000' && CATALOG_RACE.test(message ?? '');
+}
 
 async function racing(statement: () => Promise<unknown>): Promise<void> {
   try {
     await statement();
   } catch (error) {
-    if (!RACES.has((error as { code?: string }).code ?? '')) throw error;
+    if (!isRace(error)) throw error;
     await pause();
   }
 }
