@@ -273,7 +273,7 @@ export const ENVIRONMENT = Type.Object({
     60_000,
     1_000,
     60_000,
-    'time-out of one whole document fetch, redirects and body included (at most a minute: the job lease is 90 s)',
+    'time-out of one whole document fetch, redirects and body included (at most a minute); a fetch whose process died is taken up again after one and a half times this',
   ),
   DOCUMENT_ALLOW_PRIVATE: flag(
     false,

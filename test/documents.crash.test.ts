@@ -18,7 +18,8 @@ import { createStoreTarget, storeNames } from './helpers/stores.ts';
  * A service process killed with SIGKILL while 50 applications' documents are being fetched (a slow
  * partner: every image trickles in): after a restart every document ends kept, none lost or stuck
  * pending, each the bytes served, and no chunk of an interrupted fetch is left behind. The jobs of
- * the dead process are claimed again when their lease (90 s) runs out.
+ * the dead process are claimed again when their lease runs out: one and a half times
+ * DOCUMENT_TIMEOUT_MS, here 12 s (each image takes under a second to trickle in).
  */
 const APPLICATIONS = 50;
 const FIELDS = ['id_card_img', 'id_card_back_img', 'passport_img', 'sign_applicant', 'pay_voucher'] as const;
@@ -53,6 +54,8 @@ for (const storeName of storeNames()) {
         ...target.env,
         DOCUMENT_ALLOW_PRIVATE: 'true',
         DOCUMENT_FETCH_HOURS: '1',
+        DOCUMENT_CONNECT_TIMEOUT_MS: '2000',
+        DOCUMENT_TIMEOUT_MS: '8000',
         WEBHOOK_POLL_INTERVAL_MS: '50',
       };
       let service: ServiceProcess | undefined;

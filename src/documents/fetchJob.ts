@@ -29,8 +29,9 @@ export const documentFetchJob: JobKind = {
   kind: DOCUMENT_FETCH_KIND,
   // Four applications at once, their fields in parallel: up to twenty fetches per runner.
   concurrency: 4,
-  // Longer than a run can take: fields in parallel, each within DOCUMENT_TIMEOUT_MS (≤ 60 s).
-  leaseMs: 90_000,
+  // Longer than a run can take (fields in parallel, each within DOCUMENT_TIMEOUT_MS, ≤ 60 s), and no
+  // longer: a process that died holding the job leaves it for this long (90 s by default).
+  leaseMs: (ctx) => ctx.config.documents.timeoutMs * 1.5,
   onEvent: {
     types: [SUBMITTED_EVENT, AMENDED_EVENT],
     jobsFor(event) {

@@ -82,8 +82,11 @@ export interface JobKind {
   run(ctx: ServiceContext, job: ClaimedJob, log: Logger, signal: AbortSignal): Promise<JobResult>;
   /** Jobs of this kind that one runner runs at once (default 4). */
   readonly concurrency?: number;
-  /** A job whose runner died is claimed again after this (ms, default 60 s). */
-  readonly leaseMs?: number;
+  /**
+   * A job whose runner died is claimed again after this (ms, default 60 s): longer than a run can
+   * take, or a function of the configuration when that is what bounds a run.
+   */
+  readonly leaseMs?: number | ((ctx: ServiceContext) => number);
 }
 
 export const DEFAULT_JOB_CONCURRENCY = 4;

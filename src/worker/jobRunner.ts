@@ -110,7 +110,8 @@ export function startJobRunner(
         kind: kind.kind,
         workerId,
         now: ctx.now(),
-        leaseMs: kind.leaseMs ?? DEFAULT_JOB_LEASE_MS,
+        leaseMs:
+          typeof kind.leaseMs === 'function' ? kind.leaseMs(ctx) : (kind.leaseMs ?? DEFAULT_JOB_LEASE_MS),
         limit: free,
       });
       for (const job of claimed) track(kind, runOne(kind, job));
