@@ -115,7 +115,7 @@ for (const storeName of storeNames()) {
       );
       assert.ok(perMinute >= 20_000, `${perMinute} a minute`);
 
-      // The killed worker's lease runs out (30 s); the next worker resumes from the stored progress.
+      // The killed worker's lease runs out (10 s); the next worker resumes from the stored progress.
       const second = await spawnWorker(service.target.env);
       try {
         await waitFor(
