@@ -3,15 +3,17 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { test } from 'node:test';
-import { budgetMs } from './helpers/budget.ts';
+import { budgetMs } from '../test/helpers/budget.ts';
 
 const run = promisify(execFile);
-const BENCH = fileURLToPath(new URL('../bench/run.ts', import.meta.url));
+const BENCH = fileURLToPath(new URL('./run.ts', import.meta.url));
 
 // `npm run bench` itself is not part of the tests (figures need a quiet machine); this proves the
-// benchmark still runs end to end, every target included, in a short version: every part starts its
-// own servers, so it takes about two minutes on an idle two-core machine and over five beside the
-// rest of the suite. Its ceiling grows with the load (test/helpers/budget.ts).
+// benchmark still runs end to end, every target included, in a short version (`npm run test:bench`,
+// run by .ci/run after `npm test`, not inside it): every part starts its own servers and loads them
+// with 32 connections, so it takes about three minutes on an idle two-core machine, and beside the
+// suite it would take both cores from the tests. Its ceiling grows with the load
+// (test/helpers/budget.ts).
 const CEILING_MS = budgetMs(150_000);
 
 test('the benchmark runs end to end (BENCH_SMOKE=1)', { timeout: CEILING_MS + 10_000 }, async () => {
