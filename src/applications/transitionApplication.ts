@@ -41,6 +41,11 @@ export interface TransitionRequest {
   simulated?: boolean | undefined;
   /** Where the request came from, for the audit trail: `admin-api <ip>`, `cli <user>`, `caller-api`. */
   source: string;
+  /**
+   * Writes that belong to the move (resolving a screening hit with it): run in the move's own
+   * transaction right after the state is recorded. A throw rolls the whole move back.
+   */
+  alsoInTransaction?: ((trx: Transaction<Database>, moved: TransitionResult) => Promise<void>) | undefined;
 }
 
 export interface TransitionResult {
@@ -188,5 +193,13 @@ async function move(
     external_id: row.external_id ?? null,
     at: now,
   });
-  return { busi_water_no: busiWaterNo, status: to, previous_status: from, version: row.version + 1, at: now };
+  const moved = {
+    busi_water_no: busiWaterNo,
+    status: to,
+    previous_status: from,
+    version: row.version + 1,
+    at: now,
+  };
+  await request.alsoInTransaction?.(trx, moved);
+  return moved;
 }

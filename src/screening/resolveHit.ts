@@ -5,6 +5,7 @@ import { problem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
 import { transitionApplication, type TransitionResult } from '../applications/transitionApplication.ts';
 import { ACTING_ROLE, hasRole, type Role } from '../access/roles.ts';
+import type { ScreeningHitsTable } from '../store/screeningTables.ts';
 import { findHit, updateHit } from './screeningRepository.ts';
 
 /**
@@ -98,37 +99,50 @@ export async function confirmClear(ctx: ServiceContext, action: HitAction) {
   );
 }
 
-/** Rejects the application on a hit: the hit is confirmed and the application REJECTED with `sanctions_hit`. */
+/**
+ * Rejects the application on a hit: the hit is confirmed and the application REJECTED with
+ * `sanctions_hit`, in one transaction (the move's), with the `screening.reject` audit row. The hit
+ * is read again in that transaction and moved under its state as read: if another operator cleared
+ * it meanwhile, the whole move is refused (`concurrentChange`) and nothing is recorded.
+ */
 export async function rejectOnHit(ctx: ServiceContext, action: HitAction): Promise<TransitionResult> {
   mayAct(action.operator);
-  const hit = await findHit(ctx.store.db, action.busiWaterNo, action.hitId);
+  // Answered before the move is tried, whatever the application's state; decided again below.
+  refuseToReject(await findHit(ctx.store.db, action.busiWaterNo, action.hitId));
+  const actor = { kind: 'operator', id: action.operator.username, role: action.operator.role } as const;
+  return transitionApplication(ctx, {
+    busiWaterNo: action.busiWaterNo,
+    to: 'REJECTED',
+    actor,
+    reason: null,
+    reasonCodes: ['sanctions_hit'],
+    source: action.source,
+    alsoInTransaction: async (trx, moved) => {
+      const hit = refuseToReject(await findHit(trx, action.busiWaterNo, action.hitId));
+      const confirmed = await updateHit(trx, hit.id, hit.state, {
+        state: 'confirmed',
+        resolved_by: action.operator.username,
+        resolved_at: moved.at,
+      });
+      if (!confirmed) throw new ServiceError('concurrentChange');
+      await recordAudit(trx, {
+        actor: actorName(actor),
+        action: 'screening.reject',
+        targetType: 'application',
+        targetId: hit.busi_water_no,
+        details: { hit_id: hit.id, list: hit.list, reference: hit.reference },
+        source: action.source,
+        at: moved.at,
+      });
+    },
+  });
+}
+
+/** A hit an application may be rejected on: one that exists and is not resolved yet. */
+function refuseToReject<T extends { state: ScreeningHitsTable['state'] }>(hit: T | undefined): T {
   if (hit === undefined) throw new ServiceError('screeningHitNotFound');
   if (hit.state === 'cleared' || hit.state === 'confirmed') {
     throw new ServiceError('screeningHitState', { params: { state: hit.state, action: 'reject' } });
   }
-  const moved = await transitionApplication(ctx, {
-    busiWaterNo: action.busiWaterNo,
-    to: 'REJECTED',
-    actor: { kind: 'operator', id: action.operator.username, role: action.operator.role },
-    reason: null,
-    reasonCodes: ['sanctions_hit'],
-    source: action.source,
-  });
-  await ctx.store.transaction(async (trx) => {
-    await updateHit(trx, hit.id, hit.state, {
-      state: 'confirmed',
-      resolved_by: action.operator.username,
-      resolved_at: moved.at,
-    });
-    await recordAudit(trx, {
-      actor: actorName({ kind: 'operator', id: action.operator.username, role: action.operator.role }),
-      action: 'screening.reject',
-      targetType: 'application',
-      targetId: hit.busi_water_no,
-      details: { hit_id: hit.id, list: hit.list, reference: hit.reference },
-      source: action.source,
-      at: moved.at,
-    });
-  });
-  return moved;
+  return hit;
 }
