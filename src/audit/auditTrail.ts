@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { ACTING_ROLE, hasRole, type Role } from '../access/roles.ts';
 import { SENSITIVE_FIELDS } from '../redaction.ts';
 import type { Database } from '../store/tables.ts';
 import { findAuditRows, insertAuditRow } from './auditRepository.ts';
@@ -113,10 +114,37 @@ export interface AuditFilter {
   limit: number;
 }
 
-/** Newest first; `next_cursor` is the id to continue below, or null at the end. */
+/**
+ * Details a viewer is not shown, by action: free text an operator wrote while judging an applicant.
+ * A screening hit's clearing note may quote the listed person, whose name is near enough the
+ * applicant's (docs/SCREENING.md); a viewer sees neither masked name in the clear.
+ */
+const WITHHELD_FROM_VIEWERS: Partial<Record<AuditAction, readonly string[]>> = {
+  'screening.clear': ['note'],
+};
+
+/** Who reads the trail: an operator of a role, or the host's own `cardapply audit` (everything). */
+export type AuditReader = { role: Role } | 'host';
+
+function detailsFor(
+  reader: AuditReader,
+  action: string,
+  details: Record<string, unknown> | null,
+): Record<string, unknown> | null {
+  const withheld = WITHHELD_FROM_VIEWERS[action as AuditAction];
+  if (details === null || withheld === undefined || reader === 'host' || hasRole(reader.role, ACTING_ROLE))
+    return details;
+  return Object.fromEntries(Object.entries(details).filter(([key]) => !withheld.includes(key)));
+}
+
+/**
+ * Newest first; `next_cursor` is the id to continue below, or null at the end. Read as `reader`
+ * may see it: by default as the least of the roles does.
+ */
 export async function listAudit(
   db: Kysely<Database>,
   filter: AuditFilter,
+  reader: AuditReader = { role: 'viewer' },
 ): Promise<{ items: AuditView[]; next_cursor: string | null }> {
   const rows = await findAuditRows(db, { ...filter, limit: filter.limit + 1 });
   const page = rows.slice(0, filter.limit);
@@ -127,7 +155,11 @@ export async function listAudit(
     action: row.action,
     target_type: row.target_type,
     target_id: row.target_id,
-    details: row.details === null ? null : (JSON.parse(row.details) as Record<string, unknown>),
+    details: detailsFor(
+      reader,
+      row.action,
+      row.details === null ? null : (JSON.parse(row.details) as Record<string, unknown>),
+    ),
     source: row.source,
   }));
   const last = items[items.length - 1];

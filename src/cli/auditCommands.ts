@@ -32,13 +32,17 @@ export function auditCommands(program: Command): void {
         json?: boolean;
       }) => {
         const page = await withContext((ctx) =>
-          listAudit(ctx.store.db, {
-            actor: options.actor,
-            action: options.action,
-            targetId: options.target,
-            beforeId: options.cursor,
-            limit: options.limit,
-          }),
+          listAudit(
+            ctx.store.db,
+            {
+              actor: options.actor,
+              action: options.action,
+              targetId: options.target,
+              beforeId: options.cursor,
+              limit: options.limit,
+            },
+            'host',
+          ),
         );
         print(options.json, page, () =>
           [

@@ -40,6 +40,7 @@ const seconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 100
  * own name: a viewer, who sees the applicant's name masked and cannot reveal it, sees the listed
  * names masked the same way (`maskName`). Reviewers and admins, who judge the hit, see the entry as
  * published (list data); the applicant's own fields stay masked for them until a reveal, audited.
+ * The clearing operator's note may quote the listed name: a viewer is not shown it (null).
  */
 export async function screeningHitsView(
   ctx: ServiceContext,
@@ -86,6 +87,8 @@ function maskedForViewer(hit: ScreeningHitView): ScreeningHitView {
   return {
     ...hit,
     matched_name: maskName(hit.matched_name),
+    // Free text of the clearing operator's, which may quote the listed name: withheld, not masked.
+    resolution_note: null,
     entry:
       hit.entry === null
         ? null

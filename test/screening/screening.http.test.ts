@@ -257,6 +257,55 @@ for (const storeName of storeNames()) {
         assert.ok(!JSON.stringify(viewer).includes(name), `a viewer never sees ${name}`);
     });
 
+    test('a viewer is not shown the clearing note, in the hit nor in the audit trail; a reviewer is', async () => {
+      const listed = await submit(true);
+      await screenPending();
+      const { viewer, reviewer } = bench.operators;
+      const hit = (await show(listed)).screening_hits[0]!;
+      // A note that quotes the listed person, whose name is near enough the applicant's.
+      const note = 'Not ZHUO HANQIAO (卓汉桥): the listed one was born in 1957';
+      const cleared = await bench.as(reviewer, 'POST', `/applications/${listed}/screening/${hit.id}/clear`, {
+        note,
+      });
+      assert.equal(cleared.status, 200, cleared.text);
+
+      const hitAs = async (operator: typeof viewer) => {
+        const reply = await bench.as(operator, 'GET', `/applications/${listed}`);
+        assert.equal(reply.status, 200, reply.text);
+        return {
+          text: reply.text,
+          hit: (
+            reply.body.data as {
+              screening_hits: { resolution_note: string | null; state: string; resolved_by: string | null }[];
+            }
+          ).screening_hits[0]!,
+        };
+      };
+      const auditAs = async (operator: typeof viewer) => {
+        const reply = await bench.as(operator, 'GET', `/audit?target_id=${listed}&action=screening.clear`);
+        assert.equal(reply.status, 200, reply.text);
+        const items = (reply.body.data as { items: { details: Record<string, unknown> }[] }).items;
+        assert.equal(items.length, 1);
+        return { text: reply.text, details: items[0]!.details };
+      };
+
+      const seenByReviewer = await hitAs(reviewer);
+      assert.equal(seenByReviewer.hit.resolution_note, note);
+      assert.equal((await auditAs(reviewer)).details['note'], note);
+      assert.equal((await hitAs(bench.operators.admin)).hit.resolution_note, note);
+
+      const seenByViewer = await hitAs(viewer);
+      assert.equal(seenByViewer.hit.resolution_note, null);
+      // The rest of the resolution is the viewer's to see: who cleared it, and that it is clearing.
+      assert.equal(seenByViewer.hit.state, 'clearing');
+      assert.equal(seenByViewer.hit.resolved_by, reviewer.username);
+      const viewerAudit = await auditAs(viewer);
+      assert.deepEqual(viewerAudit.details, { hit_id: hit.id, list: 'un', reference: 'TSi.HTTP' });
+      for (const text of [seenByViewer.text, viewerAudit.text])
+        for (const quoted of ['1957', 'ZHUO', 'HANQIAO', '卓汉桥'])
+          assert.ok(!text.includes(quoted), `a viewer never sees ${quoted}`);
+    });
+
     test('a rejection on a hit reaches the caller as risk_policy, never sanctions_hit', async () => {
       const listed = await submit(true);
       await screenPending();

@@ -15,7 +15,7 @@ import { DEFAULT_LIMIT } from '../../applications/listApplications.ts';
 import { problem } from '../../errors/problems.ts';
 import { ValidationError } from '../../errors/serviceError.ts';
 import { success } from '../envelope.ts';
-import { changedBy, requireOperator } from './operatorAuth.ts';
+import { changedBy, operatorOf, requireOperator } from './operatorAuth.ts';
 import {
   ADMIN_SECURITY,
   adminBodyErrors,
@@ -222,14 +222,18 @@ export function manageRoutes(ctx: ServiceContext) {
         }
         return success(
           request,
-          await listAudit(ctx.store.db, {
-            actor: query.actor,
-            action: query.action,
-            targetType: query.target_type,
-            targetId: query.target_id,
-            beforeId: numberOf(query.cursor),
-            limit,
-          }),
+          await listAudit(
+            ctx.store.db,
+            {
+              actor: query.actor,
+              action: query.action,
+              targetType: query.target_type,
+              targetId: query.target_id,
+              beforeId: numberOf(query.cursor),
+              limit,
+            },
+            { role: operatorOf(request).role },
+          ),
         );
       },
     );

@@ -326,7 +326,10 @@ const ScreeningHitSchema = Type.Object({
   state: Type.String({ enum: ['unresolved', 'clearing', 'cleared', 'confirmed'] }),
   after_delivery: Type.Boolean(),
   resolved_by: nullableText,
-  resolution_note: nullableText,
+  resolution_note: nullable(
+    Type.String(),
+    "The clearing operator's note; null for a viewer (it may quote the listed person, whose name is near the applicant's).",
+  ),
   resolved_at: nullableTime,
   confirmed_by: nullableText,
   confirmed_at: nullableTime,
@@ -398,7 +401,10 @@ export const AuditPage = Type.Object({
       action: Type.String(),
       target_type: nullable(Type.String()),
       target_id: nullable(Type.String()),
-      details: nullable(Type.Object({}, { additionalProperties: true })),
+      details: nullable(
+        Type.Object({}, { additionalProperties: true }),
+        "What changed. A viewer is not shown a screening hit's clearing `note` (`screening.clear`).",
+      ),
       source: Type.String(),
     }),
   ),
