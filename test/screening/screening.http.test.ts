@@ -1,31 +1,25 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { pino } from 'pino';
 import { PATHS } from '../../src/http/paths.ts';
-import { startJobRunner } from '../../src/worker/jobRunner.ts';
-import { rescreenJobKind } from '../../src/screening/rescreenJob.ts';
-import { screeningJob } from '../../src/screening/screeningJob.ts';
 import { fanOutEvents } from '../../src/webhooks/deliveryQueue.ts';
 import { adminBench } from '../helpers/adminService.ts';
-import { uniqueApplicant } from '../helpers/applicants.ts';
 import { newCaller, post, type TestCaller } from '../helpers/service.ts';
 import { storeNames } from '../helpers/stores.ts';
+import { screenPending, submitOver, unList } from './screeningHelpers.ts';
 
 /**
  * Screening over HTTP on every store: an admin imports a list, a listed applicant submitted by a
  * caller is held (approve refused with a clear error), cleared only by two different operators,
  * or rejected; the caller sees `risk_policy`, never `sanctions_hit`, and nothing of the hit.
  */
-const LIST = `<?xml version="1.0" encoding="UTF-8"?>
-<!-- A test-made entry; nobody here is a listed person. -->
-<CONSOLIDATED_LIST dateGenerated="2026-11-20T00:00:00.000Z"><INDIVIDUALS>
-<INDIVIDUAL><DATAID>1</DATAID><FIRST_NAME>ZHUO</FIRST_NAME><SECOND_NAME>HANQIAO</SECOND_NAME>
-<REFERENCE_NUMBER>TSi.HTTP</REFERENCE_NUMBER><NAME_ORIGINAL_SCRIPT>卓汉桥</NAME_ORIGINAL_SCRIPT>
-<NATIONALITY><VALUE>China</VALUE></NATIONALITY>
-<INDIVIDUAL_ALIAS><QUALITY>Good</QUALITY><ALIAS_NAME>Cheuk Hon Kiu</ALIAS_NAME></INDIVIDUAL_ALIAS>
-</INDIVIDUAL></INDIVIDUALS><ENTITIES/></CONSOLIDATED_LIST>`;
-
-const silent = pino({ level: 'silent' });
+const LIST = unList({
+  dataId: 1,
+  first: 'ZHUO',
+  second: 'HANQIAO',
+  reference: 'TSi.HTTP',
+  original: '卓汉桥',
+  aliases: ['Cheuk Hon Kiu'],
+});
 
 for (const storeName of storeNames()) {
   describe(`screening over HTTP on ${storeName}`, () => {
@@ -33,44 +27,8 @@ for (const storeName of storeNames()) {
     let caller: TestCaller;
     let n = 700_000;
 
-    const submit = async (listed: boolean) => {
-      const overrides = listed ? { name: '卓汉桥', name_en: 'ZHUO HANQIAO' } : {};
-      const reply = await post(
-        bench.service.baseUrl,
-        PATHS.apply,
-        uniqueApplicant(n++, caller.appId, overrides),
-        {
-          token: caller.token,
-        },
-      );
-      assert.equal(reply.status, 200, reply.text);
-      return (reply.body.data as { busi_water_no: string }).busi_water_no;
-    };
-    /** What the outbox relay and the job runner of a running service do, here until idle. */
-    const screenPending = async () => {
-      const ctx = bench.service.ctx;
-      await fanOutEvents(ctx.store, { now: ctx.now(), limit: 1000, maxAgeMs: 86_400_000 });
-      // Screening's kinds only: the documents' jobs have tests of their own.
-      const runner = startJobRunner(ctx, silent, {
-        kinds: [screeningJob, rescreenJobKind],
-        pollIntervalMs: 10,
-      });
-      try {
-        for (let i = 0; i < 500; i++) {
-          const left = await ctx.store.db
-            .selectFrom('jobs')
-            .select('id')
-            .where('status', 'in', ['pending', 'running'])
-            .where('kind', 'like', 'screening.%')
-            .executeTakeFirst();
-          if (left === undefined) return;
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-        assert.fail('screening jobs did not finish');
-      } finally {
-        await runner.stop();
-      }
-    };
+    const submit = (listed: boolean) =>
+      submitOver(bench.service, caller, n++, listed ? { name: '卓汉桥', name_en: 'ZHUO HANQIAO' } : {});
     const query = (serial: string) =>
       post(
         bench.service.baseUrl,
@@ -144,7 +102,7 @@ for (const storeName of storeNames()) {
         (JSON.parse(queued[0]!.payload!) as { serials: string[] }).serials.sort(),
         [listed, ordinary].sort(),
       );
-      await screenPending();
+      await screenPending(bench.service);
       assert.deepEqual((await show(ordinary)).screening_hits, []);
       const view = await show(listed);
       assert.equal(view.screening_hits.length, 1);
@@ -228,7 +186,7 @@ for (const storeName of storeNames()) {
 
     test("a viewer sees the listed names masked, as it sees the applicant's own", async () => {
       const listed = await submit(true);
-      await screenPending();
+      await screenPending(bench.service);
       const reviewer = await show(listed);
       const viewer = await show(listed, bench.operators.viewer);
       const [full, masked] = [reviewer.screening_hits[0]!, viewer.screening_hits[0]!];
@@ -259,7 +217,7 @@ for (const storeName of storeNames()) {
 
     test('a viewer is not shown the clearing note, in the hit nor in the audit trail; a reviewer is', async () => {
       const listed = await submit(true);
-      await screenPending();
+      await screenPending(bench.service);
       const { viewer, reviewer } = bench.operators;
       const hit = (await show(listed)).screening_hits[0]!;
       // A note that quotes the listed person, whose name is near enough the applicant's.
@@ -308,7 +266,7 @@ for (const storeName of storeNames()) {
 
     test('a rejection on a hit reaches the caller as risk_policy, never sanctions_hit', async () => {
       const listed = await submit(true);
-      await screenPending();
+      await screenPending(bench.service);
       const hit = (await show(listed)).screening_hits[0]!;
       const rejected = await bench.as(
         bench.operators.reviewer,

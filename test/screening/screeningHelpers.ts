@@ -14,20 +14,30 @@ import { post, type TestCaller, type TestService } from '../helpers/service.ts';
 
 /** What the screening tests over HTTP share: a list upload, a submission, screening run to the end. */
 
-/** A UN Consolidated List of one test-made individual (nobody here is a listed person). */
+/**
+ * A UN Consolidated List of one test-made individual (nobody here is a listed person), with
+ * `aliases` of good quality if given.
+ */
 export function unList(entry: {
   dataId: number;
   first: string;
   second: string;
   reference: string;
   original: string;
+  aliases?: readonly string[];
 }) {
+  const aliases = (entry.aliases ?? [])
+    .map(
+      (alias) =>
+        `\n<INDIVIDUAL_ALIAS><QUALITY>Good</QUALITY><ALIAS_NAME>${alias}</ALIAS_NAME></INDIVIDUAL_ALIAS>`,
+    )
+    .join('');
   return `<?xml version="1.0" encoding="UTF-8"?>
 <!-- A test-made entry; nobody here is a listed person. -->
 <CONSOLIDATED_LIST dateGenerated="2026-11-24T00:00:00.000Z"><INDIVIDUALS>
 <INDIVIDUAL><DATAID>${entry.dataId}</DATAID><FIRST_NAME>${entry.first}</FIRST_NAME><SECOND_NAME>${entry.second}</SECOND_NAME>
 <REFERENCE_NUMBER>${entry.reference}</REFERENCE_NUMBER><NAME_ORIGINAL_SCRIPT>${entry.original}</NAME_ORIGINAL_SCRIPT>
-<NATIONALITY><VALUE>China</VALUE></NATIONALITY>
+<NATIONALITY><VALUE>China</VALUE></NATIONALITY>${aliases}
 </INDIVIDUAL></INDIVIDUALS><ENTITIES/></CONSOLIDATED_LIST>`;
 }
 
@@ -79,6 +89,16 @@ export async function screeningSettled(service: TestService, what: string): Prom
     if (left === undefined) return;
     if (Date.now() > deadline) assert.fail(`screening jobs did not finish: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Runs screening's job kinds until none is pending, as the service's background process would, then stops. */
+export async function screenPending(service: TestService, what = 'screening'): Promise<void> {
+  const runner = screeningRunner(service);
+  try {
+    await screeningSettled(service, what);
+  } finally {
+    await runner.stop();
   }
 }
 
