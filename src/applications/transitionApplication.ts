@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import { Type, type Static } from 'typebox';
 import type { ServiceContext } from '../context.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
@@ -12,7 +13,7 @@ import { checkImageUrl } from './checks/urls.ts';
 import { freeTextProblems } from './freeText.ts';
 import { reasonCodeProblems } from './reasonCodes.ts';
 import { requestedFieldProblems } from './requestedFields.ts';
-import { findTransition, type Status, type TransitionDetail } from './lifecycle.ts';
+import { findTransition, STATUSES, type Status, type TransitionDetail } from './lifecycle.ts';
 import { isSerialNumber } from './serialNumber.ts';
 
 /**
@@ -48,14 +49,15 @@ export interface TransitionRequest {
   alsoInTransaction?: ((trx: Transaction<Database>, moved: TransitionResult) => Promise<void>) | undefined;
 }
 
-export interface TransitionResult {
-  busi_water_no: string;
-  status: Status;
-  previous_status: Status;
-  version: number;
-  /** Milliseconds. */
-  at: number;
-}
+/** What a move answers: where the application is now and where it was. */
+export const TransitionResult = Type.Object({
+  busi_water_no: Type.String(),
+  status: Type.Enum([...STATUSES], { description: 'The status it moved to.' }),
+  previous_status: Type.Enum([...STATUSES], { description: 'The status it moved from.' }),
+  version: Type.Integer({ description: 'Its version after the move.' }),
+  at: Type.Integer({ description: 'When it moved, in milliseconds.' }),
+});
+export type TransitionResult = Static<typeof TransitionResult>;
 
 /** Longest carrier name and tracking number. */
 export const DETAIL_LIMIT = 64;

@@ -1,15 +1,16 @@
-import type { FastifyInstance } from 'fastify';
-import { Stream, type Readable } from 'node:stream';
-import { Type } from 'typebox';
+import { Readable } from 'node:stream';
+import { Type, type Static, type TObject } from 'typebox';
 import type { ServiceContext } from '../../context.ts';
 import { ServiceError } from '../../errors/serviceError.ts';
 import { ACTING_ROLE } from '../../access/roles.ts';
 import { importList } from '../../screening/importList.ts';
-import { LIST_NAMES, type ListName } from '../../screening/listEntry.ts';
+import { isListName, LIST_NAMES } from '../../screening/listEntry.ts';
 import { ALERT_TYPE, issuerAlertFeed } from '../../screening/issuerAlerts.ts';
 import { clearHit, confirmClear, rejectOnHit } from '../../screening/resolveHit.ts';
+import { TransitionResult } from '../../applications/transitionApplication.ts';
 import { screeningStatus } from '../../screening/screeningStatus.ts';
 import { success } from '../envelope.ts';
+import type { TypedApp } from '../typedApp.ts';
 import { adminSource, operatorActor, operatorOf, requireOperator } from './operatorAuth.ts';
 import { ADMIN_SECURITY, adminBodyErrors, adminErrors, ok } from './schemas.ts';
 import { actorName } from '../../audit/actor.ts';
@@ -99,16 +100,17 @@ const HitResult = Type.Object({ id: Type.String(), state: Type.String() });
 /** Bytes of the upload, counted: past the limit it is refused (413) before more is read. */
 async function* limited(stream: Readable, limit: number): AsyncGenerator<Uint8Array> {
   let size = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    size += chunk.length;
+  for await (const chunk of stream) {
+    const bytes: Buffer = chunk;
+    size += bytes.length;
     if (size > limit) throw new ServiceError('bodyTooLarge', { params: { max: limit } });
-    yield chunk;
+    yield bytes;
   }
 }
 
 /** List imports and status (admins), and a reviewer's actions on a hit. */
 export function screeningRoutes(ctx: ServiceContext) {
-  return async (app: FastifyInstance) => {
+  return async (app: TypedApp) => {
     // A list file is streamed to the importer as it arrives: bounded memory for a 20 MB file.
     app.addContentTypeParser(['application/xml', 'text/xml'], (_request, payload, done) =>
       done(null, payload),
@@ -137,12 +139,14 @@ export function screeningRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const { list } = request.params as { list: ListName };
+        const { list } = request.params;
+        // The schema's enum has let only a list's name through.
+        if (!isListName(list)) throw new ServiceError('screeningListInvalid');
         // Only the XML parser above hands the body over as a stream; JSON or no body is not a list file.
-        if (!(request.body instanceof Stream)) throw new ServiceError('xmlContentTypeRequired');
+        if (!(request.body instanceof Readable)) throw new ServiceError('xmlContentTypeRequired');
         const version = await importList(ctx, {
           list,
-          source: limited(request.body as Readable, LIST_FILE_LIMIT),
+          source: limited(request.body, LIST_FILE_LIMIT),
           actor: actorName(operatorActor(request)),
           origin: adminSource(request),
         });
@@ -183,73 +187,80 @@ export function screeningRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const query = request.query as { cursor?: string; limit?: string };
+        const { query } = request;
         const limit = Math.min(100, Math.max(1, query.limit === undefined ? 50 : Number(query.limit)));
         return success(request, await issuerAlertFeed(ctx.store.db, { cursor: query.cursor, limit }));
       },
     );
 
-    const hitAction = (
+    /** The three moves on a hit share their path, guard, errors and the operator's part. */
+    const hitRoute = <Body extends TObject, Result extends TObject>(
       action: 'clear' | 'confirm' | 'reject',
       summary: string,
-      run: (
-        request: { params: unknown; body: unknown },
-        base: Parameters<typeof confirmClear>[1],
-      ) => Promise<unknown>,
-    ) =>
-      app.post(
-        `/applications/:busi_water_no/screening/:hit_id/${action}`,
-        {
-          onRequest: requireOperator(ctx, ACTING_ROLE),
-          config: { operation: `admin.screening.${action}` },
-          schema: {
-            operationId: `adminScreening${action[0]!.toUpperCase()}${action.slice(1)}`,
-            summary,
-            tags: ['admin'],
-            security: ADMIN_SECURITY,
-            params: HitParams,
-            body:
-              action === 'clear'
-                ? Type.Object(
-                    { note: Type.String({ minLength: 1, maxLength: 1000 }) },
-                    { additionalProperties: false },
-                  )
-                : Type.Object({}, { additionalProperties: false }),
-            response: {
-              ...ok(action === 'reject' ? Type.Object({}, { additionalProperties: true }) : HitResult),
-              ...adminBodyErrors(
-                'screeningHitNotFound',
-                'screeningHitState',
-                'screeningSameOperator',
-                'concurrentChange',
-                'transitionNotAllowed',
-              ),
-            },
-          },
+      body: Body,
+      result: Result,
+    ) => ({
+      onRequest: requireOperator(ctx, ACTING_ROLE),
+      config: { operation: `admin.screening.${action}` },
+      schema: {
+        operationId: `adminScreening${action[0]!.toUpperCase()}${action.slice(1)}`,
+        summary,
+        tags: ['admin'],
+        security: ADMIN_SECURITY,
+        params: HitParams,
+        body,
+        response: {
+          ...ok(result),
+          ...adminBodyErrors(
+            'screeningHitNotFound',
+            'screeningHitState',
+            'screeningSameOperator',
+            'concurrentChange',
+            'transitionNotAllowed',
+          ),
         },
-        async (request) => {
-          const { busi_water_no, hit_id } = request.params as { busi_water_no: string; hit_id: string };
-          const operator = operatorOf(request);
-          const base = {
-            busiWaterNo: busi_water_no,
-            hitId: hit_id,
-            operator: { username: operator.username, role: operator.role },
-            source: adminSource(request),
-          };
-          return success(request, await run(request, base));
-        },
-      );
+      },
+    });
+    const hitPath = (action: string) => `/applications/:busi_water_no/screening/:hit_id/${action}`;
+    const acting = (request: Parameters<typeof operatorOf>[0] & { params: Static<typeof HitParams> }) => {
+      const operator = operatorOf(request);
+      return {
+        busiWaterNo: request.params.busi_water_no,
+        hitId: request.params.hit_id,
+        operator: { username: operator.username, role: operator.role },
+        source: adminSource(request),
+      };
+    };
+    const NoBody = Type.Object({}, { additionalProperties: false });
 
-    hitAction(
-      'clear',
-      'Clear a hit as a false positive, with a note (a second operator confirms)',
-      (request, base) => clearHit(ctx, { ...base, note: (request.body as { note: string }).note }),
+    app.post(
+      hitPath('clear'),
+      hitRoute(
+        'clear',
+        'Clear a hit as a false positive, with a note (a second operator confirms)',
+        Type.Object(
+          { note: Type.String({ minLength: 1, maxLength: 1000 }) },
+          { additionalProperties: false },
+        ),
+        HitResult,
+      ),
+      async (request) =>
+        success(request, await clearHit(ctx, { ...acting(request), note: request.body.note })),
     );
-    hitAction('confirm', "Confirm another operator's clearing of a hit (four eyes)", (_request, base) =>
-      confirmClear(ctx, base),
+    app.post(
+      hitPath('confirm'),
+      hitRoute('confirm', "Confirm another operator's clearing of a hit (four eyes)", NoBody, HitResult),
+      async (request) => success(request, await confirmClear(ctx, acting(request))),
     );
-    hitAction('reject', 'Confirm a hit and reject the application with `sanctions_hit`', (_request, base) =>
-      rejectOnHit(ctx, base),
+    app.post(
+      hitPath('reject'),
+      hitRoute(
+        'reject',
+        'Confirm a hit and reject the application with `sanctions_hit`',
+        NoBody,
+        TransitionResult,
+      ),
+      async (request) => success(request, await rejectOnHit(ctx, acting(request))),
     );
   };
 }
