@@ -96,3 +96,80 @@ export async function touchSession(db: Kysely<Database>, tokenHash: string, now:
     .where('last_seen_at', '<', now - slackMs)
     .execute();
 }
+
+/** A session limited to enrolment made a full one: its operator has now shown both factors. */
+export async function widenSessionScope(
+  db: Kysely<Database>,
+  tokenHash: string,
+  username: string,
+): Promise<void> {
+  await db
+    .updateTable('operator_sessions')
+    .set({ scope: 'full' })
+    .where('token_hash', '=', tokenHash)
+    .where('username', '=', username)
+    .execute();
+}
+
+/** A sign-in that succeeded: the failure count and lock cleared, and the hash replaced if given. */
+export async function recordSignIn(
+  db: Kysely<Database>,
+  username: string,
+  passwordHash: string | undefined,
+): Promise<void> {
+  await db
+    .updateTable('operators')
+    .set({
+      failed_logins: 0,
+      locked_until: null,
+      ...(passwordHash === undefined ? {} : { password_hash: passwordHash }),
+    })
+    .where('username', '=', username)
+    .execute();
+}
+
+/** Failed sign-ins in a row so far (the operator exists). */
+export async function failedLoginsOf(db: Kysely<Database>, username: string): Promise<number> {
+  const row = await db
+    .selectFrom('operators')
+    .select('failed_logins')
+    .where('username', '=', username)
+    .executeTakeFirstOrThrow();
+  return row.failed_logins;
+}
+
+export async function recordFailedLogins(
+  db: Kysely<Database>,
+  username: string,
+  failures: number,
+  lockedUntil: number | null,
+): Promise<void> {
+  await db
+    .updateTable('operators')
+    .set({ failed_logins: failures, locked_until: lockedUntil })
+    .where('username', '=', username)
+    .execute();
+}
+
+/** The operator's replaced password hashes, newest first, at most `limit`. */
+export async function earlierPasswordHashes(
+  db: Kysely<Database>,
+  username: string,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('operator_password_history')
+    .select('password_hash')
+    .where('username', '=', username)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.password_hash);
+}
+
+export async function insertPasswordHistory(
+  db: Kysely<Database>,
+  row: { username: string; password_hash: string; created_at: number },
+): Promise<void> {
+  await db.insertInto('operator_password_history').values(row).execute();
+}

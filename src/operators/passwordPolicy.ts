@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { verifyPassword } from '../crypto/passwordHash.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 import type { Database } from '../store/tables.ts';
+import { earlierPasswordHashes, insertPasswordHistory } from './operatorRepository.ts';
 
 /**
  * What an operator's password must be (PCI DSS v4 8.3.6, 8.3.7; NIST SP 800-63B): at least 12
@@ -50,14 +51,8 @@ export async function reuseProblems(
   password: string,
   field = 'password',
 ): Promise<FieldProblem[]> {
-  const earlier = await db
-    .selectFrom('operator_password_history')
-    .select('password_hash')
-    .where('username', '=', username)
-    .orderBy('created_at', 'desc')
-    .limit(PASSWORD_HISTORY - 1)
-    .execute();
-  for (const hash of [currentHash, ...earlier.map((row) => row.password_hash)]) {
+  const earlier = await earlierPasswordHashes(db, username, PASSWORD_HISTORY - 1);
+  for (const hash of [currentHash, ...earlier]) {
     if (await verifyPassword(password, hash)) {
       return [problem(field, 'passwordReused', { count: PASSWORD_HISTORY })];
     }
@@ -72,8 +67,5 @@ export async function rememberPassword(
   replacedHash: string,
   now: number,
 ): Promise<void> {
-  await db
-    .insertInto('operator_password_history')
-    .values({ username, password_hash: replacedHash, created_at: now })
-    .execute();
+  await insertPasswordHistory(db, { username, password_hash: replacedHash, created_at: now });
 }

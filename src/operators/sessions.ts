@@ -5,9 +5,12 @@ import { hashPassword, needsRehash, verifyPassword } from '../crypto/passwordHas
 import { hashSecret, newSecret } from '../crypto/secrets.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import {
+  failedLoginsOf,
   findOperator,
   findSessionWithOperator,
   insertSession,
+  recordFailedLogins,
+  recordSignIn,
   revokeSession,
   touchSession,
 } from './operatorRepository.ts';
@@ -102,16 +105,8 @@ export async function login(ctx: ServiceContext, request: LoginRequest): Promise
     if (checked === 'missing' || checked === 'invalid') return checked;
     const scope = checked === 'none' && settings.mfaRequired ? 'enrol' : 'full';
     const rehash = needsRehash(operator.password_hash);
-    await trx
-      .updateTable('operators')
-      .set({
-        failed_logins: 0,
-        locked_until: null,
-        // The password is at hand only now: an earlier scheme's hash is replaced by argon2id.
-        ...(rehash ? { password_hash: await hashPassword(request.password) } : {}),
-      })
-      .where('username', '=', operator.username)
-      .execute();
+    // The password is at hand only now: an earlier scheme's hash is replaced by argon2id.
+    await recordSignIn(trx, operator.username, rehash ? await hashPassword(request.password) : undefined);
     await insertSession(trx, {
       token_hash: hashSecret(token),
       username: operator.username,
@@ -164,18 +159,9 @@ async function recordFailure(
     let failures: number | undefined;
     let lockedUntil: number | null = null;
     if (username !== undefined && reason !== 'locked' && reason !== 'disabled') {
-      const row = await trx
-        .selectFrom('operators')
-        .select('failed_logins')
-        .where('username', '=', username)
-        .executeTakeFirstOrThrow();
-      failures = row.failed_logins + 1;
+      failures = (await failedLoginsOf(trx, username)) + 1;
       lockedUntil = failures >= settings.lockoutThreshold ? now + settings.lockoutSeconds * 1000 : null;
-      await trx
-        .updateTable('operators')
-        .set({ failed_logins: lockedUntil === null ? failures : 0, locked_until: lockedUntil })
-        .where('username', '=', username)
-        .execute();
+      await recordFailedLogins(trx, username, lockedUntil === null ? failures : 0, lockedUntil);
     }
     await recordAudit(trx, {
       actor: username === undefined ? 'anonymous' : `operator:${username}`,

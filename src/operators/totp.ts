@@ -8,7 +8,17 @@ import { hashSecret } from '../crypto/secrets.ts';
 import { randomBytes } from 'node:crypto';
 import { ServiceError } from '../errors/serviceError.ts';
 import type { Database } from '../store/tables.ts';
-import { findOperator, revokeSessionsOf } from './operatorRepository.ts';
+import { findOperator, revokeSessionsOf, widenSessionScope } from './operatorRepository.ts';
+import {
+  advanceLastStep,
+  confirmFactor,
+  deleteFactor,
+  findFactor,
+  listFactors,
+  replaceRecoveryCodes,
+  replaceWithPendingFactor,
+  useRecoveryCode,
+} from './secondFactorRepository.ts';
 
 /**
  * The operators' second factor (PCI DSS v4 8.4.2): TOTP (RFC 6238, HMAC-SHA1, 6 digits, 30 s),
@@ -49,11 +59,7 @@ export interface Enrolment {
 
 /** Whether the operator has a confirmed second factor. */
 export async function hasSecondFactor(db: Kysely<Database>, username: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('operator_totp')
-    .select('confirmed_at')
-    .where('username', '=', username)
-    .executeTakeFirst();
+  const row = await findFactor(db, username);
   return row !== undefined && row.confirmed_at !== null;
 }
 
@@ -68,11 +74,7 @@ export async function secondFactorOf(
   ctx: ServiceContext,
   username: string,
 ): Promise<{ state: SecondFactorState; enrolment?: Enrolment }> {
-  const row = await ctx.store.db
-    .selectFrom('operator_totp')
-    .select(['secret_enc', 'confirmed_at'])
-    .where('username', '=', username)
-    .executeTakeFirst();
+  const row = await findFactor(ctx.store.db, username);
   if (row === undefined) return { state: 'none' };
   if (row.confirmed_at !== null) return { state: 'active' };
   return {
@@ -83,7 +85,7 @@ export async function secondFactorOf(
 
 /** Every operator's second factor state, for the admins' list. */
 export async function secondFactorStates(db: Kysely<Database>): Promise<Map<string, SecondFactorState>> {
-  const rows = await db.selectFrom('operator_totp').select(['username', 'confirmed_at']).execute();
+  const rows = await listFactors(db);
   return new Map(rows.map((row) => [row.username, row.confirmed_at === null ? 'pending' : 'active']));
 }
 
@@ -99,18 +101,12 @@ export async function startEnrolment(
   await ctx.store.transaction(async (trx) => {
     if ((await findOperator(trx, username)) === undefined) throw new ServiceError('operatorNotFound');
     if (await hasSecondFactor(trx, username)) throw new ServiceError('mfaAlreadyEnrolled');
-    await trx.deleteFrom('operator_totp').where('username', '=', username).execute();
-    await trx
-      .insertInto('operator_totp')
-      .values({
-        username,
-        secret_enc: secretEnc,
-        key_id: ctx.keyRing.keyIdOf(secretEnc),
-        created_at: now,
-        confirmed_at: null,
-        last_step: null,
-      })
-      .execute();
+    await replaceWithPendingFactor(trx, {
+      username,
+      secret_enc: secretEnc,
+      key_id: ctx.keyRing.keyIdOf(secretEnc),
+      created_at: now,
+    });
     await recordAudit(trx, {
       actor: actorName(by.actor),
       action: 'operator.mfa_enrol_start',
@@ -161,39 +157,18 @@ export async function confirmEnrolment(
   const now = ctx.now();
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await ctx.store.transaction(async (trx) => {
-    const row = await trx
-      .selectFrom('operator_totp')
-      .selectAll()
-      .where('username', '=', username)
-      .executeTakeFirst();
+    const row = await findFactor(trx, username);
     if (row === undefined || row.confirmed_at !== null) throw new ServiceError('mfaNotPending');
     const step = acceptedStep(ctx, username, row.secret_enc, code, now, row.last_step);
     if (step === null) throw new ServiceError('mfaCodeInvalid');
-    await trx
-      .updateTable('operator_totp')
-      .set({ confirmed_at: now, last_step: step })
-      .where('username', '=', username)
-      .execute();
-    await trx.deleteFrom('operator_recovery_codes').where('username', '=', username).execute();
-    await trx
-      .insertInto('operator_recovery_codes')
-      .values(
-        codes.map((c) => ({
-          username,
-          code_hash: hashSecret(normalizeRecoveryCode(c)),
-          created_at: now,
-          used_at: null,
-        })),
-      )
-      .execute();
-    if (sessionHash !== undefined) {
-      await trx
-        .updateTable('operator_sessions')
-        .set({ scope: 'full' })
-        .where('token_hash', '=', sessionHash)
-        .where('username', '=', username)
-        .execute();
-    }
+    await confirmFactor(trx, username, now, step);
+    await replaceRecoveryCodes(
+      trx,
+      username,
+      codes.map((c) => hashSecret(normalizeRecoveryCode(c))),
+      now,
+    );
+    if (sessionHash !== undefined) await widenSessionScope(trx, sessionHash, username);
     await recordAudit(trx, {
       actor: actorName(by.actor),
       action: 'operator.mfa_enrol',
@@ -237,33 +212,17 @@ export async function checkSecondFactor(
   sent: { otp?: string | undefined; recovery_code?: string | undefined },
   now: number,
 ): Promise<SecondFactorCheck> {
-  const row = await db
-    .selectFrom('operator_totp')
-    .selectAll()
-    .where('username', '=', username)
-    .executeTakeFirst();
+  const row = await findFactor(db, username);
   if (row === undefined || row.confirmed_at === null) return 'none';
   if (sent.otp !== undefined) {
     const step = acceptedStep(ctx, username, row.secret_enc, sent.otp, now, row.last_step);
     if (step === null) return 'invalid';
     // Conditional, so that two sign-ins racing with one code cannot both win.
-    const updated = await db
-      .updateTable('operator_totp')
-      .set({ last_step: step })
-      .where('username', '=', username)
-      .where((eb) => eb.or([eb('last_step', 'is', null), eb('last_step', '<', step)]))
-      .executeTakeFirst();
-    return updated.numUpdatedRows > 0n ? 'totp' : 'invalid';
+    return (await advanceLastStep(db, username, step)) ? 'totp' : 'invalid';
   }
   if (sent.recovery_code !== undefined) {
-    const used = await db
-      .updateTable('operator_recovery_codes')
-      .set({ used_at: now })
-      .where('username', '=', username)
-      .where('code_hash', '=', hashSecret(normalizeRecoveryCode(sent.recovery_code)))
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    return used.numUpdatedRows > 0n ? 'recovery_code' : 'invalid';
+    const hash = hashSecret(normalizeRecoveryCode(sent.recovery_code));
+    return (await useRecoveryCode(db, username, hash, now)) ? 'recovery_code' : 'invalid';
   }
   return 'missing';
 }
@@ -273,8 +232,7 @@ export async function resetSecondFactor(ctx: ServiceContext, username: string, b
   const now = ctx.now();
   await ctx.store.transaction(async (trx) => {
     if ((await findOperator(trx, username)) === undefined) throw new ServiceError('operatorNotFound');
-    await trx.deleteFrom('operator_totp').where('username', '=', username).execute();
-    await trx.deleteFrom('operator_recovery_codes').where('username', '=', username).execute();
+    await deleteFactor(trx, username);
     await revokeSessionsOf(trx, username, now);
     await recordAudit(trx, {
       actor: actorName(by.actor),
