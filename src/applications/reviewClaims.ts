@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { actorName, type ChangedBy } from '../audit/actor.ts';
 import { recordAudit } from '../audit/auditTrail.ts';
 import { findApplication } from './applicationRepository.ts';
+import { deleteClaim, findClaim, liveClaims, putClaim, type ClaimRow } from './claimRepository.ts';
 import { isSerialNumber } from './serialNumber.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
@@ -50,12 +51,7 @@ export interface ClaimView {
 
 type Operator = { username: string; role: Role };
 
-const view = (row: {
-  busi_water_no: string;
-  username: string;
-  claimed_at: number;
-  expires_at: number;
-}): ClaimView => ({
+const view = (row: ClaimRow): ClaimView => ({
   busi_water_no: row.busi_water_no,
   username: row.username,
   claimed_at: Math.floor(row.claimed_at / 1000),
@@ -63,11 +59,7 @@ const view = (row: {
 });
 
 async function liveClaim(db: Kysely<Database>, serial: string, now: number) {
-  const row = await db
-    .selectFrom('review_claims')
-    .selectAll()
-    .where('busi_water_no', '=', serial)
-    .executeTakeFirst();
+  const row = await findClaim(db, serial);
   return row !== undefined && row.expires_at > now ? row : undefined;
 }
 
@@ -125,8 +117,7 @@ export async function claimApplication(
       claimed_at: current?.claimed_at ?? now,
       expires_at: now + ctx.config.operators.claimSeconds * 1000,
     };
-    await trx.deleteFrom('review_claims').where('busi_water_no', '=', serial).execute();
-    await trx.insertInto('review_claims').values(row).execute();
+    await putClaim(trx, row);
     await audit(
       trx,
       by,
@@ -151,7 +142,7 @@ export async function releaseClaim(
     const current = await liveClaim(trx, serial, now);
     if (current === undefined) throw new ServiceError('claimNotHeld');
     if (current.username !== operator.username && !hasRole(operator.role, 'admin')) throw heldBy(current);
-    await trx.deleteFrom('review_claims').where('busi_water_no', '=', serial).execute();
+    await deleteClaim(trx, serial);
     await audit(trx, by, 'application.release', serial, { holder: current.username }, now);
     return { released: true as const };
   });
@@ -184,8 +175,7 @@ export async function reassignClaim(
       claimed_at: now,
       expires_at: now + ctx.config.operators.claimSeconds * 1000,
     };
-    await trx.deleteFrom('review_claims').where('busi_water_no', '=', serial).execute();
-    await trx.insertInto('review_claims').values(row).execute();
+    await putClaim(trx, row);
     await audit(
       trx,
       by,
@@ -213,33 +203,23 @@ export async function claimFollowsMove(
     const current = await liveClaim(trx, move.serial, move.at);
     if (current !== undefined && move.operator !== null && current.username !== move.operator)
       throw heldBy(current);
-    await trx.deleteFrom('review_claims').where('busi_water_no', '=', move.serial).execute();
+    await deleteClaim(trx, move.serial);
     return;
   }
   if (move.to === REVIEWED_STATUS && move.operator !== null) {
     if ((await findOperator(trx, move.operator)) === undefined) return;
-    await trx.deleteFrom('review_claims').where('busi_water_no', '=', move.serial).execute();
-    await trx
-      .insertInto('review_claims')
-      .values({
-        busi_water_no: move.serial,
-        username: move.operator,
-        claimed_at: move.at,
-        expires_at: move.at + ctx.config.operators.claimSeconds * 1000,
-      })
-      .execute();
+    await putClaim(trx, {
+      busi_water_no: move.serial,
+      username: move.operator,
+      claimed_at: move.at,
+      expires_at: move.at + ctx.config.operators.claimSeconds * 1000,
+    });
   }
 }
 
 /** Live claims, for the queue: who holds what, until when. */
 export async function listClaims(ctx: ServiceContext): Promise<ClaimView[]> {
-  const rows = await ctx.store.db
-    .selectFrom('review_claims')
-    .selectAll()
-    .where('expires_at', '>', ctx.now())
-    .orderBy('claimed_at')
-    .execute();
-  return rows.map(view);
+  return (await liveClaims(ctx.store.db, ctx.now())).map(view);
 }
 
 /**

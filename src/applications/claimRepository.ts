@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/tables.ts';
+
+/** Queries over review claims: at most one per application. Takes a Kysely handle or a transaction. */
+
+export interface ClaimRow {
+  busi_water_no: string;
+  username: string;
+  claimed_at: number;
+  expires_at: number;
+}
+
+/** The application's claim, lapsed or not. */
+export async function findClaim(db: Kysely<Database>, serial: string): Promise<ClaimRow | undefined> {
+  return db.selectFrom('review_claims').selectAll().where('busi_water_no', '=', serial).executeTakeFirst();
+}
+
+/** The application's claim is this one now, whoever held it before. */
+export async function putClaim(db: Kysely<Database>, row: ClaimRow): Promise<void> {
+  await deleteClaim(db, row.busi_water_no);
+  await db.insertInto('review_claims').values(row).execute();
+}
+
+export async function deleteClaim(db: Kysely<Database>, serial: string): Promise<void> {
+  await db.deleteFrom('review_claims').where('busi_water_no', '=', serial).execute();
+}
+
+/** Claims not lapsed at `now`, oldest first. */
+export async function liveClaims(db: Kysely<Database>, now: number): Promise<ClaimRow[]> {
+  return db
+    .selectFrom('review_claims')
+    .selectAll()
+    .where('expires_at', '>', now)
+    .orderBy('claimed_at')
+    .execute();
+}
