@@ -6,7 +6,7 @@ import type { ServiceContext } from '../context.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
 import { isUniqueViolation, violatedConstraint } from '../store/errors.ts';
-import { findActiveByCertHash, isCardNumberTaken } from './applicationRepository.ts';
+import { findActiveByCertHash, findForAmend, isCardNumberTaken } from './applicationRepository.ts';
 import { changeState } from './changeState.ts';
 import { duplicateOf } from './conflicts.ts';
 import { resolveSerial } from './applicationReference.ts';
@@ -38,20 +38,7 @@ export async function amendApplication(
   const reference = referenceOf(body);
   const serial = await resolveSerial(ctx, caller, reference);
   if (!isSerialNumber(serial)) throw new ServiceError('applicationNotFound');
-  const row = await ctx.store.db
-    .selectFrom('applications')
-    .select([
-      'busi_water_no',
-      'status',
-      'version',
-      'requested_fields',
-      'payload_enc',
-      'card_no_hash',
-      'external_id',
-    ])
-    .where('busi_water_no', '=', serial)
-    .where('app_id', '=', caller.appId)
-    .executeTakeFirst();
+  const row = await findForAmend(ctx.store.db, serial, caller.appId);
   if (row === undefined) throw new ServiceError('applicationNotFound');
   if (row.status !== 'SUPPLEMENT_REQUIRED') {
     throw new ServiceError('transitionNotAllowed', {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type Updateable } from 'kysely';
 import type { ApplicationsTable, ApplicationTransitionsTable, Database } from '../store/tables.ts';
 
 export type { SubmissionRows } from '../store/connect.ts';
@@ -222,4 +222,63 @@ export async function findApplication(db: Kysely<Database>, busiWaterNo: string)
     .select([...SUMMARY_COLUMNS, 'payload_enc'])
     .where('busi_water_no', '=', busiWaterNo)
     .executeTakeFirst();
+}
+
+/** What a move reads of an application: its state and what its event shows. `appId`: that app's only. */
+export async function findForMove(db: Kysely<Database>, busiWaterNo: string, appId?: string) {
+  let query = db
+    .selectFrom('applications')
+    .select(['busi_water_no', 'app_id', 'status', 'version', 'card_no_masked', 'external_id'])
+    .where('busi_water_no', '=', busiWaterNo);
+  if (appId !== undefined) query = query.where('app_id', '=', appId);
+  return query.executeTakeFirst();
+}
+
+/** What an amendment reads of the app's application: its state, the fields asked for, the payload. */
+export async function findForAmend(db: Kysely<Database>, busiWaterNo: string, appId: string) {
+  return db
+    .selectFrom('applications')
+    .select([
+      'busi_water_no',
+      'status',
+      'version',
+      'requested_fields',
+      'payload_enc',
+      'card_no_hash',
+      'external_id',
+    ])
+    .where('busi_water_no', '=', busiWaterNo)
+    .where('app_id', '=', appId)
+    .executeTakeFirst();
+}
+
+/**
+ * Writes a change of the row if it is still at `version`, and moves it to the next version: false
+ * when another change got there first (optimistic; of two concurrent changes exactly one writes).
+ */
+export async function updateAtVersion(
+  db: Kysely<Database>,
+  busiWaterNo: string,
+  version: number,
+  changes: Updateable<ApplicationsTable>,
+): Promise<boolean> {
+  const updated = await db
+    .updateTable('applications')
+    .set({ ...changes, version: sql<number>`version + 1` })
+    .where('busi_water_no', '=', busiWaterNo)
+    .where('version', '=', version)
+    .executeTakeFirst();
+  return updated.numUpdatedRows > 0n;
+}
+
+/** Applications waiting for an amendment past their due time, the longest due first. */
+export async function findSupplementsDue(db: Kysely<Database>, now: number, limit: number) {
+  return db
+    .selectFrom('applications')
+    .select('busi_water_no')
+    .where('status', '=', 'SUPPLEMENT_REQUIRED')
+    .where('supplement_due_at', '<=', now)
+    .orderBy('supplement_due_at')
+    .limit(limit)
+    .execute();
 }

@@ -1,10 +1,10 @@
-import { sql, type Kysely, type Updateable } from 'kysely';
+import type { Kysely, Updateable } from 'kysely';
 import { recordAudit } from '../audit/auditTrail.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import { recordEvent, type ApplicationEventPayload } from '../events/outbox.ts';
 import type { ApplicationsTable, Database } from '../store/tables.ts';
-import { insertTransition } from './applicationRepository.ts';
+import { insertTransition, updateAtVersion } from './applicationRepository.ts';
 import { eventTypeFor, isFinal, type Status } from './lifecycle.ts';
 import { callerReasonCodes, storedReasonCodes } from './reasonCodes.ts';
 
@@ -55,25 +55,19 @@ export async function changeState(
 ): Promise<void> {
   const requested = change.requested_fields ?? [];
   const codes = storedReasonCodes(change.reason_codes);
-  const updated = await trx
-    .updateTable('applications')
-    .set({
-      ...change.columns,
-      status: change.to,
-      status_reason: change.reason,
-      reason_codes: codes,
-      // Asked for while SUPPLEMENT_REQUIRED only; any move out of it ends the request.
-      requested_fields: requested.length === 0 ? null : JSON.stringify(requested),
-      supplement_due_at: requested.length === 0 ? null : change.at + ctx.config.supplementDays * 86_400_000,
-      version: sql<number>`version + 1`,
-      updated_at: change.at,
-      // A final application no longer blocks a new one for the same document or reference.
-      ...(isFinal(change.to) ? { active_cert_hash: null, active_external_id: null } : {}),
-    })
-    .where('busi_water_no', '=', change.busi_water_no)
-    .where('version', '=', change.version)
-    .executeTakeFirst();
-  if (updated.numUpdatedRows === 0n) {
+  const updated = await updateAtVersion(trx, change.busi_water_no, change.version, {
+    ...change.columns,
+    status: change.to,
+    status_reason: change.reason,
+    reason_codes: codes,
+    // Asked for while SUPPLEMENT_REQUIRED only; any move out of it ends the request.
+    requested_fields: requested.length === 0 ? null : JSON.stringify(requested),
+    supplement_due_at: requested.length === 0 ? null : change.at + ctx.config.supplementDays * 86_400_000,
+    updated_at: change.at,
+    // A final application no longer blocks a new one for the same document or reference.
+    ...(isFinal(change.to) ? { active_cert_hash: null, active_external_id: null } : {}),
+  });
+  if (!updated) {
     // Someone else changed it between our read and our write (PostgreSQL, read committed).
     throw new ServiceError('concurrentChange');
   }

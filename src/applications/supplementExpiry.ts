@@ -5,6 +5,7 @@ import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import { startPeriodicJob } from '../jobs/periodicJob.ts';
 import { transitionApplication } from './transitionApplication.ts';
+import { findSupplementsDue } from './applicationRepository.ts';
 
 /**
  * Requests for more information lapse: an application still SUPPLEMENT_REQUIRED when its
@@ -22,14 +23,7 @@ export async function expireSupplements(
 ): Promise<{ expired: string[] }> {
   const expired: string[] = [];
   for (;;) {
-    const due = await ctx.store.db
-      .selectFrom('applications')
-      .select('busi_water_no')
-      .where('status', '=', 'SUPPLEMENT_REQUIRED')
-      .where('supplement_due_at', '<=', ctx.now())
-      .orderBy('supplement_due_at')
-      .limit(BATCH)
-      .execute();
+    const due = await findSupplementsDue(ctx.store.db, ctx.now(), BATCH);
     let moved = 0;
     for (const { busi_water_no: serial } of due) {
       try {

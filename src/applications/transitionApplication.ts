@@ -7,6 +7,7 @@ import { ACTING_ROLE, hasRole } from '../access/roles.ts';
 import { claimFollowsMove } from './reviewClaims.ts';
 import type { Database } from '../store/tables.ts';
 import { actorName, type Actor } from '../audit/actor.ts';
+import { findForMove } from './applicationRepository.ts';
 import { changeState } from './changeState.ts';
 import { refuseIfHeld } from '../screening/screeningGuard.ts';
 import { checkImageUrl } from './checks/urls.ts';
@@ -120,12 +121,7 @@ async function move(
   codes: readonly string[],
 ): Promise<TransitionResult> {
   const { actor, to, busiWaterNo } = request;
-  let query = trx
-    .selectFrom('applications')
-    .select(['busi_water_no', 'app_id', 'status', 'version', 'card_no_masked', 'external_id'])
-    .where('busi_water_no', '=', busiWaterNo);
-  if (request.appId !== undefined) query = query.where('app_id', '=', request.appId);
-  const row = await query.executeTakeFirst();
+  const row = await findForMove(trx, busiWaterNo, request.appId);
   if (row === undefined) throw new ServiceError('applicationNotFound');
 
   const from = row.status as Status;
