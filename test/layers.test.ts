@@ -25,6 +25,12 @@ describe('the architecture of src/', () => {
     assert.deepEqual(report.stale, []);
   });
 
+  test('builds queries in repositories only, but for the files pending, each still querying', () => {
+    const report = checkLayers(SRC);
+    assert.deepEqual(report.queries, []);
+    assert.deepEqual(report.staleQueries, []);
+  });
+
   test("the console's modules have no circle", () => {
     const report = checkConsole(WEB);
     assert.ok(report.files > 20, `read ${report.files} modules`);
@@ -139,6 +145,24 @@ describe('the check itself', () => {
       assert.deepEqual(report.unranked, ['loyalty']);
       assert.deepEqual(report.upward, []);
       assert.deepEqual(report.stale, ['events -> documents']);
+    } finally {
+      rmSync(root, { recursive: true });
+    }
+  });
+
+  test('finds a query outside a repository, tolerates a pending one and reports one that is gone', () => {
+    const query = "export const f = (db) => db.selectFrom('apps').selectAll().execute();\n";
+    const root = tree({
+      'callers/appRepository.ts': query,
+      'callers/credentials.ts': query,
+      'operators/sessions.ts': "export const g = (db) => db\n  .updateTable('operators');\n",
+      'store/connect.ts': query,
+      'keys/rotate.ts': "export const h = 'no query here: selectFrom';\n",
+    });
+    try {
+      const report = checkLayers(root, { queriesPending: ['operators/sessions.ts', 'keys/rotate.ts'] });
+      assert.deepEqual(report.queries, ['callers/credentials.ts']);
+      assert.deepEqual(report.staleQueries, ['keys/rotate.ts']);
     } finally {
       rmSync(root, { recursive: true });
     }
