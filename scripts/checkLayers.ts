@@ -99,7 +99,6 @@ export const QUERIES_PENDING: readonly string[] = [
   // Read models and jobs still to move into their entity's repository.
   'applications/countApplications.ts',
   'applications/documentRekey.ts',
-  'applications/queueDetails.ts',
   'applications/workload.ts',
   'documents/documentRisk.ts',
   'documents/fetchDocuments.ts',

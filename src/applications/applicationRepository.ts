@@ -282,3 +282,13 @@ export async function findSupplementsDue(db: Kysely<Database>, now: number, limi
     .limit(limit)
     .execute();
 }
+
+/** The sealed payloads of these applications (those that exist). */
+export async function sealedPayloads(db: Kysely<Database>, serials: readonly string[]) {
+  if (serials.length === 0) return [];
+  return db
+    .selectFrom('applications')
+    .select(['busi_water_no', 'payload_enc'])
+    .where('busi_water_no', 'in', serials)
+    .execute();
+}

@@ -34,3 +34,14 @@ export async function liveClaims(db: Kysely<Database>, now: number): Promise<Cla
     .orderBy('claimed_at')
     .execute();
 }
+
+/** Who holds each of these applications at `now` (those held). */
+export async function liveClaimsOf(db: Kysely<Database>, serials: readonly string[], now: number) {
+  if (serials.length === 0) return [];
+  return db
+    .selectFrom('review_claims')
+    .select(['busi_water_no', 'username'])
+    .where('busi_water_no', 'in', serials)
+    .where('expires_at', '>', now)
+    .execute();
+}

@@ -1,6 +1,9 @@
 import { maskName } from './masking.ts';
 import type { ServiceContext } from '../context.ts';
 import { openApplication } from './sealedPayload.ts';
+import { appNames } from '../callers/appRepository.ts';
+import { sealedPayloads } from './applicationRepository.ts';
+import { liveClaimsOf } from './claimRepository.ts';
 
 /**
  * What tells the rows of the review queue apart at a glance (serials of applications submitted
@@ -22,25 +25,10 @@ export async function queueDetails(
   const serials = items.map((i) => i.busi_water_no);
   const appIds = [...new Set(items.map((i) => i.app_id))];
   const db = ctx.store.db;
-  const apps = new Map(
-    (await db.selectFrom('apps').select(['app_id', 'name']).where('app_id', 'in', appIds).execute()).map(
-      (a) => [a.app_id, a.name],
-    ),
-  );
-  const payloads = await db
-    .selectFrom('applications')
-    .select(['busi_water_no', 'payload_enc'])
-    .where('busi_water_no', 'in', serials)
-    .execute();
+  const apps = new Map((await appNames(db, appIds)).map((a) => [a.app_id, a.name]));
+  const payloads = await sealedPayloads(db, serials);
   const claims = new Map(
-    (
-      await db
-        .selectFrom('review_claims')
-        .select(['busi_water_no', 'username'])
-        .where('busi_water_no', 'in', serials)
-        .where('expires_at', '>', ctx.now())
-        .execute()
-    ).map((c) => [c.busi_water_no, c.username]),
+    (await liveClaimsOf(db, serials, ctx.now())).map((c) => [c.busi_water_no, c.username]),
   );
   const names = new Map<string, string | null>();
   for (const row of payloads) {

@@ -13,6 +13,12 @@ export async function findApp(db: Kysely<Database>, appId: string): Promise<Apps
   return db.selectFrom('apps').selectAll().where('app_id', '=', appId).executeTakeFirst();
 }
 
+/** The names of these apps (those that exist). */
+export async function appNames(db: Kysely<Database>, appIds: readonly string[]) {
+  if (appIds.length === 0) return [];
+  return db.selectFrom('apps').select(['app_id', 'name']).where('app_id', 'in', appIds).execute();
+}
+
 export async function listApps(db: Kysely<Database>): Promise<AppsTable[]> {
   return db.selectFrom('apps').selectAll().orderBy('created_at').orderBy('app_id').execute();
 }
