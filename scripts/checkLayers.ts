@@ -105,10 +105,6 @@ export const QUERIES_PENDING: readonly string[] = [
   'documents/serveDocument.ts',
   'keys/keyManagement.ts',
   'metrics/storeGauges.ts',
-  'screening/importList.ts',
-  'screening/rescreenJob.ts',
-  'screening/screeningJob.ts',
-  'screening/screeningStatus.ts',
 ];
 
 /** The unit a domain rank is given to: the top folder, or the file itself at the top of src/. */

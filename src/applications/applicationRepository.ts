@@ -292,3 +292,25 @@ export async function sealedPayloads(db: Kysely<Database>, serials: readonly str
     .where('busi_water_no', 'in', serials)
     .execute();
 }
+
+/** Applications with their state and sealed payload, for screening (those that exist). */
+export async function sealedApplications(db: Kysely<Database>, serials: readonly string[]) {
+  if (serials.length === 0) return [];
+  return db
+    .selectFrom('applications')
+    .select(['busi_water_no', 'status', 'payload_enc'])
+    .where('busi_water_no', 'in', serials)
+    .execute();
+}
+
+/** The next `limit` applications not erased, in serial order after `after` (from the first: null). */
+export async function unerasedAfter(db: Kysely<Database>, after: string | null, limit: number) {
+  let query = db
+    .selectFrom('applications')
+    .select(['busi_water_no', 'status', 'payload_enc'])
+    .where('erased_at', 'is', null)
+    .orderBy('busi_water_no')
+    .limit(limit);
+  if (after !== null) query = query.where('busi_water_no', '>', after);
+  return query.execute();
+}

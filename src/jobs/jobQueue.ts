@@ -230,6 +230,17 @@ export async function completeJob(
   return updated.numUpdatedRows > 0n;
 }
 
+/** The latest jobs of a kind, newest first: for a status page. */
+export async function latestJobsOf(db: Kysely<Database>, kind: string, limit: number) {
+  return db
+    .selectFrom('jobs')
+    .select(['job_key', 'status', 'payload'])
+    .where('kind', '=', kind)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 /** Deletes finished jobs older than `before` (ms), at most `limit`; returns how many. */
 export async function pruneFinishedJobs(store: Store, before: number, limit: number): Promise<number> {
   const old = await store.db

@@ -5,7 +5,12 @@ import { ServiceError } from '../errors/serviceError.ts';
 import { enqueueJobs } from '../jobs/jobQueue.ts';
 import type { ListEntry, ListHeader, ListName } from './listEntry.ts';
 import { readList } from './readList.ts';
-import { insertEntries, insertListVersion, type ListVersion } from './screeningRepository.ts';
+import {
+  completeListVersion,
+  insertEntries,
+  insertListVersion,
+  type ListVersion,
+} from './screeningRepository.ts';
 import { RESCREEN_KIND, rescreenJob } from './rescreenJob.ts';
 import { XmlFormatError } from './xmlRecords.ts';
 
@@ -68,11 +73,11 @@ export async function importList(
     }
     await insertEntries(trx, versionId, batch);
     const done = { ...version, ...counts, sha256: hash.digest('hex'), published_at: header.publishedAt };
-    await trx
-      .updateTable('screening_lists')
-      .set({ ...counts, sha256: done.sha256, published_at: done.published_at })
-      .where('version_id', '=', versionId)
-      .execute();
+    await completeListVersion(trx, versionId, {
+      ...counts,
+      sha256: done.sha256,
+      published_at: done.published_at,
+    });
     await recordAudit(trx, {
       actor: request.actor,
       action: 'screening.import',

@@ -1,4 +1,5 @@
 import type { JobKind, JobSpec } from '../jobs/jobQueue.ts';
+import { unerasedAfter } from '../applications/applicationRepository.ts';
 import { screeningIndexFor } from './indexCache.ts';
 import { screenApplications, type ScreenedCount } from './screenApplications.ts';
 
@@ -45,14 +46,7 @@ export const rescreenJobKind: JobKind = {
     const index = await screeningIndexFor(ctx.store);
     const started = Date.now();
     while (Date.now() - started < SLICE_MS && !signal.aborted) {
-      let query = ctx.store.db
-        .selectFrom('applications')
-        .select(['busi_water_no', 'status', 'payload_enc'])
-        .where('erased_at', 'is', null)
-        .orderBy('busi_water_no')
-        .limit(BATCH);
-      if (progress.after !== null) query = query.where('busi_water_no', '>', progress.after);
-      const rows = await query.execute();
+      const rows = await unerasedAfter(ctx.store.db, progress.after, BATCH);
       if (rows.length === 0) {
         log.info({ event: 'screening.rescreen_done', ...progress }, 're-screen finished');
         return { outcome: 'done' };

@@ -1,4 +1,5 @@
 import type { JobKind, OutboxEvent } from '../jobs/jobQueue.ts';
+import { sealedApplications } from '../applications/applicationRepository.ts';
 import { screeningIndexFor } from './indexCache.ts';
 import { SCREENED_FIELDS, screenApplications } from './screenApplications.ts';
 
@@ -44,11 +45,7 @@ export const screeningJob: JobKind = {
       (job.payload as { serials?: string[] } | null)?.serials ??
       (job.busi_water_no === null ? [] : [job.busi_water_no]);
     if (serials.length === 0) return { outcome: 'failed', error: 'no application' };
-    const rows = await ctx.store.db
-      .selectFrom('applications')
-      .select(['busi_water_no', 'status', 'payload_enc'])
-      .where('busi_water_no', 'in', serials)
-      .execute();
+    const rows = await sealedApplications(ctx.store.db, serials);
     if (rows.length === 0) return { outcome: 'done' };
     await screenApplications(ctx, await screeningIndexFor(ctx.store), rows, log);
     return { outcome: 'done' };

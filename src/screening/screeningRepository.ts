@@ -44,6 +44,15 @@ export async function insertListVersion(db: Kysely<Database>, version: ListVersi
   await db.insertInto('screening_lists').values(version).execute();
 }
 
+/** A version's counts and file facts, once its entries are all in. */
+export async function completeListVersion(
+  db: Kysely<Database>,
+  versionId: string,
+  facts: Pick<ScreeningListsTable, 'entries' | 'names' | 'documents' | 'sha256' | 'published_at'>,
+): Promise<void> {
+  await db.updateTable('screening_lists').set(facts).where('version_id', '=', versionId).execute();
+}
+
 export async function insertEntries(db: Kysely<Database>, versionId: string, entries: readonly ListEntry[]) {
   if (entries.length === 0) return;
   await db

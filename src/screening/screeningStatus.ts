@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../context.ts';
+import { latestJobsOf } from '../jobs/jobQueue.ts';
 import { RESCREEN_KIND, type RescreenProgress } from './rescreenJob.ts';
 import { screeningAlerts, listVersions, versionsInForce, type ListVersion } from './screeningRepository.ts';
 
@@ -10,13 +11,7 @@ const seconds = (version: ListVersion) => ({
 /** What is in force, what was imported lately, what holds applications, and how the re-screens go. */
 export async function screeningStatus(ctx: ServiceContext) {
   const db = ctx.store.db;
-  const jobs = await db
-    .selectFrom('jobs')
-    .select(['job_key', 'status', 'payload'])
-    .where('kind', '=', RESCREEN_KIND)
-    .orderBy('created_at', 'desc')
-    .limit(5)
-    .execute();
+  const jobs = await latestJobsOf(db, RESCREEN_KIND, 5);
   return {
     in_force: (await versionsInForce(db)).map(seconds),
     imports: (await listVersions(db, 20)).map(seconds),
