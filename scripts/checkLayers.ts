@@ -103,7 +103,6 @@ export const QUERIES_PENDING: readonly string[] = [
   'documents/documentRisk.ts',
   'documents/fetchDocuments.ts',
   'documents/serveDocument.ts',
-  'keys/keyManagement.ts',
   'metrics/storeGauges.ts',
 ];
 

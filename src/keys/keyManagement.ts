@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import type { ServiceContext } from '../context.ts';
 import { defaultIndexKeyOf, parseEncryptionKeys, type KeyRing } from '../crypto/keyRing.ts';
 import { appendKeyToFile, removeKeyFromFile } from './keyFile.ts';
+import { rowsPerKey, rowsUnderKey } from './keyRepository.ts';
 import { ENCRYPTED_COLUMNS, olderKeyIds } from './reencrypt.ts';
 
 /**
@@ -40,15 +41,10 @@ export async function keyStatus(ctx: ServiceContext): Promise<KeyStatus> {
   const unknown = new Set<string>();
   let pending = 0;
   for (const target of ENCRYPTED_COLUMNS) {
-    const rows = await ctx.store.db
-      .selectFrom(target.table)
-      .select((eb) => ['key_id', eb.fn.countAll<number | string>().as('n')])
-      .groupBy('key_id')
-      .orderBy('key_id')
-      .execute();
+    const rows = await rowsPerKey(ctx.store.db, target.table);
     const counts: Record<string, number> = {};
     for (const row of rows) {
-      const n = Number(row.n);
+      const n = row.n;
       counts[row.key_id] = n;
       if (older.has(row.key_id)) pending += n;
       if (!ring.keyIds.includes(row.key_id)) unknown.add(row.key_id);
@@ -68,12 +64,7 @@ export async function keyStatus(ctx: ServiceContext): Promise<KeyStatus> {
 async function rowsUnder(ctx: ServiceContext, keyId: string): Promise<number> {
   let total = 0;
   for (const target of ENCRYPTED_COLUMNS) {
-    const row = await ctx.store.db
-      .selectFrom(target.table)
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('key_id', '=', keyId)
-      .executeTakeFirst();
-    total += Number(row?.n ?? 0);
+    total += await rowsUnderKey(ctx.store.db, target.table, keyId);
   }
   return total;
 }

@@ -17,7 +17,7 @@ import { chunkAad } from '../documents/documentStore.ts';
  */
 
 /** The encrypted columns of the store, with how each value's aad is formed. */
-interface EncryptedColumn {
+export interface EncryptedColumn {
   table: 'applications' | 'webhook_secrets' | 'operator_totp' | 'document_chunks';
   /** Sealed bytes (`encryptBytes`) with the key id in `key_id` only, rather than a text token. */
   bytes?: true;
