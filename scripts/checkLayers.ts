@@ -97,9 +97,7 @@ export const QUERIES_PENDING: readonly string[] = [
   'webhooks/deliveryQueue.ts',
   'documents/documentStore.ts',
   // Read models and jobs still to move into their entity's repository.
-  'applications/countApplications.ts',
   'applications/documentRekey.ts',
-  'applications/workload.ts',
   'documents/documentRisk.ts',
   'documents/fetchDocuments.ts',
   'documents/serveDocument.ts',

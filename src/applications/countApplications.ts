@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
-import type { Kysely } from 'kysely';
 import type { ServiceContext } from '../context.ts';
-import type { Database } from '../store/tables.ts';
+import { countCreated, keptCounts, keptDays } from './countRepository.ts';
 import { STATUSES, type Status } from './lifecycle.ts';
 
 /** Filters of the counts, as on the wire: times in Unix seconds, both ends inclusive. */
@@ -57,50 +56,6 @@ export async function countApplicationsByStatus(
     rows.push(...(await countCreated(ctx.store.db, query.app_id, endDay * DAY_MS, to)));
   }
   return tally(rows);
-}
-
-/** Per status, the applications created in [from, to) (milliseconds), counted one by one. */
-async function countCreated(
-  db: Kysely<Database>,
-  appId: string | undefined,
-  from: number | undefined,
-  to: number | undefined,
-) {
-  let select = db
-    .selectFrom('applications')
-    .select((eb) => ['status', eb.fn.countAll<number | string | bigint>().as('n')])
-    .groupBy('status');
-  if (appId !== undefined) select = select.where('app_id', '=', appId);
-  if (from !== undefined) select = select.where('created_at', '>=', from);
-  if (to !== undefined) select = select.where('created_at', '<', to);
-  return select.execute();
-}
-
-/** Per status, from the counts kept per day of creation (migration 0051): days [from, to). */
-async function keptDays(
-  db: Kysely<Database>,
-  appId: string | undefined,
-  from: number | undefined,
-  to: number | undefined,
-) {
-  let select = db
-    .selectFrom('application_days')
-    .select((eb) => ['status', eb.fn.sum<number | string | bigint>('n').as('n')])
-    .groupBy('status');
-  if (appId !== undefined) select = select.where('app_id', '=', appId);
-  if (from !== undefined) select = select.where('day', '>=', from);
-  if (to !== undefined) select = select.where('day', '<', to);
-  return select.execute();
-}
-
-/** Per status, from the counts kept by the store's triggers (migration 0036). */
-export async function keptCounts(db: Kysely<Database>, appId?: string) {
-  let select = db
-    .selectFrom('application_counts')
-    .select((eb) => ['status', eb.fn.sum<number | string | bigint>('n').as('n')])
-    .groupBy('status');
-  if (appId !== undefined) select = select.where('app_id', '=', appId);
-  return select.execute();
 }
 
 function tally(rows: { status: string; n: number | string | bigint }[]): StatusCounts {

@@ -1,5 +1,5 @@
 import { isFinal, STATUSES, type Status } from './lifecycle.ts';
-import { keptCounts } from './countApplications.ts';
+import { countEntered, enteredAt, hourlyWorkload, keptCounts } from './countRepository.ts';
 import type { ServiceContext } from '../context.ts';
 import { screeningAlerts } from '../screening/screeningRepository.ts';
 import type { Store } from '../store/connect.ts';
@@ -38,50 +38,11 @@ export interface Workload {
   screening: { open_hits: number; delivered_alerts: number };
 }
 
-/** How many of a status entered it before `before` (or at or after it), counting at most `cap`. */
-async function countEntered(
-  store: Store,
-  status: Status,
-  side: '<' | '>=',
-  before: number,
-  cap: number,
-): Promise<number> {
-  const window = store.db
-    .selectFrom('applications')
-    .select('updated_at')
-    .where('status', '=', status)
-    .where('updated_at', side, before)
-    .limit(cap);
-  const row = await store.db
-    .selectFrom(window.as('w'))
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /** Past the SLA: counted directly, or as the count less those within it, whichever reads less. */
 async function pastSla(store: Store, status: Status, count: number, cutoff: number): Promise<number> {
-  const within = await countEntered(store, status, '>=', cutoff, MEDIAN_WINDOW + 1);
+  const within = await countEntered(store.db, status, '>=', cutoff, MEDIAN_WINDOW + 1);
   if (within <= MEDIAN_WINDOW) return Math.max(0, count - within);
-  return countEntered(store, status, '<', cutoff, count);
-}
-
-/** The entry time at a position of a status's applications, oldest first or newest first. */
-async function enteredAt(
-  store: Store,
-  status: Status,
-  offset: number,
-  order: 'asc' | 'desc' = 'asc',
-): Promise<number | null> {
-  const row = await store.db
-    .selectFrom('applications')
-    .select('updated_at')
-    .where('status', '=', status)
-    .orderBy('updated_at', order)
-    .limit(1)
-    .offset(offset)
-    .executeTakeFirst();
-  return row === undefined ? null : Number(row.updated_at);
+  return countEntered(store.db, status, '<', cutoff, count);
 }
 
 /** Per waiting status: seconds since the oldest application entered it (for the metrics). */
@@ -89,7 +50,7 @@ export async function oldestWaiting(store: Store, now: number): Promise<Map<Stat
   const ages = new Map<Status, number | null>();
   for (const status of STATUSES) {
     if (isFinal(status)) continue;
-    const oldest = await enteredAt(store, status, 0);
+    const oldest = await enteredAt(store.db, status, 0);
     ages.set(status, oldest === null ? null : Math.floor((now - oldest) / 1000));
   }
   return ages;
@@ -114,13 +75,13 @@ export async function reviewWorkload(ctx: ServiceContext): Promise<Workload> {
       });
       continue;
     }
-    const oldest = await enteredAt(ctx.store, status, 0);
+    const oldest = await enteredAt(ctx.store.db, status, 0);
     // The median of the window (all of them when they fit); of an even count, the mean of the
     // two middle ones.
     const window = Math.min(count, MEDIAN_WINDOW);
     const order = count > MEDIAN_WINDOW ? 'desc' : 'asc';
-    const lower = await enteredAt(ctx.store, status, Math.floor((window - 1) / 2), order);
-    const upper = window % 2 === 0 ? await enteredAt(ctx.store, status, window / 2, order) : lower;
+    const lower = await enteredAt(ctx.store.db, status, Math.floor((window - 1) / 2), order);
+    const upper = window % 2 === 0 ? await enteredAt(ctx.store.db, status, window / 2, order) : lower;
     const age = (at: number | null) => (at === null ? null : Math.floor((now - at) / 1000));
     const median = lower === null || upper === null ? null : Math.floor((now - (lower + upper) / 2) / 1000);
     statuses.push({
@@ -144,17 +105,7 @@ async function backlog(ctx: ServiceContext, now: number): Promise<Workload['back
   const firstHour = Math.floor(now / HOUR_MS) - BACKLOG_HOURS + 1;
   // Kept per hour by the store's triggers (migration 0050): at most BACKLOG_HOURS hours of a few
   // shards each, at any size. Summed: PostgreSQL keeps several shards of one hour.
-  const rows = await ctx.store.db
-    .selectFrom('workload_hours')
-    .select((eb) => [
-      'hour',
-      eb.fn.sum<number | string>('arrivals').as('arrivals'),
-      eb.fn.sum<number | string>('decisions').as('decisions'),
-    ])
-    .where('hour', '>=', firstHour)
-    .where('hour', '<', firstHour + BACKLOG_HOURS)
-    .groupBy('hour')
-    .execute();
+  const rows = await hourlyWorkload(ctx.store.db, firstHour, BACKLOG_HOURS);
   const byHour = new Map(rows.map((row) => [Number(row.hour), row]));
   return Array.from({ length: BACKLOG_HOURS }, (_, i) => {
     const hour = firstHour + i;
