@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
  *    removed; the check fails once one of them is gone, so the list only shrinks.
  * 4. Only the transport and the entry points know the HTTP framework (`fastify`, `@fastify/*`).
  * 5. Above the store, only repositories (`*Repository.ts`) build queries (`selectFrom`,
- *    `updateTable`, `insertInto`, `deleteFrom`): a domain file says what it needs and a repository
+ *    `updateTable`, `insertInto`, `deleteFrom`, or raw SQL in Kysely's `sql` template): a domain file says what it needs and a repository
  *    of its entity says how it is read or written. `QUERIES_PENDING` names the files that still
  *    build their own, to be moved; as with `PENDING`, an entry no longer needed fails the check.
  *
@@ -101,7 +101,9 @@ export const QUERIES_PENDING: readonly string[] = [
   'documents/documentRisk.ts',
   'documents/fetchDocuments.ts',
   'documents/serveDocument.ts',
+  'keys/reencrypt.ts',
   'metrics/storeGauges.ts',
+  'retention/retention.ts',
 ];
 
 /** The unit a domain rank is given to: the top folder, or the file itself at the top of src/. */
@@ -137,7 +139,7 @@ export interface LayerReport {
 
 const IMPORT = /(?:from\s+|import\s*\(\s*)'(\.{1,2}\/[^']+)'/g;
 const FRAMEWORK = /(?:from\s+|import\s*\(\s*)'(?:fastify|@fastify\/[^']+)'/;
-const QUERY = /\.(?:selectFrom|updateTable|insertInto|deleteFrom)\(/;
+const QUERY = /\.(?:selectFrom|updateTable|insertInto|deleteFrom)\(|\bsql(?:<[^>]*>)?`/;
 const REPOSITORY = /Repository\.ts$/;
 
 function sourceFiles(dir: string, extension: string): string[] {

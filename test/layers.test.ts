@@ -158,10 +158,11 @@ describe('the check itself', () => {
       'operators/sessions.ts': "export const g = (db) => db\n  .updateTable('operators');\n",
       'store/connect.ts': query,
       'keys/rotate.ts': "export const h = 'no query here: selectFrom';\n",
+      'retention/erase.ts': 'export const e = (db) => sql<{ n: number }>`select 1`.execute(db);\n',
     });
     try {
       const report = checkLayers(root, { queriesPending: ['operators/sessions.ts', 'keys/rotate.ts'] });
-      assert.deepEqual(report.queries, ['callers/credentials.ts']);
+      assert.deepEqual(report.queries.sort(), ['callers/credentials.ts', 'retention/erase.ts']);
       assert.deepEqual(report.staleQueries, ['keys/rotate.ts']);
     } finally {
       rmSync(root, { recursive: true });
