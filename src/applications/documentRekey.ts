@@ -1,6 +1,12 @@
-import { sql } from 'kysely';
 import type { ServiceContext } from '../context.ts';
 import type { Store } from '../store/connect.ts';
+import {
+  countUnderOldDocumentHash,
+  findActiveByCertHashes,
+  otherActiveHolder,
+  rowsUnderOldDocumentHash,
+  setDocumentHash,
+} from './applicationRepository.ts';
 import { canonicalDocumentNumber } from './checks/canonical.ts';
 import { documentHash, legacyDocumentHashes } from './documentHash.ts';
 import { isErasedPayload } from './erasure.ts';
@@ -38,13 +44,6 @@ export interface RekeyBatchResult {
   last: string | null;
 }
 
-interface PendingRow {
-  busi_water_no: string;
-  cert_hash: string;
-  active_cert_hash: string | null;
-  payload_enc: string;
-}
-
 /** One batch: the version-1 rows after `after`, in primary key order. */
 export async function rekeyBatch(
   ctx: Pick<ServiceContext, 'store' | 'keyRing'>,
@@ -53,12 +52,7 @@ export async function rekeyBatch(
 ): Promise<RekeyBatchResult> {
   const { store, keyRing } = ctx;
   return store.transaction(async (trx) => {
-    const rows = await sql<PendingRow>`
-      select busi_water_no, cert_hash, active_cert_hash, payload_enc
-      from ${store.table('applications')}
-      where cert_hash_version = 1 and busi_water_no > ${after}
-      order by busi_water_no
-      limit ${limit}${store.skipLockedClause}`.execute(trx);
+    const rows = await rowsUnderOldDocumentHash(store, trx, after, limit);
     const result: RekeyBatchResult = {
       rekeyed: 0,
       unchanged: 0,
@@ -67,7 +61,7 @@ export async function rekeyBatch(
       failed: [],
       last: null,
     };
-    for (const row of rows.rows) {
+    for (const row of rows) {
       result.last = row.busi_water_no;
       let hash: string;
       try {
@@ -83,25 +77,12 @@ export async function rekeyBatch(
         continue;
       }
       if (row.active_cert_hash !== null && row.active_cert_hash !== hash) {
-        const holder = await trx
-          .selectFrom('applications')
-          .select('busi_water_no')
-          .where('active_cert_hash', '=', hash)
-          .where('busi_water_no', '!=', row.busi_water_no)
-          .executeTakeFirst();
-        if (holder !== undefined) {
+        if (await otherActiveHolder(trx, hash, row.busi_water_no)) {
           result.conflicts.push(row.busi_water_no);
           continue;
         }
       }
-      // The active hash follows the state at the time of writing: a row that became final meanwhile has none.
-      const updated = await sql`
-        update ${store.table('applications')}
-        set cert_hash = ${hash}, cert_hash_version = 2,
-          active_cert_hash = case when active_cert_hash is null then null else cast(${hash} as text) end
-        where busi_water_no = ${row.busi_water_no} and cert_hash_version = 1
-          and payload_enc = ${row.payload_enc}`.execute(trx);
-      if (Number(updated.numAffectedRows ?? 0n) !== 1) result.skipped++;
+      if (!(await setDocumentHash(store, trx, row, hash))) result.skipped++;
       else if (hash === row.cert_hash) result.unchanged++;
       else result.rekeyed++;
     }
@@ -145,11 +126,7 @@ export async function rekeyDocuments(
     if (batch.last === null) break;
     after = batch.last;
   }
-  const left = await sql<{ n: number | string }>`
-    select count(*) as n from ${ctx.store.table('applications')} where cert_hash_version = 1`.execute(
-    ctx.store.db,
-  );
-  report.pending = Number(left.rows[0]?.n ?? 0);
+  report.pending = await countUnderOldDocumentHash(ctx.store);
   // New rows are written at version 2, so once none is left, none comes back.
   if (report.pending === 0) finished.add(ctx.store);
   else finished.delete(ctx.store);
@@ -168,9 +145,5 @@ export async function findLegacyDuplicate(
   if (finished.has(ctx.store)) return undefined;
   const hashes = legacyDocumentHashes(ctx.keyRing, application);
   if (hashes.length === 0) return undefined;
-  return ctx.store.db
-    .selectFrom('applications')
-    .select(['busi_water_no', 'app_id'])
-    .where('active_cert_hash', 'in', hashes)
-    .executeTakeFirst();
+  return findActiveByCertHashes(ctx.store.db, hashes);
 }
