@@ -1,5 +1,7 @@
 import { sql, type Kysely, type Updateable } from 'kysely';
 import type { Store } from '../store/connect.ts';
+import { isFinal, STATUSES } from './lifecycle.ts';
+import { ERASED_CERT_HASH } from './erasure.ts';
 import type { ApplicationsTable, ApplicationTransitionsTable, Database } from '../store/tables.ts';
 
 export type { SubmissionRows } from '../store/connect.ts';
@@ -389,4 +391,60 @@ export async function findActiveByCertHashes(db: Kysely<Database>, hashes: reado
     .select(['busi_water_no', 'app_id'])
     .where('active_cert_hash', 'in', hashes)
     .executeTakeFirst();
+}
+
+// Literal, as in the partial index `applications_retention`, so that SQLite can use that index.
+const FINAL_IN = sql.raw(
+  `(${STATUSES.filter(isFinal)
+    .map((s) => `'${s}'`)
+    .join(', ')})`,
+);
+
+/** An application retention may erase: final, not erased. */
+export interface ErasableRow {
+  busi_water_no: string;
+  status: string;
+  updated_at: number;
+}
+
+/**
+ * Applications final since before `cutoff` and not erased, after a position in
+ * (updated_at, busi_water_no) order; `lock`: locked past others where the store can.
+ */
+export async function erasableAfter(
+  store: Store,
+  db: Kysely<Database>,
+  cutoff: number,
+  after: { updatedAt: number; busiWaterNo: string } | undefined,
+  limit: number,
+  lock: boolean,
+): Promise<ErasableRow[]> {
+  const position =
+    after === undefined
+      ? sql``
+      : sql` and (updated_at, busi_water_no) > (${after.updatedAt}, ${after.busiWaterNo})`;
+  const rows = await sql<ErasableRow>`
+    select busi_water_no, status, updated_at from ${store.table('applications')}
+    where erased_at is null and status in ${FINAL_IN} and updated_at < ${cutoff}${position}
+    order by updated_at, busi_water_no
+    limit ${limit}${lock ? store.skipLockedClause : sql``}`.execute(db);
+  return rows.rows.map((r) => ({ ...r, updated_at: Number(r.updated_at) }));
+}
+
+/**
+ * Replaces the application's payload with its tombstone and its document hash with the erased
+ * marker, if it is still final, not erased and old enough: false when it no longer is.
+ */
+export async function eraseIfEligible(
+  store: Store,
+  trx: Kysely<Database>,
+  erasure: { busiWaterNo: string; tombstone: string; keyId: string; erasedAt: number; cutoff: number },
+): Promise<boolean> {
+  const updated = await sql`
+    update ${store.table('applications')}
+    set payload_enc = ${erasure.tombstone}, key_id = ${erasure.keyId},
+      cert_hash = ${ERASED_CERT_HASH}, erased_at = ${erasure.erasedAt}
+    where busi_water_no = ${erasure.busiWaterNo}
+      and erased_at is null and status in ${FINAL_IN} and updated_at < ${erasure.cutoff}`.execute(trx);
+  return Number(updated.numAffectedRows ?? 0n) === 1;
 }

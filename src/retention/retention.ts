@@ -1,10 +1,9 @@
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { recordAudit } from '../audit/auditTrail.ts';
-import { ERASED_CERT_HASH, erasedPayload } from '../applications/erasure.ts';
-import { isFinal, STATUSES } from '../applications/lifecycle.ts';
+import { erasedPayload } from '../applications/erasure.ts';
+import { erasableAfter, eraseIfEligible, type ErasableRow } from '../applications/applicationRepository.ts';
 import type { ServiceContext } from '../context.ts';
 import { eraseDocuments } from '../documents/documentStore.ts';
-import type { Store } from '../store/connect.ts';
 import type { Database } from '../store/tables.ts';
 import { sealTombstone } from '../applications/sealedPayload.ts';
 
@@ -24,10 +23,6 @@ import { sealTombstone } from '../applications/sealedPayload.ts';
  * (secure_delete on) has its write-ahead log checkpointed and truncated, PostgreSQL's table is
  * vacuumed so that the old row versions are removed.
  */
-
-const FINAL_STATUSES = STATUSES.filter(isFinal);
-// Literal, as in the partial index `applications_retention`, so that SQLite can use that index.
-const FINAL_IN = sql.raw(`(${FINAL_STATUSES.map((s) => `'${s}'`).join(', ')})`);
 
 const DAY_MS = 86_400_000;
 /** At most this many serials are listed in a report; the counts are always complete. */
@@ -60,33 +55,6 @@ export interface RetentionReport {
   store_compacted: boolean | null;
 }
 
-interface Candidate {
-  busi_water_no: string;
-  status: string;
-  updated_at: number;
-}
-
-/** Eligible applications after a position in (updated_at, busi_water_no) order. */
-async function candidates(
-  store: Store,
-  db: Transaction<Database> | Store['db'],
-  cutoff: number,
-  after: { updatedAt: number; busiWaterNo: string } | undefined,
-  limit: number,
-  lock: boolean,
-): Promise<Candidate[]> {
-  const position =
-    after === undefined
-      ? sql``
-      : sql` and (updated_at, busi_water_no) > (${after.updatedAt}, ${after.busiWaterNo})`;
-  const rows = await sql<Candidate>`
-    select busi_water_no, status, updated_at from ${store.table('applications')}
-    where erased_at is null and status in ${FINAL_IN} and updated_at < ${cutoff}${position}
-    order by updated_at, busi_water_no
-    limit ${limit}${lock ? store.skipLockedClause : sql``}`.execute(db);
-  return rows.rows.map((r) => ({ ...r, updated_at: Number(r.updated_at) }));
-}
-
 export async function runRetention(ctx: ServiceContext, options: RetentionOptions): Promise<RetentionReport> {
   const batchSize = options.batchSize ?? 200;
   const cutoff = ctx.now() - options.days * DAY_MS;
@@ -106,14 +74,14 @@ export async function runRetention(ctx: ServiceContext, options: RetentionOption
   let after: { updatedAt: number; busiWaterNo: string } | undefined;
   for (;;) {
     if (options.shouldStop?.() === true) break;
-    let batch: Candidate[];
+    let batch: ErasableRow[];
     const before = report.count;
     if (options.dryRun) {
-      batch = await candidates(ctx.store, ctx.store.db, cutoff, after, batchSize, false);
+      batch = await erasableAfter(ctx.store, ctx.store.db, cutoff, after, batchSize, false);
       for (const row of batch) note(row.busi_water_no);
     } else {
       batch = await ctx.store.transaction(async (trx) => {
-        const rows = await candidates(ctx.store, trx, cutoff, after, batchSize, true);
+        const rows = await erasableAfter(ctx.store, trx, cutoff, after, batchSize, true);
         for (const row of rows) {
           if (await erase(ctx, trx, row, cutoff, options)) note(row.busi_water_no);
         }
@@ -134,19 +102,20 @@ export async function runRetention(ctx: ServiceContext, options: RetentionOption
 async function erase(
   ctx: ServiceContext,
   trx: Transaction<Database>,
-  row: Candidate,
+  row: ErasableRow,
   cutoff: number,
   options: RetentionOptions,
 ): Promise<boolean> {
   const now = ctx.now();
   const tombstone = sealTombstone(ctx.keyRing, row.busi_water_no, erasedPayload(now));
-  const updated = await sql`
-    update ${ctx.store.table('applications')}
-    set payload_enc = ${tombstone}, key_id = ${ctx.keyRing.keyIdOf(tombstone)},
-      cert_hash = ${ERASED_CERT_HASH}, erased_at = ${now}
-    where busi_water_no = ${row.busi_water_no}
-      and erased_at is null and status in ${FINAL_IN} and updated_at < ${cutoff}`.execute(trx);
-  if (Number(updated.numAffectedRows ?? 0n) !== 1) return false;
+  const erased = await eraseIfEligible(ctx.store, trx, {
+    busiWaterNo: row.busi_water_no,
+    tombstone,
+    keyId: ctx.keyRing.keyIdOf(tombstone),
+    erasedAt: now,
+    cutoff,
+  });
+  if (!erased) return false;
   // The kept documents are identity data too (PIPL: sensitive personal information).
   await eraseDocuments(trx, row.busi_water_no);
   await recordAudit(trx, {
