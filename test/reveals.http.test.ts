@@ -42,13 +42,30 @@ for (const storeName of storeNames()) {
       });
       assert.equal(ok.status, 200, ok.text);
       const entry = (
-        await listAudit(service.ctx.store.db, { targetId: serial, action: 'application.reveal', limit: 5 })
+        await listAudit(
+          service.ctx.store.db,
+          { targetId: serial, action: 'application.reveal', limit: 5 },
+          { role: 'reviewer' },
+        )
       ).items[0]!;
       assert.deepEqual(entry.details, {
         field: 'cert_id',
         purpose: 'other',
         purpose_text: 'chargeback dispute 4411',
       });
+      // A viewer reading the trail sees why by its code, not the reviewer's own words.
+      const viewer = await newOperator(service, 'viewer');
+      const trail = await call(
+        service,
+        'GET',
+        `${ADMIN}/audit?target_id=${serial}&action=application.reveal`,
+        {
+          token: viewer.token,
+        },
+      );
+      assert.equal(trail.status, 200, trail.text);
+      const seen = (trail.body.data as { items: { details: Record<string, unknown> }[] }).items[0]!;
+      assert.deepEqual(seen.details, { field: 'cert_id', purpose: 'other' });
     });
 
     test('at most OPERATOR_REVEALS_PER_HOUR reveals an hour per operator, counted in the metric', async () => {

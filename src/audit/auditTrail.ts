@@ -121,6 +121,10 @@ export interface AuditFilter {
  */
 const WITHHELD_FROM_VIEWERS: Partial<Record<AuditAction, readonly string[]>> = {
   'screening.clear': ['note'],
+  // A reveal's own words for why (purpose `other`) are free text about the applicant's case; a
+  // viewer, who may not reveal, sees the purpose's code only.
+  'application.reveal': ['purpose_text'],
+  'application.review_open': ['purpose_text'],
 };
 
 /** Who reads the trail: an operator of a role, or the host's own `cardapply audit` (everything). */
