@@ -3,13 +3,20 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { parseEncryptionKeys } from '../src/crypto/keyRing.ts';
 import { documentRows, readBlob } from '../src/documents/documentStore.ts';
+import { StatusView } from '../src/applications/queryApplication.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { reencryptAll } from '../src/keys/reencrypt.ts';
 import { runRetention } from '../src/retention/retention.ts';
+import { compileValidator } from '../src/validation/schemaValidator.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
 import { pngImage, sha256 } from './helpers/documentImages.ts';
 import { startDocumentServer, type DocumentServer } from './helpers/documentServer.ts';
-import { settledDocuments, startDocumentService, type DocumentService } from './helpers/documentService.ts';
+import {
+  queryStatus,
+  settledDocuments,
+  startDocumentService,
+  type DocumentService,
+} from './helpers/documentService.ts';
 import { ADMIN, call, newOperator, type TestOperator } from './helpers/operators.ts';
 import { newCaller, nowSeconds, post, type TestCaller } from './helpers/service.ts';
 import { storeNames, TEST_ENCRYPTION_KEYS } from './helpers/stores.ts';
@@ -124,6 +131,14 @@ for (const storeName of storeNames()) {
       assert.equal(amend.status, 200, amend.text);
       const outcomes = await settledDocuments(service, caller, serial);
       assert.deepEqual(outcomes['passport_img'], { state: 'failed', reason: 'unreachable' });
+      // The caller's views never carry the copy kept of the replaced image: not the status, not
+      // the amend's answer, and they hold to the caller's schema (which declares no `previous`).
+      const status = await queryStatus(service, caller, serial);
+      const checked = compileValidator(StatusView)(status);
+      assert.ok(checked.ok, JSON.stringify(checked));
+      assert.doesNotMatch(JSON.stringify(status), /"previous"/);
+      assert.doesNotMatch(amend.text, /"previous"/);
+      assert.ok(compileValidator(StatusView)(amend.body.data).ok, amend.text);
 
       const view = await call(service, 'GET', `${ADMIN}/applications/${serial}`, { token: reviewer.token });
       assert.equal(view.status, 200, view.text);

@@ -87,6 +87,33 @@ describe('OpenAPI document and reference', () => {
     }
   });
 
+  test("the caller's document never names the operators' previous copy; the admin application view does", async () => {
+    /** The paths (`/`-joined keys) at which a schema declares a property `previous`. */
+    const declared = (node: unknown, path = ''): string[] => {
+      if (node === null || typeof node !== 'object') return [];
+      const found: string[] = [];
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'properties' && value !== null && typeof value === 'object' && 'previous' in value)
+          found.push(path);
+        found.push(...declared(value, `${path}/${key}`));
+      }
+      return found;
+    };
+    const caller = (await (await fetch(`${service.baseUrl}/openapi.json`)).json()) as unknown;
+    assert.deepEqual(declared(caller), [], 'a caller never gets the copy an amend replaced');
+    assert.doesNotMatch(JSON.stringify(caller), /"previous"/);
+    const admin = (await (await fetch(`${service.baseUrl}/admin/openapi.json`)).json()) as {
+      paths: Record<string, unknown>;
+    };
+    const view = admin.paths['/admin/v1/applications/{busi_water_no}'];
+    assert.ok(declared(view).some((path) => path.includes('/documents/properties/passport_img')));
+    assert.deepEqual(
+      declared(admin.paths['/admin/v1/applications/{busi_water_no}/events']),
+      [],
+      'events never carry it, to operators either',
+    );
+  });
+
   test('the submit operation documents every field of the specification and its errors', async () => {
     const doc = (await (await fetch(`${service.baseUrl}/openapi.json`)).json()) as {
       openapi: string;

@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit/auditTrail.ts';
 import { documentRiskFlags } from '../documents/documentRisk.ts';
 import { documentRows } from '../documents/documentStore.ts';
-import { outcomesOf, type DocumentOutcomes } from '../documents/documentView.ts';
+import { outcomesOf, type OperatorDocumentOutcomes } from '../documents/documentView.ts';
 import { DOCUMENT_FIELDS } from '../documents/outcome.ts';
 import { takeReveal, type RevealPurpose } from './revealPolicy.ts';
 import type { ServiceContext } from '../context.ts';
@@ -34,7 +34,7 @@ export interface OperatorApplicationView extends ApplicationSummary {
     at: number;
   }[];
   /** Per image field: its document pending, kept or failed (documents/documentView.ts). */
-  documents: DocumentOutcomes;
+  documents: OperatorDocumentOutcomes;
   /** Soft signals for the reviewer (riskFlags.ts, documents/documentRisk.ts), computed at each view. */
   risk_flags: RiskFlag[];
   /** Sanctions screening hits with their list entries (screening/screeningView.ts). */

@@ -12,11 +12,6 @@ import {
   type DocumentType,
 } from './outcome.ts';
 
-/**
- * What became of each image field's document, as the caller's status view, the list, the events
- * and the admin view show it: `pending` (not fetched yet, or being tried again), `kept` (its type,
- * size and SHA-256) or `failed` with a reason. Never the URL, never a byte.
- */
 /** A kept copy's facts: type, size, SHA-256, pixels, fetch time. */
 const CopyFacts = {
   type: Type.Enum([...DOCUMENT_TYPES], { description: 'The type read from the bytes.' }),
@@ -27,62 +22,85 @@ const CopyFacts = {
   fetched_at: Type.Optional(Type.Integer({ description: 'Unix seconds.' })),
 };
 
-export const DocumentOutcome = Type.Object(
+/**
+ * What became of each image field's document, as the caller's status view, the list and the events
+ * show it: `pending` (not fetched yet, or being tried again), `kept` (its type, size and SHA-256) or
+ * `failed` with a reason. Never the URL, never a byte, and never the copy an amend replaced: that
+ * is the operators' (`OperatorDocumentOutcome`).
+ */
+const outcomeProperties = {
+  state: Type.Enum(['pending', 'kept', 'failed'], { description: 'What became of the fetch.' }),
+  type: Type.Optional(Type.Enum([...DOCUMENT_TYPES], { description: 'kept: the type read from the bytes.' })),
+  size: Type.Optional(Type.Integer({ description: 'kept: bytes.' })),
+  sha256: Type.Optional(
+    Type.String({ description: 'kept: hex SHA-256 of the bytes as served.', examples: ['9f86d08…'] }),
+  ),
+  width: Type.Optional(Type.Integer({ description: 'kept image: pixels.' })),
+  height: Type.Optional(Type.Integer({ description: 'kept image: pixels.' })),
+  fetched_at: Type.Optional(Type.Integer({ description: 'kept: Unix seconds.' })),
+  reason: Type.Optional(
+    Type.Enum([...FAILURE_REASONS], {
+      description:
+        'failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).',
+    }),
+  ),
+};
+
+export const DocumentOutcome = Type.Object(outcomeProperties, { additionalProperties: false });
+export type DocumentOutcome = Static<typeof DocumentOutcome>;
+
+/** The operators' view of an outcome: the caller's, and the copy an amend's document would replace. */
+export const OperatorDocumentOutcome = Type.Object(
   {
-    state: Type.Enum(['pending', 'kept', 'failed'], { description: 'What became of the fetch.' }),
-    type: Type.Optional(
-      Type.Enum([...DOCUMENT_TYPES], { description: 'kept: the type read from the bytes.' }),
-    ),
-    size: Type.Optional(Type.Integer({ description: 'kept: bytes.' })),
-    sha256: Type.Optional(
-      Type.String({ description: 'kept: hex SHA-256 of the bytes as served.', examples: ['9f86d08…'] }),
-    ),
-    width: Type.Optional(Type.Integer({ description: 'kept image: pixels.' })),
-    height: Type.Optional(Type.Integer({ description: 'kept image: pixels.' })),
-    fetched_at: Type.Optional(Type.Integer({ description: 'kept: Unix seconds.' })),
-    reason: Type.Optional(
-      Type.Enum([...FAILURE_REASONS], {
-        description:
-          'failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).',
-      }),
-    ),
+    ...outcomeProperties,
     previous: Type.Optional(
       Type.Object(CopyFacts, {
         additionalProperties: false,
         description:
-          "The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile.",
+          "While the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile.",
       }),
     ),
   },
   { additionalProperties: false },
 );
-export type DocumentOutcome = Static<typeof DocumentOutcome>;
+export type OperatorDocumentOutcome = Static<typeof OperatorDocumentOutcome>;
+
+const outcomesOptions = {
+  additionalProperties: false,
+  description:
+    'Per image field the application carries: its document fetched by the service (after the acknowledgement), checked and kept.',
+} as const;
 
 export const DocumentOutcomes = Type.Object(
   Object.fromEntries(DOCUMENT_FIELDS.map((field) => [field, Type.Optional(DocumentOutcome)])),
-  {
-    additionalProperties: false,
-    description:
-      'Per image field the application carries: its document fetched by the service (after the acknowledgement), checked and kept.',
-  },
+  outcomesOptions,
 );
 export type DocumentOutcomes = Partial<Record<DocumentField, DocumentOutcome>>;
 
+export const OperatorDocumentOutcomes = Type.Object(
+  Object.fromEntries(DOCUMENT_FIELDS.map((field) => [field, Type.Optional(OperatorDocumentOutcome)])),
+  outcomesOptions,
+);
+export type OperatorDocumentOutcomes = Partial<Record<DocumentField, OperatorDocumentOutcome>>;
+
 /**
- * The row's outcome. A row's state is about the field's latest document; its copy columns hold the
- * copy the service keeps, which is that document's once kept, or, while the latest is pending or
- * failed, the earlier one's (`previous`, with `withPrevious`: the operators' view).
+ * The row's outcome, as the caller sees it. A row's state is about the field's latest document; its
+ * copy columns hold the copy the service keeps, which is that document's once kept, or, while the
+ * latest is pending or failed, the earlier one's (which only operators see: `operatorOutcomeOf`).
  */
-export function outcomeOf(row: DocumentRow, withPrevious = false): DocumentOutcome {
-  const previous =
-    withPrevious && row.state !== 'kept' && row.blob_id !== null ? { previous: copyOf(row) } : {};
-  if (row.state === 'failed')
-    return { state: 'failed', reason: row.reason as DocumentOutcome['reason'], ...previous };
-  if (row.state !== 'kept') return { state: 'pending', ...previous };
+export function outcomeOf(row: DocumentRow): DocumentOutcome {
+  if (row.state === 'failed') return { state: 'failed', reason: row.reason as DocumentOutcome['reason'] };
+  if (row.state !== 'kept') return { state: 'pending' };
   return { state: 'kept', ...copyOf(row) };
 }
 
-function copyOf(row: DocumentRow): NonNullable<DocumentOutcome['previous']> {
+/** The row's outcome as operators see it: with the `previous` copy held while the latest is not kept. */
+export function operatorOutcomeOf(row: DocumentRow): OperatorDocumentOutcome {
+  const outcome = outcomeOf(row);
+  return row.state !== 'kept' && row.blob_id !== null ? { ...outcome, previous: copyOf(row) } : outcome;
+}
+
+function copyOf(row: DocumentRow): NonNullable<OperatorDocumentOutcome['previous']> {
   return {
     type: row.content_type as DocumentType,
     size: Number(row.byte_size),
@@ -93,22 +111,30 @@ function copyOf(row: DocumentRow): NonNullable<DocumentOutcome['previous']> {
 }
 
 /**
- * The outcomes of one application, as operators see them (with the `previous` copies held).
- * `present`: the image fields it carries, when known (the operator's view decrypts them);
- * otherwise the required ones, which every application carries, and any the service has started on.
+ * Per field, its row's outcome (by `of`), or pending for a field the application carries that the
+ * service has not started on. `present`: the image fields it carries, when known (the operator's
+ * view decrypts them); otherwise the required ones, which every application carries.
  */
-export function outcomesOf(
+function outcomesBy<T extends DocumentOutcome>(
   rows: readonly DocumentRow[],
-  present: readonly string[] = REQUIRED_DOCUMENT_FIELDS,
-  withPrevious = true,
-): DocumentOutcomes {
-  const outcomes: DocumentOutcomes = {};
+  present: readonly string[],
+  of: (row: DocumentRow) => T,
+): Partial<Record<DocumentField, T | { state: 'pending' }>> {
+  const outcomes: Partial<Record<DocumentField, T | { state: 'pending' }>> = {};
   for (const field of DOCUMENT_FIELDS) {
     const row = rows.find((r) => r.field === field);
-    if (row !== undefined) outcomes[field] = outcomeOf(row, withPrevious);
+    if (row !== undefined) outcomes[field] = of(row);
     else if (present.includes(field)) outcomes[field] = { state: 'pending' };
   }
   return outcomes;
+}
+
+/** The outcomes of one application, as operators see them (with the `previous` copies held). */
+export function outcomesOf(
+  rows: readonly DocumentRow[],
+  present: readonly string[] = REQUIRED_DOCUMENT_FIELDS,
+): OperatorDocumentOutcomes {
+  return outcomesBy(rows, present, operatorOutcomeOf);
 }
 
 /**
@@ -127,10 +153,10 @@ export async function callerOutcomes(
   return new Map(
     applications.map((a) => [
       a.busi_water_no,
-      outcomesOf(
+      outcomesBy(
         rows.filter((r) => r.busi_water_no === a.busi_water_no),
         isStatus(a.status) && isFinal(a.status) ? [] : REQUIRED_DOCUMENT_FIELDS,
-        false,
+        outcomeOf,
       ),
     ]),
   );

@@ -775,24 +775,6 @@ export interface components {
              * @enum {unknown}
              */
             reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-            /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-            previous?: {
-              /**
-               * @description The type read from the bytes.
-               * @enum {unknown}
-               */
-              type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-              /** @description Bytes. */
-              size: number;
-              /** @description Hex SHA-256 of the bytes as served. */
-              sha256: string;
-              /** @description An image: pixels. */
-              width?: number;
-              /** @description An image: pixels. */
-              height?: number;
-              /** @description Unix seconds. */
-              fetched_at?: number;
-            };
           };
           id_card_back_img?: {
             /**
@@ -823,24 +805,6 @@ export interface components {
              * @enum {unknown}
              */
             reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-            /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-            previous?: {
-              /**
-               * @description The type read from the bytes.
-               * @enum {unknown}
-               */
-              type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-              /** @description Bytes. */
-              size: number;
-              /** @description Hex SHA-256 of the bytes as served. */
-              sha256: string;
-              /** @description An image: pixels. */
-              width?: number;
-              /** @description An image: pixels. */
-              height?: number;
-              /** @description Unix seconds. */
-              fetched_at?: number;
-            };
           };
           passport_img?: {
             /**
@@ -871,24 +835,6 @@ export interface components {
              * @enum {unknown}
              */
             reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-            /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-            previous?: {
-              /**
-               * @description The type read from the bytes.
-               * @enum {unknown}
-               */
-              type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-              /** @description Bytes. */
-              size: number;
-              /** @description Hex SHA-256 of the bytes as served. */
-              sha256: string;
-              /** @description An image: pixels. */
-              width?: number;
-              /** @description An image: pixels. */
-              height?: number;
-              /** @description Unix seconds. */
-              fetched_at?: number;
-            };
           };
           sign_applicant?: {
             /**
@@ -919,24 +865,6 @@ export interface components {
              * @enum {unknown}
              */
             reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-            /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-            previous?: {
-              /**
-               * @description The type read from the bytes.
-               * @enum {unknown}
-               */
-              type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-              /** @description Bytes. */
-              size: number;
-              /** @description Hex SHA-256 of the bytes as served. */
-              sha256: string;
-              /** @description An image: pixels. */
-              width?: number;
-              /** @description An image: pixels. */
-              height?: number;
-              /** @description Unix seconds. */
-              fetched_at?: number;
-            };
           };
           pay_voucher?: {
             /**
@@ -967,24 +895,6 @@ export interface components {
              * @enum {unknown}
              */
             reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-            /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-            previous?: {
-              /**
-               * @description The type read from the bytes.
-               * @enum {unknown}
-               */
-              type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-              /** @description Bytes. */
-              size: number;
-              /** @description Hex SHA-256 of the bytes as served. */
-              sha256: string;
-              /** @description An image: pixels. */
-              width?: number;
-              /** @description An image: pixels. */
-              height?: number;
-              /** @description Unix seconds. */
-              fetched_at?: number;
-            };
           };
         };
       };
@@ -2899,24 +2809,6 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                  previous?: {
-                    /**
-                     * @description The type read from the bytes.
-                     * @enum {unknown}
-                     */
-                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                    /** @description Bytes. */
-                    size: number;
-                    /** @description Hex SHA-256 of the bytes as served. */
-                    sha256: string;
-                    /** @description An image: pixels. */
-                    width?: number;
-                    /** @description An image: pixels. */
-                    height?: number;
-                    /** @description Unix seconds. */
-                    fetched_at?: number;
-                  };
                 };
                 id_card_back_img?: {
                   /**
@@ -2947,24 +2839,6 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                  previous?: {
-                    /**
-                     * @description The type read from the bytes.
-                     * @enum {unknown}
-                     */
-                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                    /** @description Bytes. */
-                    size: number;
-                    /** @description Hex SHA-256 of the bytes as served. */
-                    sha256: string;
-                    /** @description An image: pixels. */
-                    width?: number;
-                    /** @description An image: pixels. */
-                    height?: number;
-                    /** @description Unix seconds. */
-                    fetched_at?: number;
-                  };
                 };
                 passport_img?: {
                   /**
@@ -2995,24 +2869,6 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                  previous?: {
-                    /**
-                     * @description The type read from the bytes.
-                     * @enum {unknown}
-                     */
-                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                    /** @description Bytes. */
-                    size: number;
-                    /** @description Hex SHA-256 of the bytes as served. */
-                    sha256: string;
-                    /** @description An image: pixels. */
-                    width?: number;
-                    /** @description An image: pixels. */
-                    height?: number;
-                    /** @description Unix seconds. */
-                    fetched_at?: number;
-                  };
                 };
                 sign_applicant?: {
                   /**
@@ -3043,24 +2899,6 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                  previous?: {
-                    /**
-                     * @description The type read from the bytes.
-                     * @enum {unknown}
-                     */
-                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                    /** @description Bytes. */
-                    size: number;
-                    /** @description Hex SHA-256 of the bytes as served. */
-                    sha256: string;
-                    /** @description An image: pixels. */
-                    width?: number;
-                    /** @description An image: pixels. */
-                    height?: number;
-                    /** @description Unix seconds. */
-                    fetched_at?: number;
-                  };
                 };
                 pay_voucher?: {
                   /**
@@ -3091,24 +2929,6 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                  previous?: {
-                    /**
-                     * @description The type read from the bytes.
-                     * @enum {unknown}
-                     */
-                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                    /** @description Bytes. */
-                    size: number;
-                    /** @description Hex SHA-256 of the bytes as served. */
-                    sha256: string;
-                    /** @description An image: pixels. */
-                    width?: number;
-                    /** @description An image: pixels. */
-                    height?: number;
-                    /** @description Unix seconds. */
-                    fetched_at?: number;
-                  };
                 };
               };
             };
@@ -3611,24 +3431,6 @@ export interface operations {
                      * @enum {unknown}
                      */
                     reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                    /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                    previous?: {
-                      /**
-                       * @description The type read from the bytes.
-                       * @enum {unknown}
-                       */
-                      type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                      /** @description Bytes. */
-                      size: number;
-                      /** @description Hex SHA-256 of the bytes as served. */
-                      sha256: string;
-                      /** @description An image: pixels. */
-                      width?: number;
-                      /** @description An image: pixels. */
-                      height?: number;
-                      /** @description Unix seconds. */
-                      fetched_at?: number;
-                    };
                   };
                   id_card_back_img?: {
                     /**
@@ -3659,24 +3461,6 @@ export interface operations {
                      * @enum {unknown}
                      */
                     reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                    /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                    previous?: {
-                      /**
-                       * @description The type read from the bytes.
-                       * @enum {unknown}
-                       */
-                      type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                      /** @description Bytes. */
-                      size: number;
-                      /** @description Hex SHA-256 of the bytes as served. */
-                      sha256: string;
-                      /** @description An image: pixels. */
-                      width?: number;
-                      /** @description An image: pixels. */
-                      height?: number;
-                      /** @description Unix seconds. */
-                      fetched_at?: number;
-                    };
                   };
                   passport_img?: {
                     /**
@@ -3707,24 +3491,6 @@ export interface operations {
                      * @enum {unknown}
                      */
                     reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                    /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                    previous?: {
-                      /**
-                       * @description The type read from the bytes.
-                       * @enum {unknown}
-                       */
-                      type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                      /** @description Bytes. */
-                      size: number;
-                      /** @description Hex SHA-256 of the bytes as served. */
-                      sha256: string;
-                      /** @description An image: pixels. */
-                      width?: number;
-                      /** @description An image: pixels. */
-                      height?: number;
-                      /** @description Unix seconds. */
-                      fetched_at?: number;
-                    };
                   };
                   sign_applicant?: {
                     /**
@@ -3755,24 +3521,6 @@ export interface operations {
                      * @enum {unknown}
                      */
                     reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                    /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                    previous?: {
-                      /**
-                       * @description The type read from the bytes.
-                       * @enum {unknown}
-                       */
-                      type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                      /** @description Bytes. */
-                      size: number;
-                      /** @description Hex SHA-256 of the bytes as served. */
-                      sha256: string;
-                      /** @description An image: pixels. */
-                      width?: number;
-                      /** @description An image: pixels. */
-                      height?: number;
-                      /** @description Unix seconds. */
-                      fetched_at?: number;
-                    };
                   };
                   pay_voucher?: {
                     /**
@@ -3803,24 +3551,6 @@ export interface operations {
                      * @enum {unknown}
                      */
                     reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                    /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                    previous?: {
-                      /**
-                       * @description The type read from the bytes.
-                       * @enum {unknown}
-                       */
-                      type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                      /** @description Bytes. */
-                      size: number;
-                      /** @description Hex SHA-256 of the bytes as served. */
-                      sha256: string;
-                      /** @description An image: pixels. */
-                      width?: number;
-                      /** @description An image: pixels. */
-                      height?: number;
-                      /** @description Unix seconds. */
-                      fetched_at?: number;
-                    };
                   };
                 };
               }[];
@@ -4296,24 +4026,6 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                  previous?: {
-                    /**
-                     * @description The type read from the bytes.
-                     * @enum {unknown}
-                     */
-                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                    /** @description Bytes. */
-                    size: number;
-                    /** @description Hex SHA-256 of the bytes as served. */
-                    sha256: string;
-                    /** @description An image: pixels. */
-                    width?: number;
-                    /** @description An image: pixels. */
-                    height?: number;
-                    /** @description Unix seconds. */
-                    fetched_at?: number;
-                  };
                 };
                 id_card_back_img?: {
                   /**
@@ -4344,24 +4056,6 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                  previous?: {
-                    /**
-                     * @description The type read from the bytes.
-                     * @enum {unknown}
-                     */
-                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                    /** @description Bytes. */
-                    size: number;
-                    /** @description Hex SHA-256 of the bytes as served. */
-                    sha256: string;
-                    /** @description An image: pixels. */
-                    width?: number;
-                    /** @description An image: pixels. */
-                    height?: number;
-                    /** @description Unix seconds. */
-                    fetched_at?: number;
-                  };
                 };
                 passport_img?: {
                   /**
@@ -4392,24 +4086,6 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                  previous?: {
-                    /**
-                     * @description The type read from the bytes.
-                     * @enum {unknown}
-                     */
-                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                    /** @description Bytes. */
-                    size: number;
-                    /** @description Hex SHA-256 of the bytes as served. */
-                    sha256: string;
-                    /** @description An image: pixels. */
-                    width?: number;
-                    /** @description An image: pixels. */
-                    height?: number;
-                    /** @description Unix seconds. */
-                    fetched_at?: number;
-                  };
                 };
                 sign_applicant?: {
                   /**
@@ -4440,24 +4116,6 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                  previous?: {
-                    /**
-                     * @description The type read from the bytes.
-                     * @enum {unknown}
-                     */
-                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                    /** @description Bytes. */
-                    size: number;
-                    /** @description Hex SHA-256 of the bytes as served. */
-                    sha256: string;
-                    /** @description An image: pixels. */
-                    width?: number;
-                    /** @description An image: pixels. */
-                    height?: number;
-                    /** @description Unix seconds. */
-                    fetched_at?: number;
-                  };
                 };
                 pay_voucher?: {
                   /**
@@ -4488,24 +4146,6 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                  previous?: {
-                    /**
-                     * @description The type read from the bytes.
-                     * @enum {unknown}
-                     */
-                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                    /** @description Bytes. */
-                    size: number;
-                    /** @description Hex SHA-256 of the bytes as served. */
-                    sha256: string;
-                    /** @description An image: pixels. */
-                    width?: number;
-                    /** @description An image: pixels. */
-                    height?: number;
-                    /** @description Unix seconds. */
-                    fetched_at?: number;
-                  };
                 };
               };
             };
@@ -5215,24 +4855,6 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                  previous?: {
-                    /**
-                     * @description The type read from the bytes.
-                     * @enum {unknown}
-                     */
-                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                    /** @description Bytes. */
-                    size: number;
-                    /** @description Hex SHA-256 of the bytes as served. */
-                    sha256: string;
-                    /** @description An image: pixels. */
-                    width?: number;
-                    /** @description An image: pixels. */
-                    height?: number;
-                    /** @description Unix seconds. */
-                    fetched_at?: number;
-                  };
                 };
                 id_card_back_img?: {
                   /**
@@ -5263,24 +4885,6 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                  previous?: {
-                    /**
-                     * @description The type read from the bytes.
-                     * @enum {unknown}
-                     */
-                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                    /** @description Bytes. */
-                    size: number;
-                    /** @description Hex SHA-256 of the bytes as served. */
-                    sha256: string;
-                    /** @description An image: pixels. */
-                    width?: number;
-                    /** @description An image: pixels. */
-                    height?: number;
-                    /** @description Unix seconds. */
-                    fetched_at?: number;
-                  };
                 };
                 passport_img?: {
                   /**
@@ -5311,24 +4915,6 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                  previous?: {
-                    /**
-                     * @description The type read from the bytes.
-                     * @enum {unknown}
-                     */
-                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                    /** @description Bytes. */
-                    size: number;
-                    /** @description Hex SHA-256 of the bytes as served. */
-                    sha256: string;
-                    /** @description An image: pixels. */
-                    width?: number;
-                    /** @description An image: pixels. */
-                    height?: number;
-                    /** @description Unix seconds. */
-                    fetched_at?: number;
-                  };
                 };
                 sign_applicant?: {
                   /**
@@ -5359,24 +4945,6 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                  previous?: {
-                    /**
-                     * @description The type read from the bytes.
-                     * @enum {unknown}
-                     */
-                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                    /** @description Bytes. */
-                    size: number;
-                    /** @description Hex SHA-256 of the bytes as served. */
-                    sha256: string;
-                    /** @description An image: pixels. */
-                    width?: number;
-                    /** @description An image: pixels. */
-                    height?: number;
-                    /** @description Unix seconds. */
-                    fetched_at?: number;
-                  };
                 };
                 pay_voucher?: {
                   /**
@@ -5407,24 +4975,6 @@ export interface operations {
                    * @enum {unknown}
                    */
                   reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                  /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                  previous?: {
-                    /**
-                     * @description The type read from the bytes.
-                     * @enum {unknown}
-                     */
-                    type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                    /** @description Bytes. */
-                    size: number;
-                    /** @description Hex SHA-256 of the bytes as served. */
-                    sha256: string;
-                    /** @description An image: pixels. */
-                    width?: number;
-                    /** @description An image: pixels. */
-                    height?: number;
-                    /** @description Unix seconds. */
-                    fetched_at?: number;
-                  };
                 };
               };
             };
@@ -6487,24 +6037,6 @@ export interface operations {
                        */
                       reason?:
                         'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                      /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                      previous?: {
-                        /**
-                         * @description The type read from the bytes.
-                         * @enum {unknown}
-                         */
-                        type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                        /** @description Bytes. */
-                        size: number;
-                        /** @description Hex SHA-256 of the bytes as served. */
-                        sha256: string;
-                        /** @description An image: pixels. */
-                        width?: number;
-                        /** @description An image: pixels. */
-                        height?: number;
-                        /** @description Unix seconds. */
-                        fetched_at?: number;
-                      };
                     };
                     id_card_back_img?: {
                       /**
@@ -6536,24 +6068,6 @@ export interface operations {
                        */
                       reason?:
                         'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                      /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                      previous?: {
-                        /**
-                         * @description The type read from the bytes.
-                         * @enum {unknown}
-                         */
-                        type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                        /** @description Bytes. */
-                        size: number;
-                        /** @description Hex SHA-256 of the bytes as served. */
-                        sha256: string;
-                        /** @description An image: pixels. */
-                        width?: number;
-                        /** @description An image: pixels. */
-                        height?: number;
-                        /** @description Unix seconds. */
-                        fetched_at?: number;
-                      };
                     };
                     passport_img?: {
                       /**
@@ -6585,24 +6099,6 @@ export interface operations {
                        */
                       reason?:
                         'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                      /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                      previous?: {
-                        /**
-                         * @description The type read from the bytes.
-                         * @enum {unknown}
-                         */
-                        type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                        /** @description Bytes. */
-                        size: number;
-                        /** @description Hex SHA-256 of the bytes as served. */
-                        sha256: string;
-                        /** @description An image: pixels. */
-                        width?: number;
-                        /** @description An image: pixels. */
-                        height?: number;
-                        /** @description Unix seconds. */
-                        fetched_at?: number;
-                      };
                     };
                     sign_applicant?: {
                       /**
@@ -6634,24 +6130,6 @@ export interface operations {
                        */
                       reason?:
                         'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                      /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                      previous?: {
-                        /**
-                         * @description The type read from the bytes.
-                         * @enum {unknown}
-                         */
-                        type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                        /** @description Bytes. */
-                        size: number;
-                        /** @description Hex SHA-256 of the bytes as served. */
-                        sha256: string;
-                        /** @description An image: pixels. */
-                        width?: number;
-                        /** @description An image: pixels. */
-                        height?: number;
-                        /** @description Unix seconds. */
-                        fetched_at?: number;
-                      };
                     };
                     pay_voucher?: {
                       /**
@@ -6683,24 +6161,6 @@ export interface operations {
                        */
                       reason?:
                         'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
-                      /** @description The operators' view only, while the field's document (sent again by an amend) is pending or failed: the copy kept of the document it replaces. It stays, as evidence, until a newer one is kept; the admin document route serves it meanwhile. */
-                      previous?: {
-                        /**
-                         * @description The type read from the bytes.
-                         * @enum {unknown}
-                         */
-                        type: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                        /** @description Bytes. */
-                        size: number;
-                        /** @description Hex SHA-256 of the bytes as served. */
-                        sha256: string;
-                        /** @description An image: pixels. */
-                        width?: number;
-                        /** @description An image: pixels. */
-                        height?: number;
-                        /** @description Unix seconds. */
-                        fetched_at?: number;
-                      };
                     };
                   };
                 };

@@ -1,4 +1,4 @@
-import { DocumentOutcomes } from '../../documents/documentView.ts';
+import { OperatorDocumentOutcomes } from '../../documents/documentView.ts';
 import { Type, type Static, type TSchema } from 'typebox';
 import { STATUSES, type TransitionDetail } from '../../applications/lifecycle.ts';
 import { REVEALABLE_FIELDS } from '../../applications/masking.ts';
@@ -365,7 +365,7 @@ export const OperatorApplicationView = Type.Object({
       at: Type.Integer(),
     }),
   ),
-  documents: DocumentOutcomes,
+  documents: OperatorDocumentOutcomes,
   risk_flags: Type.Array(
     Type.Object({
       code: Type.String({ description: 'A soft signal for the reviewer, e.g. `document_expiring`.' }),
