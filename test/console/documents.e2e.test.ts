@@ -7,8 +7,13 @@ import { PATHS } from '../../src/http/paths.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
 import { skipWithout } from '../helpers/components.ts';
 import { pdfDocument, pngImage } from '../helpers/documentImages.ts';
-import { startDocumentServer, type DocumentServer } from '../helpers/documentServer.ts';
-import { settledDocuments, startDocumentService, type DocumentService } from '../helpers/documentService.ts';
+import { startDocumentServer, type DocumentServer, type Route } from '../helpers/documentServer.ts';
+import {
+  queryStatus,
+  settledDocuments,
+  startDocumentService,
+  type DocumentService,
+} from '../helpers/documentService.ts';
 import { move, TEST_PASSWORD } from '../helpers/operators.ts';
 import { newCaller, nowSeconds, post, type TestCaller } from '../helpers/service.ts';
 import { launchBrowser, newOperatorContext, type TestBrowser } from './browser.ts';
@@ -18,7 +23,9 @@ import { signIn, waitUntil } from './steps.ts';
  * The console shows the kept documents from the service, in Chromium: the partner's server is
  * stopped before the reviewer looks, and still every image draws (its `src` the admin API's kept
  * copy, within `img-src 'self' data:`), the PDF is a download link, and a document not kept shows
- * its state, with no request ever leaving for the partner's host.
+ * its state, with no request ever leaving for the partner's host. While an amend's newer document
+ * is being fetched or has failed, the copy kept of the one before is shown, marked as such, in
+ * both languages.
  */
 
 describe('kept documents in the console (Chromium)', { skip: skipWithout('chromium') }, () => {
@@ -43,7 +50,8 @@ describe('kept documents in the console (Chromium)', { skip: skipWithout('chromi
 
   before(async () => {
     images = await startDocumentServer();
-    service = await startDocumentService('sqlite');
+    // A fetch the test holds in flight stays pending (the default here, 10 s, could end it first).
+    service = await startDocumentService('sqlite', { DOCUMENT_TIMEOUT_MS: '60000' });
     browser = await launchBrowser();
     caller = await newCaller(service);
     await createOperator(
@@ -114,5 +122,103 @@ describe('kept documents in the console (Chromium)', { skip: skipWithout('chromi
     assert.deepEqual(foreign, [], 'the browser asked nothing of any other host');
     assert.equal(images.requests.length, partnerRequests, 'the partner server was never asked again');
     assert.deepEqual(errors, []);
+  });
+
+  test('an amended document being fetched, then failed: the previous copy is shown, marked so, in both languages', async (t) => {
+    const partner = await startDocumentServer();
+    // Closed even when a step fails: a fetch held open would keep the test process alive.
+    t.after(() => partner.close());
+    const image = (path: string, width: number) =>
+      partner.route(path, { kind: 'bytes', body: pngImage(width, 320) });
+    const serial = await submit(8_002, {
+      id_card_img: image('/front.png', 490),
+      id_card_back_img: image('/back.png', 491),
+      passport_img: image('/passport.png', 492),
+      sign_applicant: image('/sign.png', 493),
+      pay_voucher: image('/voucher.png', 494),
+    });
+    await move(service, serial, 'IN_REVIEW', caller.appId);
+    await move(service, serial, 'SUPPLEMENT_REQUIRED', caller.appId); // asks for id_card_img
+
+    // The partner sends the front again; its server holds the fetch of the new image in flight.
+    let answer!: (route: Route) => void;
+    const retaken = partner.route('/front-retaken.png', {
+      kind: 'held',
+      until: new Promise<Route>((resolve) => (answer = resolve)),
+    });
+    const amend = await post(
+      service.baseUrl,
+      PATHS.amend,
+      { app_id: caller.appId, timestamp: nowSeconds(), busi_water_no: serial, id_card_img: retaken },
+      { token: caller.token },
+    );
+    assert.equal(amend.status, 200, amend.text);
+    const deadline = Date.now() + 20_000;
+    while (!partner.requests.some((r) => r.path === '/front-retaken.png')) {
+      assert.ok(Date.now() < deadline, 'the new image was never asked for');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal((await queryStatus(service, caller, serial)).documents['id_card_img']?.state, 'pending');
+
+    const card = '[data-image="id_card_img"][data-copy="previous"]';
+    const en = await newOperatorContext(browser.browser, { language: 'en' });
+    const zh = await newOperatorContext(browser.browser, { language: 'zh' });
+    contexts.push(en.context, zh.context);
+    await signIn(en.page, service.baseUrl, 'rita');
+    await signIn(zh.page, service.baseUrl, 'rita');
+    const application = `${service.baseUrl}/console/applications/${serial}`;
+    const noteOf = async (page: typeof en.page, state: string) => {
+      await page.goto(application);
+      const figure = page.locator(`${card}[data-document="${state}"]`);
+      await figure.waitFor();
+      return {
+        note: (await figure.locator('.document-previous').textContent()) ?? '',
+        state: (await figure.locator(`.document-state[data-state="${state}"]`).textContent()) ?? '',
+      };
+    };
+
+    // Pending: the note, the state, and the kept copy's facts (the earlier image's pixels).
+    assert.deepEqual(await noteOf(en.page, 'pending'), {
+      note: 'Previous copy: the amended document is not kept',
+      state: 'Being fetched…',
+    });
+    assert.match((await en.page.locator(`${card} .document-facts`).textContent()) ?? '', /490×320/);
+    assert.equal(
+      await en.page.locator('[data-image="id_card_back_img"]').getAttribute('data-copy'),
+      null,
+      'a field not amended is its own copy',
+    );
+    assert.deepEqual(await noteOf(zh.page, 'pending'), {
+      note: '此前的副本：补正后的文件尚未留存',
+      state: '正在获取…',
+    });
+
+    // Opened for review, the image drawn is the previous copy, served as such by the admin API.
+    await en.page.getByRole('button', { name: 'Claim for review' }).click();
+    await en.page.getByRole('button', { name: 'Open for review' }).click();
+    const dialog = en.page.getByRole('dialog');
+    await dialog.getByLabel('Purpose').selectOption('identity_check');
+    const served = en.page.waitForResponse((r) => r.url().endsWith(`/${serial}/documents/id_card_img`));
+    await dialog.getByRole('button', { name: 'Reveal', exact: true }).click();
+    assert.equal((await served).headers()['x-document-copy'], 'previous');
+    await en.page.locator(`${card} img`).waitFor();
+    await waitUntil(en.page, `document.querySelector('${card} img').naturalWidth === 490`);
+
+    // The new image is not a document: it fails for good, and the previous copy stays shown.
+    answer({ kind: 'bytes', body: Buffer.from('<html>retaken</html>'), contentType: 'text/html' });
+    const outcomes = await settledDocuments(service, caller, serial);
+    assert.deepEqual(outcomes['id_card_img'], { state: 'failed', reason: 'not_a_document' });
+    assert.deepEqual(await noteOf(en.page, 'failed'), {
+      note: 'Previous copy: the amended document is not kept',
+      state: 'Not kept: not an image or PDF',
+    });
+    assert.deepEqual(await noteOf(zh.page, 'failed'), {
+      note: '此前的副本：补正后的文件尚未留存',
+      state: '未留存：不是图片或 PDF',
+    });
+    assert.match((await zh.page.locator(`${card} .document-facts`).textContent()) ?? '', /490×320/);
+
+    assert.deepEqual(en.errors, []);
+    assert.deepEqual(zh.errors, []);
   });
 });

@@ -12,7 +12,9 @@ export type Route =
   | { kind: 'redirect'; location: string; status?: number }
   | { kind: 'status'; status: number }
   /** `total` bytes of `fill`, in 64 KiB writes that wait for the client to take them. */
-  | { kind: 'stream'; total: number; fill: Buffer; contentLength?: boolean };
+  | { kind: 'stream'; total: number; fill: Buffer; contentLength?: boolean }
+  /** No answer until `until` gives the route to answer with (a fetch held in flight). */
+  | { kind: 'held'; until: Promise<Route> };
 
 export interface Served {
   path: string;
@@ -46,8 +48,17 @@ export async function startDocumentServer(host = '127.0.0.1'): Promise<DocumentS
       served.cutOff = !response.writableFinished;
       finish();
     });
-    const route = routes.get(path);
+    respond(routes.get(path), response, served);
+  });
+
+  function respond(route: Route | undefined, response: ServerResponse, served: Served) {
     if (route === undefined) return answer(response, 404, Buffer.from('not found'));
+    if (route.kind === 'held') {
+      void route.until.then((next) => {
+        if (!response.destroyed) respond(next, response, served);
+      });
+      return;
+    }
     if (route.kind === 'status') return answer(response, route.status, Buffer.from('no'));
     if (route.kind === 'redirect') {
       response.writeHead(route.status ?? 302, { location: route.location });
@@ -89,7 +100,7 @@ export async function startDocumentServer(host = '127.0.0.1'): Promise<DocumentS
       if (!response.destroyed) response.end();
     };
     pump();
-  });
+  }
   server.keepAliveTimeout = 1;
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
