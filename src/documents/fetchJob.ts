@@ -1,23 +1,55 @@
 import { randomInt } from 'node:crypto';
+import type { Logger } from 'pino';
 import { AMENDED_EVENT } from '../applications/lifecycle.ts';
-import type { JobKind, JobResult } from '../jobs/jobQueue.ts';
+import type { ServiceContext } from '../context.ts';
+import { describe } from '../errors/describe.ts';
+import type { ClaimedJob, JobKind, JobResult, OutboxEvent } from '../jobs/jobQueue.ts';
 import { fetchApplicationDocuments } from './fetchDocuments.ts';
 import { DOCUMENT_FIELDS, isDocumentField } from './outcome.ts';
 
 /**
- * `documents.fetch`: queued by the outbox relay in the transaction that fans out an
- * `application.submitted` (every image field) or an `application.amended` (the image fields sent
- * again), so the submit pays nothing. Unreachable documents are tried again with backoff until
- * DOCUMENT_FETCH_HOURS after the event, then failed for good; the job's payload keeps the fields
- * still to do. Idempotent (fetchDocuments.ts): a run after a crash does only what is left.
+ * `documents.fetch`: queued by the outbox relay in the transaction that fans out a batch of events
+ * (up to a hundred under load): one job for the batch's `application.submitted` (every image field)
+ * and `application.amended` (the image fields sent again), so the submit pays nothing and the job's
+ * own writes (insert, claim, completion) are paid once per batch, not once per submission. The job
+ * names each application with the fields still to do. Unreachable documents are tried again with
+ * backoff until DOCUMENT_FETCH_HOURS after the events, then failed for good. Idempotent
+ * (fetchDocuments.ts): a run after a crash does only what is left.
  */
 
 export const DOCUMENT_FETCH_KIND = 'documents.fetch';
 const SUBMITTED_EVENT = 'application.submitted';
 
-interface FetchJobPayload {
+/**
+ * One application of a job: the fields still to do, when (ms) they are due if not now, and why
+ * they were not done (a short description, never a URL or a byte).
+ */
+export interface FetchEntry {
+  busi_water_no: string;
   fields: string[];
+  at?: number;
+  error?: string;
 }
+
+/** A job of a relay batch. (A job queued before batches names one application: `{ fields }`.) */
+export interface FetchJobPayload {
+  applications: FetchEntry[];
+}
+
+/**
+ * Applications fetched at once in a process, over all its jobs: each has its fields fetched in
+ * parallel, so at most twenty fetches, as when a runner ran four single-application jobs.
+ */
+export const APPLICATIONS_AT_ONCE = 4;
+
+/**
+ * The job's lease: one and a half DOCUMENT_TIMEOUT_MS (90 s by default). It has no way to renew
+ * it, so a run starts no application later than 1.25 DOCUMENT_TIMEOUT_MS before it runs out: room
+ * for one whole fetch (its fields in parallel, each within DOCUMENT_TIMEOUT_MS) and its writes. Its
+ * first application it always starts; what it had no time for is left in the payload, due at once.
+ */
+const leaseMsOf = (ctx: ServiceContext) => ctx.config.documents.timeoutMs * 1.5;
+const startWithinMs = (ctx: ServiceContext) => leaseMsOf(ctx) - ctx.config.documents.timeoutMs * 1.25;
 
 /** 0.5 to 1 × min(1 h, 30 s × 2^(n-1)): spread out, never sooner than half the step. */
 function backoffMs(attempts: number): number {
@@ -25,41 +57,149 @@ function backoffMs(attempts: number): number {
   return step / 2 + randomInt(step / 2 + 1);
 }
 
+/** The fields an event asks for: every image field at submission, the ones an amend sent again. */
+function fieldsOf(event: OutboxEvent): string[] {
+  return event.type === SUBMITTED_EVENT
+    ? [...DOCUMENT_FIELDS]
+    : (event.payload.amended_fields ?? []).filter(isDocumentField);
+}
+
+/** The applications of a batch's events, each once with the union of its fields. */
+export function entriesOf(events: readonly OutboxEvent[]): FetchEntry[] {
+  const bySerial = new Map<string, Set<string>>();
+  for (const event of events) {
+    const fields = fieldsOf(event);
+    if (fields.length === 0) continue;
+    const held = bySerial.get(event.busi_water_no) ?? new Set();
+    for (const field of fields) held.add(field);
+    bySerial.set(event.busi_water_no, held);
+  }
+  return [...bySerial].map(([serial, fields]) => ({
+    busi_water_no: serial,
+    fields: DOCUMENT_FIELDS.filter((field) => fields.has(field)),
+  }));
+}
+
+/** The job's applications, from either payload; undefined when it is malformed. */
+function jobEntries(job: ClaimedJob): FetchEntry[] | undefined {
+  const payload = job.payload as Partial<FetchJobPayload> & { fields?: unknown };
+  if (Array.isArray(payload?.applications)) return payload.applications;
+  if (job.busi_water_no !== null && Array.isArray(payload?.fields))
+    return [{ busi_water_no: job.busi_water_no, fields: payload.fields as string[] }];
+  return undefined;
+}
+
+/** A count of free places, shared by the process's runs; `take` waits for one. */
+function places(count: number) {
+  let free = count;
+  const waiting: (() => void)[] = [];
+  return {
+    async take(): Promise<void> {
+      if (free > 0) {
+        free--;
+        return;
+      }
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    },
+    give(): void {
+      const next = waiting.shift();
+      if (next !== undefined) next();
+      else free++;
+    },
+  };
+}
+
+const applicationPlaces = places(APPLICATIONS_AT_ONCE);
+
+async function runFetchJob(
+  ctx: ServiceContext,
+  job: ClaimedJob,
+  log: Logger,
+  signal: AbortSignal,
+): Promise<JobResult> {
+  const entries = jobEntries(job);
+  if (entries === undefined) return { outcome: 'failed', error: 'malformed job' };
+  const giveUpAt = job.created_at + ctx.config.documents.fetchForMs;
+  const started = ctx.now();
+  const startBy = started + startWithinMs(ctx);
+  const due = entries.filter((entry) => (entry.at ?? 0) <= started);
+  const left: FetchEntry[] = entries.filter((entry) => (entry.at ?? 0) > started);
+  let next = 0;
+
+  const fetchOne = async (entry: FetchEntry): Promise<void> => {
+    try {
+      const run = await fetchApplicationDocuments(ctx, entry.busi_water_no, entry.fields, log, {
+        giveUp: ctx.now() >= giveUpAt,
+        signal,
+      });
+      if (run.retry.length === 0) return;
+      // The last try is made at the give-up time itself.
+      const at = Math.min(ctx.now() + backoffMs(job.attempts), giveUpAt);
+      left.push({
+        busi_water_no: entry.busi_water_no,
+        fields: run.retry,
+        at,
+        error: run.lastError ?? 'unreachable',
+      });
+    } catch (error) {
+      // Stopped by the runner: not the document's fault; due again at once.
+      if (signal.aborted) {
+        left.push({ busi_water_no: entry.busi_water_no, fields: entry.fields });
+        return;
+      }
+      // Not the document's (the store, say): this application alone is tried again later.
+      log.warn({ busi_water_no: entry.busi_water_no, err: describe(error) }, 'documents not fetched');
+      left.push({ ...entry, at: ctx.now() + backoffMs(job.attempts), error: 'internal error' });
+    }
+  };
+
+  // Stopping, or too late to finish within the lease: what is left waits for the job's next run.
+  const stopped = () => signal.aborted || (next > 0 && ctx.now() > startBy);
+  const worker = async (): Promise<void> => {
+    while (next < due.length && !stopped()) {
+      await applicationPlaces.take();
+      try {
+        if (next >= due.length || stopped()) return;
+        await fetchOne(due[next++]!);
+      } finally {
+        applicationPlaces.give();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(APPLICATIONS_AT_ONCE, due.length) }, worker));
+  left.push(...due.slice(next));
+
+  if (left.length === 0) return { outcome: 'done' };
+  const now = ctx.now();
+  const at = Math.min(...left.map((entry) => entry.at ?? now));
+  const error = signal.aborted ? 'interrupted' : (left.find((entry) => entry.error)?.error ?? 'continued');
+  const payload: FetchJobPayload = { applications: left };
+  return { outcome: 'retry', at, error, payload };
+}
+
 export const documentFetchJob: JobKind = {
   kind: DOCUMENT_FETCH_KIND,
-  // Four applications at once, their fields in parallel: up to twenty fetches per runner.
+  // Jobs at once per runner; their applications share the process's APPLICATIONS_AT_ONCE places.
   concurrency: 4,
-  // Longer than a run can take (fields in parallel, each within DOCUMENT_TIMEOUT_MS, ≤ 60 s), and no
-  // longer: a process that died holding the job leaves it for this long (90 s by default).
-  leaseMs: (ctx) => ctx.config.documents.timeoutMs * 1.5,
-  onEvent: {
+  // Longer than a run can take, and no longer: a process that died holding the job leaves it for
+  // this long (90 s by default). A run starts no application in its last 1.25 DOCUMENT_TIMEOUT_MS.
+  leaseMs: leaseMsOf,
+  onEvents: {
     types: [SUBMITTED_EVENT, AMENDED_EVENT],
-    jobsFor(event) {
-      const fields =
-        event.type === SUBMITTED_EVENT
-          ? [...DOCUMENT_FIELDS]
-          : (event.payload.amended_fields ?? []).filter(isDocumentField);
-      if (fields.length === 0) return [];
-      const payload: FetchJobPayload = { fields };
+    jobsFor(events) {
+      const applications = entriesOf(events);
+      if (applications.length === 0) return [];
+      const payload: FetchJobPayload = { applications };
       return [
-        { kind: DOCUMENT_FETCH_KIND, key: event.event_id, busi_water_no: event.busi_water_no, payload },
+        {
+          kind: DOCUMENT_FETCH_KIND,
+          // Unique: each event is fanned out in one committed batch only.
+          key: events.find((event) => fieldsOf(event).length > 0)!.event_id,
+          busi_water_no: applications.length === 1 ? applications[0]!.busi_water_no : null,
+          payload,
+        },
       ];
     },
   },
-  async run(ctx, job, log, signal): Promise<JobResult> {
-    const busiWaterNo = job.busi_water_no;
-    const fields = (job.payload as FetchJobPayload | null)?.fields;
-    if (busiWaterNo === null || !Array.isArray(fields)) return { outcome: 'failed', error: 'malformed job' };
-    const giveUpAt = job.created_at + ctx.config.documents.fetchForMs;
-    const now = ctx.now();
-    const run = await fetchApplicationDocuments(ctx, busiWaterNo, fields, log, {
-      giveUp: now >= giveUpAt,
-      signal,
-    });
-    if (run.retry.length === 0) return { outcome: 'done' };
-    const payload: FetchJobPayload = { fields: run.retry };
-    // The last try is made at the give-up time itself.
-    const at = Math.min(now + backoffMs(job.attempts), giveUpAt);
-    return { outcome: 'retry', at, error: run.lastError ?? 'unreachable', payload };
-  },
+  run: runFetchJob,
 };
