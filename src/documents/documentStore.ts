@@ -80,11 +80,14 @@ export async function writeBlob(
     if (batch.length === 0) return;
     const rows = batch;
     batch = [];
-    // One statement per chunk: PostgreSQL's driver builds each statement's message in a buffer that
-    // grows by half again per parameter, so several chunks in one statement cost several copies.
-    await ctx.store.transaction(async (trx) => {
-      for (const row of rows) await trx.insertInto('document_chunks').values(row).execute();
-    });
+    if (ctx.store.copyDocumentChunks !== undefined) {
+      // PostgreSQL: one COPY, the chunks sent as they are (an INSERT's would be copied by the driver).
+      await ctx.store.copyDocumentChunks(rows);
+    } else {
+      await ctx.store.transaction(async (trx) => {
+        for (const row of rows) await trx.insertInto('document_chunks').values(row).execute();
+      });
+    }
     for (const row of rows) releaseBuffer(row.chunk_enc);
   };
 

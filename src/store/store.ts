@@ -2,7 +2,7 @@ import type { Kysely, RawBuilder, SelectQueryBuilder, Transaction } from 'kysely
 import type { MigrationStatus, OnApplied } from './migrate.ts';
 import type { Statement } from './statements.ts';
 import type { SubmissionCompletion, SubmissionOutcome, SubmissionRows } from './submissions.ts';
-import type { Database } from './tables.ts';
+import type { Database, DocumentChunksTable } from './tables.ts';
 
 /**
  * One data-access layer over both stores. Repositories take a `Kysely<Database>` (or a transaction);
@@ -46,6 +46,12 @@ export interface Store {
    * False when that could not be done now.
    */
   dropOldVersions(table: keyof Database & string): Promise<boolean>;
+  /**
+   * PostgreSQL: writes document chunks by one binary COPY, each chunk's bytes passed to the socket
+   * as they are (an INSERT's parameters are copied into a message of the driver's, left to the
+   * garbage collector). All or none; the chunks are the caller's to free once it resolves.
+   */
+  copyDocumentChunks?(rows: readonly DocumentChunksTable[]): Promise<void>;
   /** Applies pending migrations under a lock; `onApplied` hears of each one committed. */
   migrate(onApplied?: OnApplied): Promise<number[]>;
   /** How many transactions shared each commit so far, where the store groups commits. */
