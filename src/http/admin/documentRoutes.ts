@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { ServiceContext } from '../../context.ts';
 import { openDocument } from '../../documents/serveDocument.ts';
@@ -7,6 +6,7 @@ import { DOCUMENT_FIELDS, DOCUMENT_TYPES } from '../../documents/outcome.ts';
 import { ACTING_ROLE } from '../../access/roles.ts';
 import { operatorOf, requireOperator } from './operatorAuth.ts';
 import { ADMIN_SECURITY, adminErrors } from './schemas.ts';
+import type { TypedApp } from '../typedApp.ts';
 
 const DocumentParams = Type.Object(
   {
@@ -22,7 +22,7 @@ const DocumentParams = Type.Object(
  * audited opening for review (or a reveal of the field) in the same session, never cached.
  */
 export function documentRoutes(ctx: ServiceContext) {
-  return async (app: FastifyInstance) => {
+  return async (app: TypedApp) => {
     app.get(
       '/applications/:busi_water_no/documents/:field',
       {
@@ -40,7 +40,11 @@ export function documentRoutes(ctx: ServiceContext) {
             200: {
               description: 'The document, in the type read from its bytes.',
               content: Object.fromEntries(
-                DOCUMENT_TYPES.map((type) => [type, { schema: Type.String({ format: 'binary' }) }]),
+                DOCUMENT_TYPES.map((type) => [
+                  type,
+                  // The bytes, streamed: documented as binary, typed as the stream the handler sends.
+                  { schema: Type.Unsafe<Readable>(Type.String({ format: 'binary' })) },
+                ]),
               ),
             },
             ...adminErrors('applicationNotFound', 'documentNotKept', 'documentNotOpened'),
@@ -48,7 +52,7 @@ export function documentRoutes(ctx: ServiceContext) {
         },
       },
       async (request, reply) => {
-        const { busi_water_no, field } = request.params as { busi_water_no: string; field: string };
+        const { busi_water_no, field } = request.params;
         const document = await openDocument(ctx, {
           busiWaterNo: busi_water_no,
           field,
