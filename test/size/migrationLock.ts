@@ -15,8 +15,11 @@ import { growPostgres, growSqlite } from './growTables.ts';
  * The store is migrated, set back to before 0035 (its indexes, tables and triggers removed, the two
  * indexes it drops made again), grown, then migrated again while a writer inserts an application
  * every 10 ms (on SQLite from a thread of its own, through a connection of its own): the longest
- * insert is the longest wait. Then the kept counters must equal counting the rows, and a second
- * run must apply nothing.
+ * insert is the longest wait. Each step's wait is the longest part of an insert that fell while it
+ * ran (the insert's time overlapping the step's): a migration from its start to its commit, then
+ * each fill, told apart by a watcher that reads every 5 ms which fill is unfinished first
+ * (counterFills.ts runs them by name). Then the kept counters must equal counting the rows, and a
+ * second run must apply nothing.
  */
 const storeName = process.argv[2] === 'postgres' ? 'postgres' : 'sqlite';
 const count = Number(process.argv[3] ?? 1_000_000);
@@ -94,6 +97,65 @@ const sameRows = (a: Record<string, unknown>[], b: Record<string, unknown>[]) =>
   return JSON.stringify(key(a)) === JSON.stringify(key(b));
 };
 
+/**
+ * An insert of the writer: when it began, when it had the lock (SQLite: BEGIN IMMEDIATE returned;
+ * PostgreSQL: the insert returned) and when it was committed (ms since the epoch). On SQLite the
+ * commit can take long without any wait: the commit that passes the WAL's checkpoint threshold
+ * copies the WAL into the file, hundreds of megabytes after 0035's indexes.
+ */
+interface Write {
+  start: number;
+  end: number;
+  committed: number;
+}
+interface Step {
+  name: string;
+  start: number;
+  end: number;
+}
+/** The fill the fills are at: the first unfinished by name, as counterFills.ts runs them. */
+const RUNNING_FILL = `SELECT min(name) AS name FROM counter_fills WHERE below <> -9223372036854775807`;
+const now = () => performance.timeOrigin + performance.now();
+
+/**
+ * The steps of the fills, from the watcher's readings (when, which fill unfinished first) between
+ * the last migration's commit and the end of the run.
+ */
+function fillSteps(readings: { at: number; fill: string | null }[], from: number, to: number): Step[] {
+  const steps: Step[] = [];
+  // From the fill unfinished first when the last migration committed.
+  const first = readings.findLastIndex(({ at }) => at <= from);
+  for (const { at: read, fill } of readings.slice(Math.max(first, 0))) {
+    const at = Math.max(read, from);
+    if (at > to) continue;
+    const last = steps.at(-1);
+    if (last?.name === fill) continue;
+    if (last !== undefined) last.end = at;
+    if (fill !== null) steps.push({ name: fill, start: last === undefined ? from : at, end: to });
+  }
+  return steps.map((step) => ({ ...step, name: `fill ${step.name}` }));
+}
+
+/** Per step: how long it ran and the longest part of an insert that overlapped it. */
+function waits(steps: Step[], writes: Write[]): string {
+  return steps
+    .map(({ name, start, end }) => {
+      const overlap = (w: Write) => Math.min(w.end, end) - Math.max(w.start, start);
+      const longest = writes.reduce<Write | undefined>(
+        (found, w) => (overlap(w) > (found === undefined ? 0 : overlap(found)) ? w : found),
+        undefined,
+      );
+      const held = longest === undefined ? 0 : overlap(longest);
+      // An insert that began waiting before the step (for an earlier one) says so.
+      const since =
+        longest !== undefined && longest.start < start
+          ? `, an insert begun ${Math.round(start - longest.start)} ms before it`
+          : '';
+      return `  ${name} ran ${Math.round(end - start)} ms, held the writer up to ${Math.round(held)} ms${since}`;
+    })
+    .join('\n');
+}
+
 const growth = { count, apps: ['app_lock'], operator: 'operator:lock', now: Date.now() };
 const target = createStoreTarget(storeName);
 const since = Date.now() - 7 * 86_400_000;
@@ -103,48 +165,80 @@ try {
     const database = openSqliteConnection(file);
     migrateSqlite(database);
     database.exec(undo('sqlite'));
-    database.exec(`INSERT INTO apps VALUES ('app_lock', 'lock', 'active', NULL, NULL, 0, 0)`);
-    growSqlite(database, growth);
-    const writer = new Worker(
-      `const { parentPort, workerData } = require('node:worker_threads');
-       const { DatabaseSync } = require('node:sqlite');
-       const db = new DatabaseSync(workerData.file);
-       db.exec('PRAGMA busy_timeout = 600000');
-       const insert = db.prepare(workerData.insert.replaceAll('$1', '?1').replaceAll('$2', '?2'));
-       let stop = false, writes = 0, longest = 0;
-       parentPort.on('message', () => { stop = true; });
-       (async () => {
-         while (!stop) {
-           const started = performance.now();
-           db.exec('BEGIN IMMEDIATE');
-           insert.run(String(writes), Date.now());
-           db.exec('COMMIT');
-           longest = Math.max(longest, performance.now() - started);
-           writes += 1;
-           await new Promise((resolve) => setTimeout(resolve, 10));
-         }
-         db.close();
-         parentPort.postMessage({ writes, longest });
-       })();`,
-      { eval: true, workerData: { file, insert: INSERT } },
+    database.exec(
+      `INSERT INTO apps (app_id, name, status, created_at, updated_at) VALUES ('app_lock', 'lock', 'active', 0, 0)`,
     );
+    growSqlite(database, growth);
+    // Two threads of their own, each with its own connection: the writer, and the watcher, which
+    // reads (never waiting: WAL) which fill is unfinished first, and keeps each change.
+    const thread = (role: 'writer' | 'watcher') =>
+      new Worker(
+        `const { parentPort, workerData } = require('node:worker_threads');
+         const { DatabaseSync } = require('node:sqlite');
+         const db = new DatabaseSync(workerData.file);
+         db.exec('PRAGMA busy_timeout = 600000');
+         const insert = db.prepare(workerData.insert.replaceAll('$1', '?1').replaceAll('$2', '?2'));
+         const now = () => performance.timeOrigin + performance.now();
+         const running = () => {
+           try { return db.prepare(workerData.running).get().name; } catch { return null; }
+         };
+         let stop = false;
+         const kept = [];
+         parentPort.on('message', () => { stop = true; });
+         (async () => {
+           while (!stop) {
+             if (workerData.role === 'writer') {
+               const start = now();
+               db.exec('BEGIN IMMEDIATE');
+               const end = now();
+               insert.run(String(kept.length), Date.now());
+               db.exec('COMMIT');
+               kept.push({ start, end, committed: now() });
+               await new Promise((resolve) => setTimeout(resolve, 10));
+             } else {
+               const fill = running();
+               if (kept.at(-1)?.fill !== fill) kept.push({ at: now(), fill });
+               await new Promise((resolve) => setTimeout(resolve, 5));
+             }
+           }
+           db.close();
+           parentPort.postMessage(kept);
+         })();`,
+        { eval: true, workerData: { file, insert: INSERT, running: RUNNING_FILL, role } },
+      );
+    const stopped = async <T>(worker: Worker): Promise<T> => {
+      const done = new Promise<T>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
+      worker.postMessage('stop');
+      const result = await done;
+      await worker.terminate();
+      return result;
+    };
+    const writer = thread('writer');
+    const watcher = thread('watcher');
     await new Promise((resolve) => setTimeout(resolve, 500));
-    let last = performance.now();
-    const held: string[] = [];
+    let last = now();
+    const steps: Step[] = [];
     const applied = migrateSqlite(database, (m) => {
-      held.push(`${m.version} ${m.name}: ${Math.round(performance.now() - last)} ms`);
-      last = performance.now();
+      steps.push({ name: `${m.version} ${m.name}`, start: last, end: now() });
+      last = now();
     });
-    held.push(`then the fill in batches: ${Math.round(performance.now() - last)} ms`);
+    const ended = now();
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const done = new Promise<{ writes: number; longest: number }>((resolve, reject) => {
-      writer.once('message', resolve);
-      writer.once('error', reject);
-    });
-    writer.postMessage('stop');
-    const { writes, longest } = await done;
-    console.log(`sqlite, ${count} applications: applied ${applied.join(', ')}; each held ${held.join('; ')}`);
-    console.log(`${writes} writes meanwhile, the longest ${Math.round(longest)} ms`);
+    const writes = await stopped<Write[]>(writer);
+    const readings = await stopped<{ at: number; fill: string | null }[]>(watcher);
+    const longest = Math.max(...writes.map((w) => w.end - w.start));
+    const slowest = Math.max(...writes.map((w) => w.committed - w.start));
+    console.log(
+      `sqlite, ${count} applications: applied ${applied.join(', ')}; the fills ${Math.round(ended - last)} ms`,
+    );
+    console.log(waits([...steps, ...fillSteps(readings, last, ended)], writes));
+    console.log(
+      `${writes.length} writes meanwhile, the longest wait ${Math.round(longest)} ms, ` +
+        `the longest from BEGIN to COMMIT ${Math.round(slowest)} ms`,
+    );
     for (const [name, kept, counted] of RECOUNTS) {
       const rows = (sql: string) =>
         database.prepare(sql.replaceAll(':since', String(since))).all() as Record<string, unknown>[];
@@ -159,44 +253,56 @@ try {
     const client = await pool.connect();
     await client.query(`SET search_path TO "${schema}"`);
     await client.query(undo('postgres'));
-    await client.query(`INSERT INTO apps VALUES ('app_lock', 'lock', 'active', NULL, NULL, 0, 0)`);
+    await client.query(
+      `INSERT INTO apps (app_id, name, status, created_at, updated_at) VALUES ('app_lock', 'lock', 'active', 0, 0)`,
+    );
     await client.query('RESET search_path');
     client.release();
     await growPostgres(pool, schema, growth);
     let writing = true;
-    let longest = 0;
-    let writes = 0;
-    const writer = (async () => {
+    const writes: Write[] = [];
+    const readings: { at: number; fill: string | null }[] = [];
+    const loop = async (work: (own: pg.PoolClient) => Promise<void>, pause: number) => {
       const own = await pool.connect();
       await own.query(`SET search_path TO "${schema}"`);
       try {
         while (writing) {
-          const started = performance.now();
-          await own.query(INSERT, [String(writes), Date.now()]);
-          longest = Math.max(longest, performance.now() - started);
-          writes += 1;
-          await new Promise((resolve) => setTimeout(resolve, 10));
+          await work(own);
+          await new Promise((resolve) => setTimeout(resolve, pause));
         }
       } finally {
         await own.query('RESET search_path');
         own.release();
       }
-    })();
+    };
+    const writer = loop(async (own) => {
+      const start = now();
+      await own.query(INSERT, [String(writes.length), Date.now()]);
+      writes.push({ start, end: now(), committed: now() });
+    }, 10);
+    // Which fill is unfinished first (absent before 0036 is committed): never waits for a lock.
+    const watcher = loop(async (own) => {
+      const row = await own.query<{ name: string | null }>(RUNNING_FILL).catch(() => undefined);
+      const fill = row?.rows[0]?.name ?? null;
+      if (readings.at(-1)?.fill !== fill) readings.push({ at: now(), fill });
+    }, 5);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const started = performance.now();
+    const started = now();
     let last = started;
-    const held: string[] = [];
+    const steps: Step[] = [];
     const applied = await migratePostgres(pool, schema, (m) => {
-      held.push(`${m.version} ${m.name}: ${Math.round(performance.now() - last)} ms`);
-      last = performance.now();
+      steps.push({ name: `${m.version} ${m.name}`, start: last, end: now() });
+      last = now();
     }).finally(() => setTimeout(() => (writing = false), 500));
-    held.push(`then the fill in batches: ${Math.round(performance.now() - last)} ms`);
-    const took = Math.round(performance.now() - started);
-    await writer;
+    const ended = now();
+    const took = Math.round(ended - started);
+    await Promise.all([writer, watcher]);
+    const longest = Math.max(...writes.map((w) => w.end - w.start));
     console.log(
-      `postgres, ${count} applications: applied ${applied.join(', ')} in ${took} ms; ${held.join('; ')}`,
+      `postgres, ${count} applications: applied ${applied.join(', ')} in ${took} ms; the fills ${Math.round(ended - last)} ms`,
     );
-    console.log(`${writes} writes meanwhile, the longest ${Math.round(longest)} ms`);
+    console.log(waits([...steps, ...fillSteps(readings, last, ended)], writes));
+    console.log(`${writes.length} writes meanwhile, the longest ${Math.round(longest)} ms`);
     const check = await pool.connect();
     await check.query(`SET search_path TO "${schema}"`);
     for (const [name, kept, counted] of RECOUNTS) {
