@@ -17,8 +17,8 @@ CREATE INDEX application_days_day ON application_days (day, status);
 -- (src/store/counterFills.ts), instead of one statement that would hold them for the whole table:
 -- the triggers count the applications created at or after `below`, and each batch counts those
 -- just under it and lowers it, under a lock as short as the batch. Done when `below` is lower than
--- any key.
-CREATE TABLE counter_fills (
+-- any key. IF NOT EXISTS: 0036 creates it on stores that applied it after it filled in batches.
+CREATE TABLE IF NOT EXISTS counter_fills (
   name TEXT PRIMARY KEY,
   below BIGINT NOT NULL
 );

@@ -15,8 +15,9 @@ CREATE INDEX application_days_day ON application_days (day, status);
 -- Filled after this migration in short batches, newest first, that writers can pass between
 -- (src/store/counterFills.ts), instead of one statement that would hold the write lock for the
 -- whole table: the triggers count the applications created at or after `below`, and each batch
--- counts those just under it and lowers it. Done when `below` is lower than any key.
-CREATE TABLE counter_fills (
+-- counts those just under it and lowers it. Done when `below` is lower than any key. IF NOT EXISTS:
+-- 0036 creates it on stores that applied it after it filled in batches.
+CREATE TABLE IF NOT EXISTS counter_fills (
   name TEXT PRIMARY KEY,
   below INTEGER NOT NULL
 ) STRICT;

@@ -27,6 +27,20 @@ interface Fill {
 }
 
 const FILLS: Record<string, Fill> = {
+  application_counts: {
+    table: 'applications',
+    key: 'created_at',
+    count: {
+      sqlite: `INSERT INTO application_counts (app_id, status, n)
+        SELECT app_id, status, count(*) FROM applications
+         WHERE created_at >= :from AND created_at < :below GROUP BY 1, 2
+        ON CONFLICT (app_id, status) DO UPDATE SET n = n + excluded.n`,
+      postgres: `INSERT INTO application_counts (app_id, status, shard, n)
+        SELECT app_id, status, 0, count(*) FROM applications
+         WHERE created_at >= $1 AND created_at < $2 GROUP BY 1, 2
+        ON CONFLICT (app_id, status, shard) DO UPDATE SET n = application_counts.n + EXCLUDED.n`,
+    },
+  },
   application_days: {
     table: 'applications',
     key: 'created_at',
@@ -48,19 +62,27 @@ const nextBelow = (fill: Fill, parameter: string, below: string) =>
   `SELECT ${fill.key} AS key FROM ${fill.table} WHERE ${fill.key} < ${below}
     ORDER BY ${fill.key} DESC LIMIT 1 OFFSET ${parameter}`;
 
+/**
+ * Called after each batch has committed, with the fill's name and its new `below` (LOWEST when the
+ * fill is done): for progress, and for tests that write between batches. What it throws stops the
+ * fill there, as a crash would; the next run goes on from that `below`.
+ */
+export type OnBatch = (name: string, below: string) => void;
+
 /** Every unfinished fill, to the end. Returns the batches run. */
-export function fillSqlite(database: DatabaseSync, batch = FILL_BATCH): number {
+export function fillSqlite(database: DatabaseSync, batch = FILL_BATCH, onBatch?: OnBatch): number {
   const exists = database
     .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'counter_fills'`)
     .get();
   if (exists === undefined) return 0;
-  const unfinished = database.prepare(`SELECT name FROM counter_fills WHERE below <> ${LOWEST}`).all() as {
-    name: string;
-  }[];
+  const unfinished = database
+    .prepare(`SELECT name FROM counter_fills WHERE below <> ${LOWEST} ORDER BY name`)
+    .all() as { name: string }[];
   let batches = 0;
   for (const { name } of unfinished) {
     const fill = FILLS[name]!;
     for (;;) {
+      let below: string;
       database.exec('BEGIN IMMEDIATE');
       try {
         const state = database
@@ -78,10 +100,12 @@ export function fillSqlite(database: DatabaseSync, batch = FILL_BATCH): number {
         database.prepare(`UPDATE counter_fills SET below = ${from} WHERE name = ?`).run(name);
         database.exec('COMMIT');
         batches += 1;
+        below = from;
       } catch (error) {
         database.exec('ROLLBACK');
         throw error;
       }
+      onBatch?.(name, below);
     }
   }
   return batches;
@@ -92,6 +116,7 @@ export async function fillPostgres(
   client: pg.PoolClient,
   schema: string,
   batch = FILL_BATCH,
+  onBatch?: (name: string, below: string) => Promise<void> | void,
 ): Promise<number> {
   const exists = await client.query<{ found: string | null }>('SELECT to_regclass($1) AS found', [
     `"${schema}".counter_fills`,
@@ -99,12 +124,13 @@ export async function fillPostgres(
   if (exists.rows[0]?.found == null) return 0;
   // Without a lock first: a finished fill (every start but the one after its migration) takes none.
   const unfinished = await client.query<{ name: string }>(
-    `SELECT name FROM "${schema}".counter_fills WHERE below <> ${LOWEST}`,
+    `SELECT name FROM "${schema}".counter_fills WHERE below <> ${LOWEST} ORDER BY name`,
   );
   let batches = 0;
   for (const { name } of unfinished.rows) {
     const fill = FILLS[name]!;
     for (;;) {
+      let filled: string;
       await client.query('BEGIN');
       try {
         await client.query(`SET LOCAL search_path TO "${schema}"`);
@@ -127,10 +153,12 @@ export async function fillPostgres(
         await client.query('UPDATE counter_fills SET below = $1 WHERE name = $2', [from, name]);
         await client.query('COMMIT');
         batches += 1;
+        filled = from;
       } catch (error) {
         await client.query('ROLLBACK');
         throw error;
       }
+      await onBatch?.(name, filled);
     }
   }
   return batches;
