@@ -39,8 +39,10 @@ export interface Database {
 export type AppStatus = 'active' | 'disabled';
 
 /**
- * Applications per app and status, kept by triggers on `applications` (migration 0036); read as
- * `sum(n)`: PostgreSQL keeps several shards of one count (`shard`, absent on SQLite).
+ * Applications per app and status, kept by triggers on `applications` (migration 0036) for the
+ * rows created at or after its `counter_fills` row's `below`, and filled in batches under it after
+ * the migration (counterFills.ts); read as `sum(n)`: PostgreSQL keeps several shards of one count
+ * (`shard`, absent on SQLite).
  */
 export interface ApplicationCountsTable {
   app_id: string;
