@@ -40,7 +40,7 @@ export interface FetchJobPayload {
  * Applications fetched at once in a process, over all its jobs: each has its fields fetched in
  * parallel, so at most twenty fetches, as when a runner ran four single-application jobs.
  */
-export const APPLICATIONS_AT_ONCE = 4;
+const APPLICATIONS_AT_ONCE = 4;
 
 /**
  * The job's lease: one and a half DOCUMENT_TIMEOUT_MS (90 s by default). It has no way to renew
@@ -65,7 +65,7 @@ function fieldsOf(event: OutboxEvent): string[] {
 }
 
 /** The applications of a batch's events, each once with the union of its fields. */
-export function entriesOf(events: readonly OutboxEvent[]): FetchEntry[] {
+function entriesOf(events: readonly OutboxEvent[]): FetchEntry[] {
   const bySerial = new Map<string, Set<string>>();
   for (const event of events) {
     const fields = fieldsOf(event);
