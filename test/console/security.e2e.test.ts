@@ -338,8 +338,13 @@ describe('operator security in Chromium', () => {
     await dialog.getByLabel('说明').fill('客户来电核对');
     await dialog.getByRole('button', { name: '查看', exact: true }).click();
     await page.locator('[data-value="cert_id"].revealed').waitFor();
+    // Read as the reviewer who revealed: a viewer is shown the purpose's code only.
     const entry = (
-      await listAudit(plain.ctx.store.db, { targetId: serial, action: 'application.reveal', limit: 1 })
+      await listAudit(
+        plain.ctx.store.db,
+        { targetId: serial, action: 'application.reveal', limit: 1 },
+        { role: 'reviewer' },
+      )
     ).items[0]!;
     assert.deepEqual(entry.details, { field: 'cert_id', purpose: 'other', purpose_text: '客户来电核对' });
   });
