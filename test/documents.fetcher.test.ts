@@ -1,4 +1,9 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fetchDocument, type FetchOptions } from '../src/documents/fetcher.ts';
 import { DocumentFailure } from '../src/documents/outcome.ts';
@@ -114,5 +119,37 @@ describe('the document fetcher', () => {
     assert.equal(await failure(read('http://nothing.invalid/x.png')), 'unreachable');
     const missing = outside.route('/missing', { kind: 'status', status: 503 });
     assert.equal(await failure(read(missing, publicStandIn)), 'unreachable');
+  });
+
+  test('a stop ends a fetch still waiting for DNS, however long the resolver takes', async () => {
+    // A lookup runs on a thread of libuv's pool and cannot be cancelled. Every thread is held by an
+    // open of a FIFO that nobody writes yet, so the lookup waits as on a resolver that never answers.
+    const dir = mkdtempSync(join(tmpdir(), 'cardapply-dns-'));
+    const fifo = join(dir, 'held');
+    execFileSync('mkfifo', [fifo]);
+    const threads = Number(process.env['UV_THREADPOOL_SIZE'] ?? 4);
+    const held = Array.from({ length: threads }, () => open(fifo, 'r'));
+    try {
+      const stop = new AbortController();
+      const started = performance.now();
+      const fetching = failure(
+        read('http://documents.example.test/id.png', {
+          ...base,
+          connectTimeoutMs: 60_000,
+          timeoutMs: 60_000,
+          signal: stop.signal,
+        }),
+      );
+      setTimeout(() => stop.abort(), 100);
+      assert.equal(await fetching, 'unreachable');
+      const tookMs = performance.now() - started;
+      assert.ok(tookMs < 10_000, `the stop ended the wait after ${Math.round(tookMs)} ms, not at once`);
+    } finally {
+      // A writer opening the FIFO (on this thread: the pool is full) lets every held open return.
+      const writer = openSync(fifo, 'w');
+      for (const handle of await Promise.all(held)) await handle.close();
+      closeSync(writer);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -137,7 +137,7 @@ async function open(
   checkShape(url, options.allowPrivate);
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   const allowed = options.addressAllowed ?? ((a: string) => options.allowPrivate || !isPrivateAddress(a));
-  const pinned = await withTimeout(resolveChecked(host, allowed), options.connectTimeoutMs, 'DNS');
+  const pinned = await withTimeout(resolveChecked(host, allowed), options.connectTimeoutMs, 'DNS', signal);
   // The connection goes to the address just checked: no second resolution.
   const fixedLookup = (_name: string, lookupOptions: { all?: boolean }, callback: LookupCallback) =>
     lookupOptions.all === true ? callback(null, [pinned]) : callback(null, pinned.address, pinned.family);
@@ -212,14 +212,23 @@ function asFailure(error: NodeJS.ErrnoException, signal: AbortSignal): DocumentF
   return new DocumentFailure('unreachable', error.code ?? error.name);
 }
 
-async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+/**
+ * `work` within `ms`, and no longer than `signal` allows: a DNS lookup cannot be cancelled (it holds
+ * a thread of libuv's pool until the resolver answers), so a stopping runner stops waiting for it.
+ */
+async function withTimeout<T>(work: Promise<T>, ms: number, what: string, signal: AbortSignal): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new DocumentFailure('unreachable', `${what} time-out`)), ms);
+    onAbort = () => reject(new DocumentFailure('unreachable', `${what} interrupted`));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
     return await Promise.race([work, timeout]);
   } finally {
     clearTimeout(timer);
+    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
   }
 }
