@@ -58,7 +58,10 @@ describe('three webhook workers on one PostgreSQL', { skip: skipWithout('postgre
 
       await receiver.waitFor(() => receiver.acknowledged().size === EVENTS, 120_000, 'every event');
       await new Promise((r) => setTimeout(r, 500));
-      for (const worker of workers) assert.equal(await stopWorker(worker), 0);
+      for (const worker of workers) {
+        const code = await stopWorker(worker);
+        assert.equal(code, 0, `worker exited with ${code}:\n${worker.output.slice(-20).join('\n')}`);
+      }
 
       assert.equal(receiver.maxConcurrentPerId, 1, 'no event was attempted twice at the same time');
       assert.equal(receiver.received.length, EVENTS, 'no event was attempted twice at all');
