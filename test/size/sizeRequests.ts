@@ -159,13 +159,28 @@ function chinaDays(days: number): string {
 
 /** Median of `times` calls, in milliseconds, after two warm-up calls. */
 export async function medianMs(request: SizeRequest, times = 20): Promise<number> {
-  for (let i = 0; i < 2; i++) await request.send();
-  const samples: number[] = [];
+  const [median] = await interleavedMediansMs([request], times);
+  return median!;
+}
+
+/**
+ * The median of `times` calls of each request, the calls taken in turns (a, b, b, a, a, b...), so
+ * that whatever else loads the machine meanwhile weighs on each request alike: a comparison of two
+ * stores measured minutes apart would compare the machine's load as much as the stores.
+ */
+export async function interleavedMediansMs(requests: SizeRequest[], times = 20): Promise<number[]> {
+  for (let i = 0; i < 2; i++) for (const request of requests) await request.send();
+  const samples = requests.map((): number[] => []);
   for (let i = 0; i < times; i++) {
-    const started = performance.now();
-    await request.send();
-    samples.push(performance.now() - started);
+    const order = i % 2 === 0 ? requests.keys() : [...requests.keys()].reverse();
+    for (const at of order) {
+      const started = performance.now();
+      await requests[at]!.send();
+      samples[at]!.push(performance.now() - started);
+    }
   }
-  samples.sort((a, b) => a - b);
-  return (samples[Math.floor((times - 1) / 2)]! + samples[Math.ceil((times - 1) / 2)]!) / 2;
+  return samples.map((taken) => {
+    taken.sort((a, b) => a - b);
+    return (taken[Math.floor((times - 1) / 2)]! + taken[Math.ceil((times - 1) / 2)]!) / 2;
+  });
 }
