@@ -100,7 +100,6 @@ export const QUERIES_PENDING: readonly string[] = [
   'documents/documentRisk.ts',
   'documents/fetchDocuments.ts',
   'documents/serveDocument.ts',
-  'keys/reencrypt.ts',
   'metrics/storeGauges.ts',
 ];
 

@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
 import type { ServiceContext } from '../context.ts';
 import { totpAad } from '../operators/totp.ts';
 import { secretAad } from '../webhooks/endpoints.ts';
 import type { Keys } from '../crypto/liveKeyRing.ts';
 import { chunkAad } from '../documents/documentStore.ts';
+import { rewriteEncrypted, rowsUnderKeyAfter, type EncryptedPlace } from './keyRepository.ts';
 
 /**
  * Re-encryption after a key rotation: every value encrypted under an older key is decrypted and
@@ -17,14 +17,9 @@ import { chunkAad } from '../documents/documentStore.ts';
  */
 
 /** The encrypted columns of the store, with how each value's aad is formed. */
-export interface EncryptedColumn {
-  table: 'applications' | 'webhook_secrets' | 'operator_totp' | 'document_chunks';
+export interface EncryptedColumn extends EncryptedPlace {
   /** Sealed bytes (`encryptBytes`) with the key id in `key_id` only, rather than a text token. */
   bytes?: true;
-  pk: string;
-  column: string;
-  /** Extra column the aad needs. */
-  aadColumn: string;
   aad(row: { pk: string; aad_part: string }): string;
 }
 
@@ -85,14 +80,9 @@ export async function reencryptBatch(
 ): Promise<BatchResult> {
   const { store, keyRing } = ctx;
   return store.transaction(async (trx) => {
-    const rows = await sql<{ pk: string; enc: string | Uint8Array; aad_part: string }>`
-      select ${sql.ref(target.pk)} as pk, ${sql.ref(target.column)} as enc, ${sql.ref(target.aadColumn)} as aad_part
-      from ${store.table(target.table)}
-      where key_id = ${keyId} and ${sql.ref(target.pk)} > ${after}
-      order by ${sql.ref(target.pk)}
-      limit ${limit}${store.skipLockedClause}`.execute(trx);
+    const rows = await rowsUnderKeyAfter(store, trx, target, keyId, after, limit);
     const result: BatchResult = { moved: 0, skipped: 0, failed: [], last: null };
-    for (const row of rows.rows) {
+    for (const row of rows) {
       result.last = row.pk;
       let enc: string | Buffer;
       let newKeyId: string;
@@ -109,11 +99,7 @@ export async function reencryptBatch(
         result.failed.push(row.pk);
         continue;
       }
-      const updated = await sql`
-        update ${store.table(target.table)}
-        set ${sql.ref(target.column)} = ${enc}, key_id = ${newKeyId}
-        where ${sql.ref(target.pk)} = ${row.pk} and ${sql.ref(target.column)} = ${row.enc}`.execute(trx);
-      if (Number(updated.numAffectedRows ?? 0n) === 1) result.moved++;
+      if (await rewriteEncrypted(store, trx, target, row, { enc, keyId: newKeyId })) result.moved++;
       else result.skipped++;
     }
     return result;
