@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Store } from '../store/connect.ts';
+import { oldestUnfannedEvent, undeliveredDeliveries } from './gaugeRepository.ts';
 import type { ServiceMetrics } from './metrics.ts';
 
 /** Store-derived values are read at most this often, however often Prometheus scrapes. */
@@ -70,17 +70,8 @@ export function registerStoreGauges(metrics: ServiceMetrics, store: Store, now: 
 }
 
 async function readQueue(store: Store): Promise<QueueState> {
-  // The status lists are literals, as in the partial index's predicate, so that SQLite uses it.
-  const undelivered = await sql<{ pending: number | string; oldest: number | string | null }>`
-    select count(*) as pending, min(e.created_at) as oldest
-    from ${store.table('deliveries')} d join ${store.table('events')} e on e.event_id = d.event_id
-    where d.status in ('pending', 'delivering')`.execute(store.db);
-  const unfanned = await store.db
-    .selectFrom('events')
-    .select((eb) => eb.fn.min<number>('created_at').as('oldest'))
-    .where('fanned_out_at', 'is', null)
-    .executeTakeFirst();
-  const row = undelivered.rows[0];
+  const row = await undeliveredDeliveries(store);
+  const unfanned = await oldestUnfannedEvent(store.db);
   const candidates = [row?.oldest, unfanned?.oldest].filter((v) => v !== null && v !== undefined).map(Number);
   return {
     pending: Number(row?.pending ?? 0),
