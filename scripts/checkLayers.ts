@@ -97,7 +97,6 @@ export const QUERIES_PENDING: readonly string[] = [
   'webhooks/deliveryQueue.ts',
   'documents/documentStore.ts',
   // Read models and jobs still to move into their entity's repository.
-  'documents/documentRisk.ts',
   'documents/fetchDocuments.ts',
   'documents/serveDocument.ts',
 ];

@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../context.ts';
 import type { RiskFlag } from '../applications/riskFlags.ts';
+import { keptByOtherApplicants } from './documentRepository.ts';
 import type { DocumentRow } from './documentStore.ts';
 import { REQUIRED_DOCUMENT_FIELDS } from './outcome.ts';
 
@@ -23,31 +24,11 @@ export async function documentRiskFlags(
 
   const kept = rows.filter((r) => r.state === 'kept' && r.sha256 !== null);
   if (kept.length === 0) return flags;
-  const others = await ctx.store.db
-    .selectFrom('documents')
-    .innerJoin('applications', 'applications.busi_water_no', 'documents.busi_water_no')
-    .select(['documents.sha256', 'documents.busi_water_no'])
-    .where(
-      'documents.sha256',
-      'in',
-      kept.map((r) => r.sha256!),
-    )
-    .where('documents.state', '=', 'kept')
-    .where('documents.busi_water_no', '!=', application.busi_water_no)
-    // Active (not final) and another applicant: a different identity document.
-    .where('applications.active_cert_hash', 'is not', null)
-    .where((eb) =>
-      eb(
-        'applications.cert_hash',
-        '!=',
-        eb
-          .selectFrom('applications as own')
-          .select('own.cert_hash')
-          .where('own.busi_water_no', '=', application.busi_water_no),
-      ),
-    )
-    .orderBy('documents.busi_water_no')
-    .execute();
+  const others = await keptByOtherApplicants(
+    ctx.store.db,
+    application.busi_water_no,
+    kept.map((r) => r.sha256!),
+  );
   for (const row of kept) {
     const matches = [...new Set(others.filter((o) => o.sha256 === row.sha256).map((o) => o.busi_water_no))];
     if (matches.length > 0) {
