@@ -46,3 +46,19 @@ export async function actionTimes(
     .execute();
   return rows.map((row) => row.at);
 }
+
+/** An actor's rows of `actions` on one target from `since` on (inclusive), in no particular order. */
+export async function actionsOnTarget(
+  db: Kysely<Database>,
+  query: { actor: string; targetType: string; targetId: string; actions: readonly string[]; since: number },
+) {
+  return db
+    .selectFrom('audit_log')
+    .select(['action', 'details'])
+    .where('actor', '=', query.actor)
+    .where('target_type', '=', query.targetType)
+    .where('target_id', '=', query.targetId)
+    .where('action', 'in', [...query.actions])
+    .where('at', '>=', query.since)
+    .execute();
+}

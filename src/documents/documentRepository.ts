@@ -40,3 +40,16 @@ export async function keptByOtherApplicants(
       .execute()
   );
 }
+
+/**
+ * Whether the application exists. Asked here rather than of the application repository: the
+ * console's document route needs no more of the row, and documents/ reaches no further up.
+ */
+export async function applicationExists(db: Kysely<Database>, busiWaterNo: string): Promise<boolean> {
+  const application = await db
+    .selectFrom('applications')
+    .select('busi_water_no')
+    .where('busi_water_no', '=', busiWaterNo)
+    .executeTakeFirst();
+  return application !== undefined;
+}

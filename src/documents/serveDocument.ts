@@ -2,7 +2,10 @@ import { isSerialNumber } from '../applications/serialNumber.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import { ACTING_ROLE, hasRole } from '../access/roles.ts';
+import { actionsOnTarget } from '../audit/auditRepository.ts';
+import { findSessionStart } from '../operators/operatorRepository.ts';
 import type { OperatorIdentity } from '../operators/sessions.ts';
+import { applicationExists } from './documentRepository.ts';
 import { documentRows, readBlob } from './documentStore.ts';
 import { isDocumentField } from './outcome.ts';
 
@@ -50,12 +53,7 @@ export async function openDocument(
     });
   }
   if (!isSerialNumber(busiWaterNo)) throw new ServiceError('applicationNotFound');
-  const application = await ctx.store.db
-    .selectFrom('applications')
-    .select('busi_water_no')
-    .where('busi_water_no', '=', busiWaterNo)
-    .executeTakeFirst();
-  if (application === undefined) throw new ServiceError('applicationNotFound');
+  if (!(await applicationExists(ctx.store.db, busiWaterNo))) throw new ServiceError('applicationNotFound');
   const safeField = isDocumentField(field) ? field : 'field';
   if (!(await openedInSession(ctx, busiWaterNo, field, operator)))
     throw new ServiceError('documentNotOpened', { params: { field: safeField } });
@@ -84,21 +82,15 @@ async function openedInSession(
   field: string,
   operator: OperatorIdentity,
 ): Promise<boolean> {
-  const session = await ctx.store.db
-    .selectFrom('operator_sessions')
-    .select('created_at')
-    .where('token_hash', '=', operator.sessionHash)
-    .executeTakeFirst();
+  const session = await findSessionStart(ctx.store.db, operator.sessionHash);
   if (session === undefined) return false;
-  const rows = await ctx.store.db
-    .selectFrom('audit_log')
-    .select(['action', 'details'])
-    .where('actor', '=', `operator:${operator.username}`)
-    .where('target_type', '=', 'application')
-    .where('target_id', '=', busiWaterNo)
-    .where('action', 'in', OPENING_ACTIONS)
-    .where('at', '>=', session.created_at)
-    .execute();
+  const rows = await actionsOnTarget(ctx.store.db, {
+    actor: `operator:${operator.username}`,
+    targetType: 'application',
+    targetId: busiWaterNo,
+    actions: OPENING_ACTIONS,
+    since: session.created_at,
+  });
   return rows.some((row) => {
     if (row.action === 'application.review_open') return true;
     const details = JSON.parse(row.details ?? '{}') as { field?: unknown };

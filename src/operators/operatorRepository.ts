@@ -51,6 +51,15 @@ export async function insertSession(
     .execute();
 }
 
+/** When a session began (revoked or expired alike), if it exists. */
+export async function findSessionStart(db: Kysely<Database>, tokenHash: string) {
+  return db
+    .selectFrom('operator_sessions')
+    .select('created_at')
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
 /** A session with the state of its operator, in one round trip: this runs on every admin request. */
 export async function findSessionWithOperator(db: Kysely<Database>, tokenHash: string) {
   return db
