@@ -96,8 +96,6 @@ export const QUERIES_PENDING: readonly string[] = [
   'jobs/jobQueue.ts',
   'webhooks/deliveryQueue.ts',
   'documents/documentStore.ts',
-  // Read models and jobs still to move into their entity's repository.
-  'documents/fetchDocuments.ts',
 ];
 
 /** The unit a domain rank is given to: the top folder, or the file itself at the top of src/. */

@@ -1,10 +1,13 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../store/tables.ts';
+import type { Kysely, Updateable } from 'kysely';
+import type { Store } from '../store/connect.ts';
+import type { Database, DocumentsTable } from '../store/tables.ts';
 
 /**
  * Queries over the documents rows (a field's state and the copy kept of it), as the fetch job, the
  * reviewer's risk flags and the console read and write them (the chunks' bytes are
- * documentStore.ts's). Takes a Kysely handle or a transaction.
+ * documentStore.ts's), with the two reads of an application they need (that it exists; its row,
+ * locked, for a document's event), so that documents/ reaches no further up into applications/.
+ * Takes a Kysely handle or a transaction.
  */
 
 /**
@@ -52,4 +55,127 @@ export async function applicationExists(db: Kysely<Database>, busiWaterNo: strin
     .where('busi_water_no', '=', busiWaterNo)
     .executeTakeFirst();
   return application !== undefined;
+}
+
+/** The columns of a kept copy, for a row that has none (pending or failed). */
+const NO_COPY = {
+  blob_id: null,
+  content_type: null,
+  byte_size: null,
+  sha256: null,
+  width: null,
+  height: null,
+  chunk_count: null,
+  fetched_at: null,
+} as const;
+
+/**
+ * Rows pending for fields not yet taken up, and pending again for a row about another URL; a row
+ * already about the same URL is left alone.
+ */
+export async function markDocumentsPending(
+  db: Kysely<Database>,
+  busiWaterNo: string,
+  fields: readonly { field: string; urlHash: string }[],
+  now: number,
+): Promise<void> {
+  await db
+    .insertInto('documents')
+    .values(
+      fields.map(({ field, urlHash }) => ({
+        busi_water_no: busiWaterNo,
+        field,
+        state: 'pending' as const,
+        reason: null,
+        url_hash: urlHash,
+        ...NO_COPY,
+        updated_at: now,
+      })),
+    )
+    .onConflict((oc) =>
+      oc
+        .columns(['busi_water_no', 'field'])
+        .doUpdateSet((eb) => ({
+          state: 'pending' as const,
+          reason: null,
+          url_hash: eb.ref('excluded.url_hash'),
+          updated_at: now,
+        }))
+        .whereRef('documents.url_hash', '!=', 'excluded.url_hash'),
+    )
+    .execute();
+}
+
+/** The field pending for this URL, whatever its row said; the copy it holds, if any, stays. */
+export async function restartDocument(
+  db: Kysely<Database>,
+  busiWaterNo: string,
+  field: string,
+  urlHash: string,
+  now: number,
+): Promise<void> {
+  const fresh = { state: 'pending' as const, reason: null, url_hash: urlHash, updated_at: now };
+  await db
+    .insertInto('documents')
+    .values({
+      busi_water_no: busiWaterNo,
+      field,
+      ...fresh,
+      ...NO_COPY,
+    })
+    .onConflict((oc) => oc.columns(['busi_water_no', 'field']).doUpdateSet(fresh))
+    .execute();
+}
+
+/**
+ * What a document's event shows of its application, the row locked until the transaction ends:
+ * holding it serialises the outcomes of the application's fields (and an amend). Here rather than
+ * in the application repository so that documents/ reaches no further up.
+ */
+export async function lockApplicationForDocuments(
+  store: Pick<Store, 'lockRows'>,
+  trx: Kysely<Database>,
+  busiWaterNo: string,
+) {
+  const read = trx
+    .selectFrom('applications')
+    .select(['busi_water_no', 'app_id', 'status', 'card_no_masked', 'external_id'])
+    .where('busi_water_no', '=', busiWaterNo);
+  return store.lockRows(read).executeTakeFirst();
+}
+
+/** The blob the field's row names (its kept copy, or the one before an amend), if any. */
+export async function heldBlobId(
+  db: Kysely<Database>,
+  busiWaterNo: string,
+  field: string,
+): Promise<string | null> {
+  const held = await db
+    .selectFrom('documents')
+    .select('blob_id')
+    .where('busi_water_no', '=', busiWaterNo)
+    .where('field', '=', field)
+    .executeTakeFirst();
+  return held?.blob_id ?? null;
+}
+
+/**
+ * Writes a field's outcome if the row is still pending for the same URL: false when an amend or
+ * another run got there first.
+ */
+export async function settleIfPending(
+  db: Kysely<Database>,
+  place: { busiWaterNo: string; field: string; urlHash: string },
+  values: Updateable<DocumentsTable>,
+  now: number,
+): Promise<boolean> {
+  const updated = await db
+    .updateTable('documents')
+    .set({ ...values, updated_at: now })
+    .where('busi_water_no', '=', place.busiWaterNo)
+    .where('field', '=', place.field)
+    .where('url_hash', '=', place.urlHash)
+    .where('state', '=', 'pending')
+    .executeTakeFirst();
+  return updated.numUpdatedRows > 0n;
 }

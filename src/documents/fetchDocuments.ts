@@ -7,6 +7,13 @@ import { DOCUMENT_EVENT_TYPES } from '../applications/lifecycle.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../events/outbox.ts';
 import type { Database } from '../store/tables.ts';
+import {
+  heldBlobId,
+  lockApplicationForDocuments,
+  markDocumentsPending,
+  restartDocument,
+  settleIfPending,
+} from './documentRepository.ts';
 import { deleteBlob, deleteOtherBlobs, documentRows, writeBlob, type WrittenBlob } from './documentStore.ts';
 import { outcomeOf, type DocumentOutcomes } from './documentView.ts';
 import { fetchDocument, type FetchOptions } from './fetcher.ts';
@@ -26,18 +33,6 @@ const [DOCUMENTS_KEPT_EVENT, DOCUMENT_FAILED_EVENT] = DOCUMENT_EVENT_TYPES;
 
 /** An image under this many pixels on its short side shows too little to check an identity. */
 export const MIN_SHORT_SIDE = 300;
-
-/** The columns of a kept copy, for a row that has none (pending or failed). */
-const NO_COPY = {
-  blob_id: null,
-  content_type: null,
-  byte_size: null,
-  sha256: null,
-  width: null,
-  height: null,
-  chunk_count: null,
-  fetched_at: null,
-} as const;
 
 export interface FetchRun {
   /** Fields still to try again (unreachable, before the give-up time). */
@@ -140,33 +135,7 @@ async function markPending(
 ): Promise<void> {
   if (fields.length === 0) return;
   const now = ctx.now();
-  await ctx.store.transaction((trx) =>
-    trx
-      .insertInto('documents')
-      .values(
-        fields.map(({ field, urlHash }) => ({
-          busi_water_no: busiWaterNo,
-          field,
-          state: 'pending' as const,
-          reason: null,
-          url_hash: urlHash,
-          ...NO_COPY,
-          updated_at: now,
-        })),
-      )
-      .onConflict((oc) =>
-        oc
-          .columns(['busi_water_no', 'field'])
-          .doUpdateSet((eb) => ({
-            state: 'pending' as const,
-            reason: null,
-            url_hash: eb.ref('excluded.url_hash'),
-            updated_at: now,
-          }))
-          .whereRef('documents.url_hash', '!=', 'excluded.url_hash'),
-      )
-      .execute(),
-  );
+  await ctx.store.transaction((trx) => markDocumentsPending(trx, busiWaterNo, fields, now));
 }
 
 /**
@@ -185,17 +154,7 @@ export async function restartDocuments(
   for (const field of DOCUMENT_FIELDS) {
     const url = amended[field];
     if (typeof url !== 'string') continue;
-    const fresh = { state: 'pending' as const, reason: null, url_hash: urlHashOf(ctx, url), updated_at: now };
-    await trx
-      .insertInto('documents')
-      .values({
-        busi_water_no: busiWaterNo,
-        field,
-        ...fresh,
-        ...NO_COPY,
-      })
-      .onConflict((oc) => oc.columns(['busi_water_no', 'field']).doUpdateSet(fresh))
-      .execute();
+    await restartDocument(trx, busiWaterNo, field, urlHashOf(ctx, url), now);
   }
 }
 
@@ -210,14 +169,7 @@ async function settle(
   const now = ctx.now();
   const applied = await ctx.store.transaction(async (trx) => {
     // Holding the application's row serialises the outcomes of its fields (and an amend).
-    const application = await ctx.store
-      .lockRows(
-        trx
-          .selectFrom('applications')
-          .select(['busi_water_no', 'app_id', 'status', 'card_no_masked', 'external_id'])
-          .where('busi_water_no', '=', place.busiWaterNo),
-      )
-      .executeTakeFirst();
+    const application = await lockApplicationForDocuments(ctx.store, trx, place.busiWaterNo);
     if (application === undefined) return false;
     const values =
       'kept' in outcome
@@ -235,24 +187,11 @@ async function settle(
           }
         : // The copy held for the field (an earlier document's, before an amend) stays: evidence.
           { state: 'failed' as const, reason: outcome.failed.reason };
-    const held = await trx
-      .selectFrom('documents')
-      .select('blob_id')
-      .where('busi_water_no', '=', place.busiWaterNo)
-      .where('field', '=', place.field)
-      .executeTakeFirst();
-    const updated = await trx
-      .updateTable('documents')
-      .set({ ...values, updated_at: now })
-      .where('busi_water_no', '=', place.busiWaterNo)
-      .where('field', '=', place.field)
-      .where('url_hash', '=', place.urlHash)
-      .where('state', '=', 'pending')
-      .executeTakeFirst();
-    if (updated.numUpdatedRows === 0n) return false;
+    const held = await heldBlobId(trx, place.busiWaterNo, place.field);
+    if (!(await settleIfPending(trx, place, values, now))) return false;
     // Kept: the newer copy replaces the one held. Failed: the held one stays. Either way, chunks of
     // neither (a crash's leftovers) go.
-    await deleteOtherBlobs(trx, place, 'kept' in outcome ? outcome.kept.blobId : (held?.blob_id ?? null));
+    await deleteOtherBlobs(trx, place, 'kept' in outcome ? outcome.kept.blobId : held);
     await recordDocumentEvent(trx, application, place, outcome, now);
     return true;
   });
