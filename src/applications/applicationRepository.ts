@@ -227,6 +227,32 @@ export async function findApplication(db: Kysely<Database>, busiWaterNo: string)
     .executeTakeFirst();
 }
 
+/** Whether the application exists (the console's document route needs no more of the row). */
+export async function applicationExists(db: Kysely<Database>, busiWaterNo: string): Promise<boolean> {
+  const application = await db
+    .selectFrom('applications')
+    .select('busi_water_no')
+    .where('busi_water_no', '=', busiWaterNo)
+    .executeTakeFirst();
+  return application !== undefined;
+}
+
+/**
+ * What a document's event shows of its application, the row locked until the transaction ends:
+ * holding it serialises the outcomes of the application's fields (and an amend).
+ */
+export async function lockForDocumentEvent(
+  store: Pick<Store, 'lockRows'>,
+  trx: Kysely<Database>,
+  busiWaterNo: string,
+) {
+  const read = trx
+    .selectFrom('applications')
+    .select(['busi_water_no', 'app_id', 'status', 'card_no_masked', 'external_id'])
+    .where('busi_water_no', '=', busiWaterNo);
+  return store.lockRows(read).executeTakeFirst();
+}
+
 /** What a move reads of an application: its state and what its event shows. `appId`: that app's only. */
 export async function findForMove(db: Kysely<Database>, busiWaterNo: string, appId?: string) {
   let query = db

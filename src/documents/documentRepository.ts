@@ -1,12 +1,10 @@
 import type { Kysely, Updateable } from 'kysely';
-import type { Store } from '../store/connect.ts';
 import type { Database, DocumentsTable } from '../store/tables.ts';
 
 /**
  * Queries over the documents rows (a field's state and the copy kept of it), as the fetch job, the
  * reviewer's risk flags and the console read and write them (the chunks' bytes are
- * documentStore.ts's), with the two reads of an application they need (that it exists; its row,
- * locked, for a document's event), so that documents/ reaches no further up into applications/.
+ * documentStore.ts's; what they read of the application itself, applicationRepository.ts's).
  * Takes a Kysely handle or a transaction.
  */
 
@@ -42,19 +40,6 @@ export async function keptByOtherApplicants(
       .orderBy('documents.busi_water_no')
       .execute()
   );
-}
-
-/**
- * Whether the application exists. Asked here rather than of the application repository: the
- * console's document route needs no more of the row, and documents/ reaches no further up.
- */
-export async function applicationExists(db: Kysely<Database>, busiWaterNo: string): Promise<boolean> {
-  const application = await db
-    .selectFrom('applications')
-    .select('busi_water_no')
-    .where('busi_water_no', '=', busiWaterNo)
-    .executeTakeFirst();
-  return application !== undefined;
 }
 
 /** The columns of a kept copy, for a row that has none (pending or failed). */
@@ -125,23 +110,6 @@ export async function restartDocument(
     })
     .onConflict((oc) => oc.columns(['busi_water_no', 'field']).doUpdateSet(fresh))
     .execute();
-}
-
-/**
- * What a document's event shows of its application, the row locked until the transaction ends:
- * holding it serialises the outcomes of the application's fields (and an amend). Here rather than
- * in the application repository so that documents/ reaches no further up.
- */
-export async function lockApplicationForDocuments(
-  store: Pick<Store, 'lockRows'>,
-  trx: Kysely<Database>,
-  busiWaterNo: string,
-) {
-  const read = trx
-    .selectFrom('applications')
-    .select(['busi_water_no', 'app_id', 'status', 'card_no_masked', 'external_id'])
-    .where('busi_water_no', '=', busiWaterNo);
-  return store.lockRows(read).executeTakeFirst();
 }
 
 /** The blob the field's row names (its kept copy, or the one before an amend), if any. */

@@ -1,19 +1,13 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
-import { findApplication } from '../applications/applicationRepository.ts';
+import { findApplication, lockForDocumentEvent } from '../applications/applicationRepository.ts';
 import { isErasedPayload } from '../applications/erasure.ts';
 import { openPayload } from '../applications/sealedPayload.ts';
 import { DOCUMENT_EVENT_TYPES } from '../applications/lifecycle.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../events/outbox.ts';
 import type { Database } from '../store/tables.ts';
-import {
-  heldBlobId,
-  lockApplicationForDocuments,
-  markDocumentsPending,
-  restartDocument,
-  settleIfPending,
-} from './documentRepository.ts';
+import { heldBlobId, markDocumentsPending, restartDocument, settleIfPending } from './documentRepository.ts';
 import { deleteBlob, deleteOtherBlobs, documentRows, writeBlob, type WrittenBlob } from './documentStore.ts';
 import { outcomeOf, type DocumentOutcomes } from './documentView.ts';
 import { fetchDocument, type FetchOptions } from './fetcher.ts';
@@ -169,7 +163,7 @@ async function settle(
   const now = ctx.now();
   const applied = await ctx.store.transaction(async (trx) => {
     // Holding the application's row serialises the outcomes of its fields (and an amend).
-    const application = await lockApplicationForDocuments(ctx.store, trx, place.busiWaterNo);
+    const application = await lockForDocumentEvent(ctx.store, trx, place.busiWaterNo);
     if (application === undefined) return false;
     const values =
       'kept' in outcome

@@ -1,3 +1,4 @@
+import { applicationExists } from '../applications/applicationRepository.ts';
 import { isSerialNumber } from '../applications/serialNumber.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
@@ -5,7 +6,6 @@ import { ACTING_ROLE, hasRole } from '../access/roles.ts';
 import { actionsOnTarget } from '../audit/auditRepository.ts';
 import { findSessionStart } from '../operators/operatorRepository.ts';
 import type { OperatorIdentity } from '../operators/sessions.ts';
-import { applicationExists } from './documentRepository.ts';
 import { documentRows, readBlob } from './documentStore.ts';
 import { isDocumentField } from './outcome.ts';
 
