@@ -520,7 +520,6 @@ async function readBenchmarks(target: TargetName) {
   }
 }
 
-/** Spawn to listening, on SQLite: a fresh data directory, then an existing one. */
 /** The `size` part (size.ts) on one store: each load on an empty store, then at LARGE. */
 async function sizeBenchmarks(target: TargetName) {
   const at = async (count: number) => {
@@ -529,7 +528,7 @@ async function sizeBenchmarks(target: TargetName) {
     try {
       const auth = await caller(env, server);
       const grownSeconds = count === 0 ? 0 : await growStore(env, auth.appId, count);
-      return { grownSeconds, rps: await sizeLoads(server.url, auth, SECONDS) };
+      return { grownSeconds, rps: await sizeLoads(server.url, auth, SECONDS, WARMUP) };
     } finally {
       await server.stop();
       await dropSchema(env);
@@ -546,6 +545,7 @@ async function sizeBenchmarks(target: TargetName) {
   };
 }
 
+/** Spawn to listening, on SQLite: a fresh data directory, then an existing one. */
 async function coldStart() {
   const env = storeEnv('sqlite');
   const times: number[] = [];
