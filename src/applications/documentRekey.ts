@@ -6,7 +6,7 @@ import {
   otherActiveHolder,
   rowsUnderOldDocumentHash,
   setDocumentHash,
-} from './applicationRepository.ts';
+} from './applicationMaintenanceRepository.ts';
 import { canonicalDocumentNumber } from './checks/canonical.ts';
 import { documentHash, legacyDocumentHashes } from './documentHash.ts';
 import { isErasedPayload } from './erasure.ts';

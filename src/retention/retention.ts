@@ -1,7 +1,11 @@
 import type { Transaction } from 'kysely';
 import { recordAudit } from '../audit/auditTrail.ts';
 import { erasedPayload } from '../applications/erasure.ts';
-import { erasableAfter, eraseIfEligible, type ErasableRow } from '../applications/applicationRepository.ts';
+import {
+  erasableAfter,
+  eraseIfEligible,
+  type ErasableRow,
+} from '../applications/applicationMaintenanceRepository.ts';
 import type { ServiceContext } from '../context.ts';
 import { eraseDocuments } from '../documents/documentStore.ts';
 import type { Database } from '../store/tables.ts';
