@@ -7,7 +7,8 @@ const BATCH = 100_000;
 /**
  * Bulk seeding of synthetic applications for the query and list benchmarks, in the store itself
  * (generate_series / a recursive CTE): a million rows in seconds, not hours. Seeded serials are
- * `SEED` + 28 digits; their payload is not decryptable, which query and list never need.
+ * `SEED` + 28 digits, each with its submission's event (and history entry), already fanned out;
+ * their payload is not decryptable, which query and list never need.
  */
 export function seededSerial(i: number): string {
   return `SEED${String(i).padStart(28, '0')}`;
@@ -30,8 +31,10 @@ export async function seedApplications(
         SELECT 'SEED' || lpad(i::text, 28, '0'), ${appId}, 'SUBMITTED', NULL, '00', 'seedcert' || i, NULL,
           'seedcard' || i, '539966******0000', 'seed', 'seed', 1, ${base}::bigint + i, ${base}::bigint + i
         FROM generate_series(${start}::int, ${end}::int) AS i`.execute(store.db);
-      await sql`INSERT INTO ${store.table('application_transitions')} (busi_water_no, from_status, to_status, actor, reason, details, at)
-        SELECT 'SEED' || lpad(i::text, 28, '0'), NULL, 'SUBMITTED', 'system', NULL, NULL, ${base}::bigint + i
+      await sql`INSERT INTO ${store.table('events')} (event_id, app_id, busi_water_no, type, payload, created_at, seq,
+          fanned_out_at, from_status, to_status, actor)
+        SELECT 'evt_seed' || i, ${appId}, 'SEED' || lpad(i::text, 28, '0'), 'application.submitted', '{}',
+          ${base}::bigint + i, 1, ${base}::bigint + i, NULL, 'SUBMITTED', 'system'
         FROM generate_series(${start}::int, ${end}::int) AS i`.execute(store.db);
     } else {
       await store.transaction(async (trx) => {
@@ -43,10 +46,10 @@ export async function seedApplications(
           trx,
         );
         await sql`WITH RECURSIVE n(i) AS (SELECT ${start} UNION ALL SELECT i + 1 FROM n WHERE i < ${end})
-          INSERT INTO ${store.table('application_transitions')} (busi_water_no, from_status, to_status, actor, reason, details, at)
-          SELECT 'SEED' || printf('%028d', i), NULL, 'SUBMITTED', 'system', NULL, NULL, ${base} + i FROM n`.execute(
-          trx,
-        );
+          INSERT INTO ${store.table('events')} (event_id, app_id, busi_water_no, type, payload, created_at, seq,
+            fanned_out_at, from_status, to_status, actor)
+          SELECT 'evt_seed' || i, ${appId}, 'SEED' || printf('%028d', i), 'application.submitted', '{}',
+            ${base} + i, 1, ${base} + i, NULL, 'SUBMITTED', 'system' FROM n`.execute(trx);
       });
     }
     progress.advance(end - start + 1);

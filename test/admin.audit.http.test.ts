@@ -69,7 +69,7 @@ for (const storeName of storeNames()) {
           assert.equal(reply.status, 200, reply.text);
         }
         const moves = await db
-          .selectFrom('application_transitions')
+          .selectFrom('events')
           .select(['busi_water_no', 'to_status', 'actor'])
           .where('from_status', 'is not', null)
           .execute();

@@ -92,7 +92,7 @@ for (const storeName of storeNames()) {
           ],
         );
         const row = await service.ctx.store.db
-          .selectFrom('application_transitions')
+          .selectFrom('events')
           .select('actor')
           .where('busi_water_no', '=', serial)
           .where('to_status', '=', 'CANCELLED')

@@ -63,13 +63,15 @@ for (const storeName of storeNames()) {
         .select(['status', 'version', 'status_reason', 'active_cert_hash', 'updated_at'])
         .where('busi_water_no', '=', serial)
         .executeTakeFirstOrThrow();
-      const count = async (table: 'application_transitions' | 'events') =>
+      // The history is the events that change the state (to_status set).
+      const count = async (history: boolean) =>
         Number(
           (
             await db
-              .selectFrom(table)
+              .selectFrom('events')
               .select((eb) => eb.fn.countAll<number>().as('n'))
               .where('busi_water_no', '=', serial)
+              .$if(history, (q) => q.where('to_status', 'is not', null))
               .executeTakeFirstOrThrow()
           ).n,
         );
@@ -84,8 +86,8 @@ for (const storeName of storeNames()) {
       );
       return {
         row,
-        transitions: await count('application_transitions'),
-        events: await count('events'),
+        transitions: await count(true),
+        events: await count(false),
         audit,
       };
     };
@@ -137,10 +139,10 @@ for (const storeName of storeNames()) {
           assert.equal(afterMove.audit, before.audit + 1);
 
           const last = await service.ctx.store.db
-            .selectFrom('application_transitions')
+            .selectFrom('events')
             .selectAll()
             .where('busi_water_no', '=', serial)
-            .orderBy('id', 'desc')
+            .orderBy('seq', 'desc')
             .executeTakeFirstOrThrow();
           assert.equal(last.from_status, from);
           assert.equal(last.to_status, to);
@@ -148,7 +150,7 @@ for (const storeName of storeNames()) {
           assert.equal(last.reason, 'checked by hand');
           assert.equal(last.reason_codes, '["other"]');
           assert.deepEqual(
-            last.details === null ? null : JSON.parse(last.details),
+            last.details == null ? null : JSON.parse(last.details),
             to === 'SHIPPED'
               ? { carrier: 'SF Express', tracking_no: 'SF1234567890' }
               : to === 'SUPPLEMENT_REQUIRED'
@@ -379,10 +381,10 @@ for (const storeName of storeNames()) {
           assert.equal(state.transitions, 3, 'SUBMITTED, IN_REVIEW and the winner only');
           assert.equal(state.events, 3);
           const moves = await service.ctx.store.db
-            .selectFrom('application_transitions')
+            .selectFrom('events')
             .select('to_status')
             .where('busi_water_no', '=', serial)
-            .orderBy('id')
+            .orderBy('seq')
             .execute();
           assert.deepEqual(
             moves.map((m) => m.to_status),

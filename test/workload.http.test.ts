@@ -56,8 +56,8 @@ for (const storeName of storeNames()) {
       const approved = await applications.inState(appId, 'APPROVED');
       await at(approved, 2 * HOUR, 3 * HOUR);
       await db
-        .updateTable('application_transitions')
-        .set({ at: now - 2 * HOUR })
+        .updateTable('events')
+        .set({ created_at: now - 2 * HOUR })
         .where('busi_water_no', '=', approved)
         .where('to_status', '=', 'APPROVED')
         .execute();

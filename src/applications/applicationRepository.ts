@@ -1,26 +1,13 @@
 import { sql, type Kysely, type Updateable } from 'kysely';
 import type { Store } from '../store/connect.ts';
-import type { ApplicationsTable, ApplicationTransitionsTable, Database } from '../store/tables.ts';
+import type { ApplicationsTable, Database } from '../store/tables.ts';
 
 export type { SubmissionRows } from '../store/connect.ts';
 
-/** Queries over applications and their history. Takes a Kysely handle or a transaction. */
-
-export async function insertTransition(
-  db: Kysely<Database>,
-  row: {
-    busi_water_no: string;
-    from_status: string | null;
-    to_status: string;
-    actor: string;
-    reason: string | null;
-    reason_codes?: string | null;
-    details: string | null;
-    at: number;
-  },
-): Promise<void> {
-  await db.insertInto('application_transitions').values(row).execute();
-}
+/**
+ * Queries over applications (their history is their events': events/eventRepository.ts). Takes a
+ * Kysely handle or a transaction.
+ */
 
 /** The active application (not in a final state) for an identity document, if any. */
 export async function findActiveByCertHash(db: Kysely<Database>, certHash: string) {
@@ -90,45 +77,6 @@ export async function findApplicationOfApp(db: Kysely<Database>, appId: string, 
     .where('busi_water_no', '=', busiWaterNo)
     .where('app_id', '=', appId)
     .executeTakeFirst();
-}
-
-const TRANSITION_COLUMNS = [
-  'busi_water_no',
-  'from_status',
-  'to_status',
-  'actor',
-  'reason',
-  'reason_codes',
-  'details',
-  'at',
-] as const;
-
-export type TransitionRow = Pick<ApplicationTransitionsTable, (typeof TRANSITION_COLUMNS)[number]>;
-
-export async function listTransitions(db: Kysely<Database>, busiWaterNo: string): Promise<TransitionRow[]> {
-  return db
-    .selectFrom('application_transitions')
-    .select(TRANSITION_COLUMNS)
-    .where('busi_water_no', '=', busiWaterNo)
-    .orderBy('id')
-    .execute();
-}
-
-/** The histories of several applications in one round trip, each in order. */
-export async function listTransitionsOf(
-  db: Kysely<Database>,
-  busiWaterNos: readonly string[],
-): Promise<Map<string, TransitionRow[]>> {
-  const histories = new Map<string, TransitionRow[]>(busiWaterNos.map((serial) => [serial, []]));
-  if (busiWaterNos.length === 0) return histories;
-  const rows = await db
-    .selectFrom('application_transitions')
-    .select(TRANSITION_COLUMNS)
-    .where('busi_water_no', 'in', busiWaterNos)
-    .orderBy('id')
-    .execute();
-  for (const row of rows) histories.get(row.busi_water_no)?.push(row);
-  return histories;
 }
 
 /** A position in the listing order (created_at, busi_water_no): where the next page starts after. */

@@ -4,7 +4,7 @@ import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import { recordEvent, type ApplicationEventPayload } from '../events/outbox.ts';
 import type { ApplicationsTable, Database } from '../store/tables.ts';
-import { insertTransition, updateAtVersion } from './applicationRepository.ts';
+import { updateAtVersion } from './applicationRepository.ts';
 import { eventTypeFor, isFinal, type Status } from './lifecycle.ts';
 import { callerReasonCodes, storedReasonCodes } from './reasonCodes.ts';
 
@@ -12,9 +12,10 @@ import { callerReasonCodes, storedReasonCodes } from './reasonCodes.ts';
  * The one write of an application's change of state, whoever makes it (an operator's review, a
  * caller's cancel or amendment, the expiry job, a sandbox simulation): inside the caller's
  * transaction it updates the row under an optimistic version check (of two concurrent changes
- * exactly one succeeds, on both stores), and writes the history row, the event and the audit
- * entry. Deciding whether the move is allowed is the caller's (transitionApplication.ts,
- * amendApplication.ts); recording it is this function's alone.
+ * exactly one succeeds, on both stores), and writes the event (which is also the history's entry:
+ * from, to, actor, reason, details) and the audit entry. Deciding whether the move is allowed is
+ * the caller's (transitionApplication.ts, amendApplication.ts); recording it is this function's
+ * alone.
  */
 export interface StateChange {
   busi_water_no: string;
@@ -31,7 +32,7 @@ export interface StateChange {
   reason_codes: readonly string[];
   /** SUPPLEMENT_REQUIRED: the fields the caller is to send again. */
   requested_fields?: readonly string[] | undefined;
-  /** Kept with the history row and the audit entry (carrier, tracking, amended fields...). */
+  /** Kept in the history (on the event) and the audit entry (carrier, tracking, amended fields...). */
   details: Record<string, unknown>;
   /** Fields of the event beyond the common ones. */
   event_fields?: Pick<ApplicationEventPayload, 'amended_fields' | 'changed_fields'> | undefined;
@@ -72,22 +73,19 @@ export async function changeState(
     throw new ServiceError('concurrentChange');
   }
 
-  const details = Object.keys(change.details).length === 0 ? null : JSON.stringify(change.details);
-  await insertTransition(trx, {
-    busi_water_no: change.busi_water_no,
-    from_status: change.from,
-    to_status: change.to,
-    actor: change.actor,
-    reason: change.reason,
-    reason_codes: codes,
-    details,
-    at: change.at,
-  });
   await recordEvent(trx, {
     appId: change.app_id,
     type: change.event_type ?? eventTypeFor(change.to),
     payload: eventPayload(change),
     at: change.at,
+    history: {
+      from_status: change.from,
+      to_status: change.to,
+      actor: change.actor,
+      reason: change.reason,
+      reason_codes: codes,
+      details: Object.keys(change.details).length === 0 ? null : JSON.stringify(change.details),
+    },
   });
   await recordAudit(trx, {
     actor: change.actor,

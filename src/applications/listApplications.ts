@@ -3,9 +3,9 @@ import type { ServiceContext } from '../context.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 import { ValidationError } from '../errors/serviceError.ts';
 import { callerOutcomes } from '../documents/documentView.ts';
+import { listHistories } from '../events/eventRepository.ts';
 import {
   listApplicationRows,
-  listTransitionsOf,
   type ApplicationFilter,
   type ApplicationSummaryRow,
 } from './applicationRepository.ts';
@@ -105,7 +105,7 @@ export async function listApplications(
     busiWaterNo: undefined,
     screeningOpen: false,
   });
-  const histories = await listTransitionsOf(
+  const histories = await listHistories(
     ctx.store.db,
     result.items.map((row) => row.busi_water_no),
   );

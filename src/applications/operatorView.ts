@@ -10,7 +10,8 @@ import { ServiceError, ValidationError } from '../errors/serviceError.ts';
 import { ACTING_ROLE, hasRole, type Role } from '../access/roles.ts';
 import { isErasedPayload } from './erasure.ts';
 import { actorName } from '../audit/actor.ts';
-import { findApplication, listTransitions } from './applicationRepository.ts';
+import { listHistory } from '../events/eventRepository.ts';
+import { findApplication } from './applicationRepository.ts';
 import { summaryOf, type ApplicationSummary } from './listApplications.ts';
 import { isRevealable, maskApplication, REVEALABLE_FIELDS } from './masking.ts';
 import { seconds } from './queryApplication.ts';
@@ -57,7 +58,7 @@ export async function showApplication(
   viewer: { role: Role },
 ): Promise<OperatorApplicationView> {
   const { row, application } = await load(ctx, busiWaterNo);
-  const history = await listTransitions(ctx.store.db, busiWaterNo);
+  const history = await listHistory(ctx.store.db, busiWaterNo);
   const erased = isErasedPayload(application);
   const documentRowsOf = await documentRows(ctx.store.db, [busiWaterNo]);
   const hits = await screeningHitsView(ctx, busiWaterNo, viewer);

@@ -3,7 +3,8 @@ import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import { Type, type Static } from 'typebox';
 import { callerOutcomes, DocumentOutcomes } from '../documents/documentView.ts';
-import { findApplicationOfApp, listTransitions, type TransitionRow } from './applicationRepository.ts';
+import { listHistory, type HistoryRow } from '../events/eventRepository.ts';
+import { findApplicationOfApp } from './applicationRepository.ts';
 import { STATUSES, storedStatus } from './lifecycle.ts';
 import { callerReasonCodes, reasonCodesOf } from './reasonCodes.ts';
 import { fieldListOf } from './requestedFields.ts';
@@ -120,7 +121,7 @@ export function statusView(
     created_at: number;
     updated_at: number;
   },
-  history: readonly TransitionRow[],
+  history: readonly HistoryRow[],
   documents: DocumentOutcomes,
 ): StatusView {
   return {
@@ -158,7 +159,7 @@ export async function queryApplication(
   if (!isSerialNumber(busiWaterNo)) throw new ServiceError('applicationNotFound');
   const row = await findApplicationOfApp(ctx.store.db, caller.appId, busiWaterNo);
   if (row === undefined) throw new ServiceError('applicationNotFound');
-  const history = await listTransitions(ctx.store.db, busiWaterNo);
+  const history = await listHistory(ctx.store.db, busiWaterNo);
   const documents = await callerOutcomes(ctx.store.db, [row]);
   return statusView(row, history, documents.get(busiWaterNo) ?? {});
 }

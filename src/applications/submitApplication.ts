@@ -43,7 +43,7 @@ export function certHash(ctx: ServiceContext, application: ApplicationRequest): 
 
 /**
  * Submit an application: validate, assign a serial and a card number, and store the encrypted
- * application with its first history row and its `application.submitted` event in one commit.
+ * application with its `application.submitted` event (its first history entry too) in one commit.
  * Returns only after the commit: acknowledged means durable. With an idempotency claim, the same
  * commit records the result under the key (acknowledged and replayable are one commit); the
  * caller's transport builds its response from the result, now and when it replays it.
@@ -150,15 +150,6 @@ function submissionRows(
       external_id: application.external_id ?? null,
       active_external_id: application.external_id ?? null,
     },
-    transition: {
-      busi_water_no: busiWaterNo,
-      from_status: null,
-      to_status: INITIAL_STATUS,
-      actor: `caller:${caller.appId}`,
-      reason: null,
-      details: null,
-      at: now,
-    },
     event: firstEventRow({
       appId: caller.appId,
       type: eventTypeFor(INITIAL_STATUS),
@@ -172,6 +163,14 @@ function submissionRows(
         external_id: application.external_id ?? null,
       }),
       at: now,
+      history: {
+        from_status: null,
+        to_status: INITIAL_STATUS,
+        actor: `caller:${caller.appId}`,
+        reason: null,
+        reason_codes: null,
+        details: null,
+      },
     }),
   };
 }

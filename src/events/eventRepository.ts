@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Store } from '../store/store.ts';
-import type { Database, EventsTable } from '../store/tables.ts';
+import type { Database, EventHistory, EventsTable } from '../store/tables.ts';
 
 /** Queries over the outbox's events. Takes a Kysely handle or a transaction. */
 
@@ -25,6 +25,41 @@ export async function findApplicationEvents(db: Kysely<Database>, busiWaterNo: s
     .where('busi_water_no', '=', busiWaterNo)
     .orderBy('seq')
     .execute();
+}
+
+/** An entry of an application's history: an event that reports a change of state. */
+export interface HistoryRow extends EventHistory {
+  busi_water_no: string;
+  /** The event's `created_at`: when the change was made. */
+  at: number;
+}
+
+/** The history's columns of an application's events (those with a `to_status`), in `seq` order. */
+function historyOf(db: Kysely<Database>) {
+  return db
+    .selectFrom('events')
+    .select(['busi_water_no', 'from_status', 'to_status', 'actor', 'reason', 'reason_codes', 'details'])
+    .select('created_at as at')
+    .where('to_status', 'is not', null)
+    .orderBy('seq')
+    .$narrowType<EventHistory>();
+}
+
+/** An application's history, oldest first (through the index on (busi_water_no, seq)). */
+export async function listHistory(db: Kysely<Database>, busiWaterNo: string): Promise<HistoryRow[]> {
+  return historyOf(db).where('busi_water_no', '=', busiWaterNo).execute();
+}
+
+/** The histories of several applications in one round trip, each oldest first. */
+export async function listHistories(
+  db: Kysely<Database>,
+  busiWaterNos: readonly string[],
+): Promise<Map<string, HistoryRow[]>> {
+  const histories = new Map<string, HistoryRow[]>(busiWaterNos.map((serial) => [serial, []]));
+  if (busiWaterNos.length === 0) return histories;
+  const rows = await historyOf(db).where('busi_water_no', 'in', busiWaterNos).execute();
+  for (const row of rows) histories.get(row.busi_water_no)?.push(row);
+  return histories;
 }
 
 /** Whether any event waits for its fan-out: a read, which takes no write lock. */

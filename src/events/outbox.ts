@@ -1,14 +1,15 @@
 import { pooledRandomBytes } from '../crypto/randomPool.ts';
 import type { Kysely } from 'kysely';
 import type { DocumentOutcomes } from '../documents/documentView.ts';
-import type { Database, EventsTable } from '../store/tables.ts';
+import type { Database, EventHistory, EventsTable } from '../store/tables.ts';
 import { insertEvent, lastSeq } from './eventRepository.ts';
 
 /**
  * The outbox: an event row is written in the same transaction as the change it reports, so there
  * is no change without its event and no event without its change. The webhook dispatcher fans new
  * rows out into deliveries later (`fanned_out_at` is null until then), so the change itself pays
- * for one insert only.
+ * for one insert only. The event of a change of state is also its entry in the application's
+ * history (`history`: from, to, actor, reason, details): one row for both.
  */
 export interface ApplicationEventPayload {
   busi_water_no: string;
@@ -33,13 +34,17 @@ export function newEventId(): string {
   return `evt_${pooledRandomBytes(16).toString('hex')}`;
 }
 
-/** The row of an application's first event (its submission): sequence 1, nothing to look up. */
-export function firstEventRow(event: {
+/** An event to record; `history` when it reports a change of state (not a document's outcome). */
+export interface NewEvent {
   appId: string;
   type: string;
   payload: ApplicationEventPayload;
   at: number;
-}): EventsTable {
+  history?: EventHistory | undefined;
+}
+
+/** The row of an application's first event (its submission): sequence 1, nothing to look up. */
+export function firstEventRow(event: NewEvent & { history: EventHistory }): EventsTable & EventHistory {
   return {
     event_id: newEventId(),
     app_id: event.appId,
@@ -49,6 +54,7 @@ export function firstEventRow(event: {
     created_at: event.at,
     seq: 1,
     fanned_out_at: null,
+    ...event.history,
   };
 }
 
@@ -59,10 +65,7 @@ export function firstEventRow(event: {
  * serialises two changes of one application, so each sees the other's event (a unique index on
  * (busi_water_no, seq) refuses a duplicate in any case).
  */
-export async function recordEvent(
-  db: Kysely<Database>,
-  event: { appId: string; type: string; payload: ApplicationEventPayload; at: number },
-): Promise<string> {
+export async function recordEvent(db: Kysely<Database>, event: NewEvent): Promise<string> {
   const eventId = newEventId();
   // The submission (no previous status) is an application's first event: no lookup on that path.
   const last = event.payload.previous_status === null ? 0 : await lastSeq(db, event.payload.busi_water_no);
@@ -75,6 +78,7 @@ export async function recordEvent(
     created_at: event.at,
     seq: last + 1,
     fanned_out_at: null,
+    ...event.history,
   });
   return eventId;
 }

@@ -13,8 +13,8 @@ import {
  * Group commit of submissions on PostgreSQL. Submissions that arrive while earlier ones are being
  * stored go together into ONE statement (its own transaction, one round trip, one commit): rows
  * passed as arrays and unnested, each application inserted with `ON CONFLICT DO NOTHING`, its
- * history row, its event and its idempotency completion inserted only for the applications that
- * went in. Each is acknowledged only after that commit; one that meets a unique index is skipped
+ * event (the history's first entry too) and its idempotency completion inserted only for the
+ * applications that went in. Each is acknowledged only after that commit; one that meets a unique index is skipped
  * alone (no error, no aborted transaction, nothing in the server log), and then a read tells which
  * index it met. Should the statement fail as a whole (a deadlock with another instance, say), its
  * submissions are stored one by one, so that a failing one is refused alone.
@@ -178,18 +178,18 @@ function batchParameters(batch: Unit[]): unknown[][] {
     column((u) => u.rows.application.updated_at),
     column((u) => u.rows.application.external_id ?? null),
     column((u) => u.rows.application.active_external_id ?? null),
-    column((u) => u.rows.transition.from_status),
-    column((u) => u.rows.transition.to_status),
-    column((u) => u.rows.transition.actor),
-    column((u) => u.rows.transition.reason),
-    column((u) => u.rows.transition.details),
-    column((u) => u.rows.transition.at),
     column((u) => u.rows.event.event_id),
     column((u) => u.rows.event.type),
     column((u) => u.rows.event.payload),
     column((u) => u.rows.event.created_at),
     column((u) => u.rows.event.seq),
     column((u) => u.rows.event.fanned_out_at),
+    column((u) => u.rows.event.from_status),
+    column((u) => u.rows.event.to_status),
+    column((u) => u.rows.event.actor),
+    column((u) => u.rows.event.reason),
+    column((u) => u.rows.event.reason_codes),
+    column((u) => u.rows.event.details),
     column((u) => u.completion?.key ?? null),
     column((u) => u.completion?.claimToken ?? null),
     column((u) => u.completion?.result ?? null),
@@ -199,8 +199,9 @@ function batchParameters(batch: Unit[]): unknown[][] {
 /**
  * The batch. `held` locks the idempotency claims still held by their requests (a retry that took
  * one over after the lease has changed its token: that submission is not stored, `claim_lost`);
- * `inserted` are the applications that went in; only theirs get history, event and completion.
- * Events and history carry the application's serial and app (the rows are built that way).
+ * `inserted` are the applications that went in; only theirs get their event (with the history's
+ * first entry) and completion. Events carry the application's serial and app (the rows are built
+ * that way).
  */
 export const INSERT_SUBMISSIONS = statement(
   'insert_submissions',
@@ -208,14 +209,14 @@ export const INSERT_SUBMISSIONS = statement(
      SELECT * FROM unnest(
        ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
        ?::text[], ?::text[], ?::int[], ?::bigint[], ?::bigint[], ?::text[], ?::text[],
-       ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[],
        ?::text[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::bigint[],
+       ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
        ?::text[], ?::text[], ?::text[]
      ) AS i (busi_water_no, app_id, status, status_reason, cert_type, cert_hash, active_cert_hash,
        card_no_hash, card_no_masked, payload_enc, key_id, version, created_at, updated_at,
        external_id, active_external_id,
-       t_from, t_to, t_actor, t_reason, t_details, t_at,
        e_id, e_type, e_payload, e_created_at, e_seq, e_fanned_out_at,
+       e_from, e_to, e_actor, e_reason, e_reason_codes, e_details,
        k_key, k_token, k_result)
    ),
    held AS (
@@ -239,14 +240,11 @@ export const INSERT_SUBMISSIONS = statement(
      ON CONFLICT DO NOTHING
      RETURNING busi_water_no
    ),
-   transitions AS (
-     INSERT INTO {application_transitions} (busi_water_no, from_status, to_status, actor, reason, details, at)
-     SELECT i.busi_water_no, i.t_from, i.t_to, i.t_actor, i.t_reason, i.t_details, i.t_at
-       FROM input i JOIN inserted n ON n.busi_water_no = i.busi_water_no
-   ),
    events AS (
-     INSERT INTO {events} (event_id, app_id, busi_water_no, type, payload, created_at, seq, fanned_out_at)
-     SELECT i.e_id, i.app_id, i.busi_water_no, i.e_type, i.e_payload, i.e_created_at, i.e_seq, i.e_fanned_out_at
+     INSERT INTO {events} (event_id, app_id, busi_water_no, type, payload, created_at, seq, fanned_out_at,
+       from_status, to_status, actor, reason, reason_codes, details)
+     SELECT i.e_id, i.app_id, i.busi_water_no, i.e_type, i.e_payload, i.e_created_at, i.e_seq, i.e_fanned_out_at,
+       i.e_from, i.e_to, i.e_actor, i.e_reason, i.e_reason_codes, i.e_details
        FROM input i JOIN inserted n ON n.busi_water_no = i.busi_water_no
    ),
    completed AS (

@@ -3,19 +3,18 @@ import type { SubmissionCompletion, SubmissionOutcome, SubmissionRows } from './
 /**
  * What the service and the submission writer thread send each other. A submission goes as one flat
  * array (copying it between threads costs less than copying the row objects): the request id, then
- * the columns of the application, its history row and its event in the order of the thread's
+ * the columns of the application and its event (with the history's) in the order of the thread's
  * INSERTs, then the idempotency completion (app, key, claim token, result) or nulls.
  */
 export type EncodedRequest = unknown[];
 
 export const APPLICATION = 1;
-export const TRANSITION = APPLICATION + 16;
-export const EVENT = TRANSITION + 7;
-export const COMPLETION = EVENT + 8;
+export const EVENT = APPLICATION + 16;
+export const COMPLETION = EVENT + 14;
 
 export function encodeRequest(
   id: number,
-  { application: a, transition: t, event: e }: SubmissionRows,
+  { application: a, event: e }: SubmissionRows,
   completion: SubmissionCompletion | undefined,
 ): EncodedRequest {
   return [
@@ -36,13 +35,6 @@ export function encodeRequest(
     a.updated_at,
     a.external_id ?? null,
     a.active_external_id ?? null,
-    t.busi_water_no,
-    t.from_status,
-    t.to_status,
-    t.actor,
-    t.reason,
-    t.details,
-    t.at,
     e.event_id,
     e.app_id,
     e.busi_water_no,
@@ -51,6 +43,12 @@ export function encodeRequest(
     e.created_at,
     e.seq,
     e.fanned_out_at,
+    e.from_status,
+    e.to_status,
+    e.actor,
+    e.reason,
+    e.reason_codes,
+    e.details,
     completion?.appId ?? null,
     completion?.key ?? null,
     completion?.claimToken ?? null,

@@ -5,7 +5,6 @@ import {
   APPLICATION,
   COMPLETION,
   EVENT,
-  TRANSITION,
   type EncodedRequest,
   type WriterReply,
 } from './sqliteWriterProtocol.ts';
@@ -40,13 +39,10 @@ const statements = {
        external_id, active_external_id)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ),
-  transition: database.prepare(
-    `INSERT INTO application_transitions (busi_water_no, from_status, to_status, actor, reason, details, at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  ),
   event: database.prepare(
-    `INSERT INTO events (event_id, app_id, busi_water_no, type, payload, created_at, seq, fanned_out_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO events (event_id, app_id, busi_water_no, type, payload, created_at, seq, fanned_out_at,
+       from_status, to_status, actor, reason, reason_codes, details)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ),
   complete: database.prepare(
     `UPDATE idempotency_keys SET state = 'completed', result = ?, locked_until = NULL
@@ -83,8 +79,7 @@ function store(request: EncodedRequest): SubmissionOutcome {
     }
   }
   if (statements.card.get(cardNoHash) !== undefined) return { kind: 'card_no_taken' };
-  statements.application.run(...values.slice(APPLICATION, TRANSITION));
-  statements.transition.run(...values.slice(TRANSITION, EVENT));
+  statements.application.run(...values.slice(APPLICATION, EVENT));
   statements.event.run(...values.slice(EVENT, COMPLETION));
   if (values[COMPLETION] !== null) {
     // result, app_id, idempotency_key, claim_token

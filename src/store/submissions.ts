@@ -1,16 +1,15 @@
 import { statement } from './statements.ts';
-import type { ApplicationsTable, ApplicationTransitionsTable, EventsTable } from './tables.ts';
+import type { ApplicationsTable, EventHistory, EventsTable } from './tables.ts';
 
 /**
  * The rows of a submission and what storing them can answer. The store decides how they are
  * written (one statement, a shared commit, a batch); the domain only learns the outcome.
  */
 
-/** A submission's rows: the application, its first history row and its first event. */
+/** A submission's rows: the application and its first event, which is also its first history entry. */
 export interface SubmissionRows {
   application: ApplicationsTable;
-  transition: Omit<ApplicationTransitionsTable, 'id'>;
-  event: EventsTable;
+  event: EventsTable & EventHistory;
 }
 
 /**

@@ -10,6 +10,7 @@ export interface Database {
   app_secrets: AppSecretsTable;
   access_tokens: AccessTokensTable;
   applications: ApplicationsTable;
+  /** The history before migration 0066; only an instance of the earlier version still writes it. */
   application_transitions: ApplicationTransitionsTable;
   application_counts: ApplicationCountsTable;
   workload_hours: WorkloadHoursTable;
@@ -143,17 +144,19 @@ export interface ApplicationsTable {
   updated_at: number;
 }
 
+/**
+ * An application's history before migration 0066 moved it into its events (0067). This version
+ * neither writes nor reads it; an instance of the earlier version still writes it during a rolling
+ * deploy (0066's trigger copies that into the event), and the next release drops it.
+ */
 export interface ApplicationTransitionsTable {
   id: Generated<number>;
   busi_water_no: string;
   from_status: string | null;
   to_status: string;
-  /** `caller:<app_id>`, `operator:<username>` or `system`. */
   actor: string;
   reason: string | null;
-  /** Codes of the `reason` table given with the move (JSON array), or null. */
   reason_codes?: string | null;
-  /** JSON text with transition details (carrier and tracking number for SHIPPED), or null. */
   details: string | null;
   at: number;
 }
@@ -249,6 +252,30 @@ export interface EventsTable {
   seq: number;
   /** When the dispatcher created its deliveries; null until then. */
   fanned_out_at: number | null;
+  /**
+   * The change of state the event reports, as the application's history shows it (migration
+   * 0066): all null on an event that is no change of state (a document's outcome). The history
+   * of an application is its events with a `to_status`, in `seq` order, at their `created_at`.
+   */
+  from_status?: string | null;
+  to_status?: string | null;
+  /** `caller:<app_id>`, `operator:<username>` or `system`. */
+  actor?: string | null;
+  reason?: string | null;
+  /** Codes of the `reason` table given with the change (JSON array), or null. */
+  reason_codes?: string | null;
+  /** JSON text with the change's details (carrier and tracking number for SHIPPED), or null. */
+  details?: string | null;
+}
+
+/** The history fields of an event that reports a change of state (`to_status` set). */
+export interface EventHistory {
+  from_status: string | null;
+  to_status: string;
+  actor: string;
+  reason: string | null;
+  reason_codes: string | null;
+  details: string | null;
 }
 
 export type WebhookEndpointStatus = 'active' | 'disabled';

@@ -28,9 +28,7 @@ export function adminBench(storeName: 'sqlite' | 'postgres'): AdminBench {
     });
   bench.everything = async () => {
     const db = bench.service.ctx.store.db;
-    const count = async (
-      table: 'audit_log' | 'application_transitions' | 'events' | 'operator_sessions' | 'app_secrets',
-    ) =>
+    const count = async (table: 'audit_log' | 'events' | 'operator_sessions' | 'app_secrets') =>
       Number(
         (
           await db
@@ -52,9 +50,7 @@ export function adminBench(storeName: 'sqlite' | 'postgres'): AdminBench {
         .execute(),
       apps: await db.selectFrom('apps').select(['app_id', 'status']).orderBy('app_id').execute(),
       counts: await Promise.all(
-        (['audit_log', 'application_transitions', 'events', 'operator_sessions', 'app_secrets'] as const).map(
-          count,
-        ),
+        (['audit_log', 'events', 'operator_sessions', 'app_secrets'] as const).map(count),
       ),
       liveSessions: Number(
         (

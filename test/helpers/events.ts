@@ -61,6 +61,14 @@ export async function moveTo(
         external_id: null,
       },
       at: now,
+      history: {
+        from_status: row.status,
+        to_status: to,
+        actor: 'system',
+        reason,
+        reason_codes: null,
+        details: null,
+      },
     });
   });
 }

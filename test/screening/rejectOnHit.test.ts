@@ -31,8 +31,8 @@ for (const storeName of storeNames()) {
           .where('id', '=', hitId)
           .executeTakeFirstOrThrow(),
         rejections: await db
-          .selectFrom('application_transitions')
-          .select('at')
+          .selectFrom('events')
+          .select('created_at as at')
           .where('busi_water_no', '=', serial)
           .where('to_status', '=', 'REJECTED')
           .execute(),

@@ -3,8 +3,9 @@ import type pg from 'pg';
 
 /**
  * Grows a migrated store to a year of a busy service, by SQL (not through the API, which would take
- * hours): `count` applications spread over the last 365 days across `apps`, each with its history
- * and events (one for the submission, one more for its current status unless still submitted),
+ * hours): `count` applications spread over the last 365 days across `apps`, each with its events
+ * (one for the submission, one more for its current status unless still submitted), which carry
+ * its history (a store from before migration 0066: the history in application_transitions),
  * a webhook delivery for every event of every other application, and an audit row for every other
  * decision plus a reveal by `operator` for every tenth application. Most applications are final
  * (delivered, rejected, cancelled, expired), as in a service that has run for a while.
@@ -34,8 +35,14 @@ const STATUS_OF = `CASE
     WHEN i % 100 < 99 THEN 'IN_REVIEW' ELSE 'SUPPLEMENT_REQUIRED' END`;
 const FINAL = `('DELIVERED', 'REJECTED', 'CANCELLED', 'EXPIRED')`;
 
-/** Both dialects, from a source of rows `g(i, app, created)` and the dialect's text helpers. */
-function statements(d: { pad: (expr: string, width: number) => string; hex32: (expr: string) => string }) {
+/**
+ * Both dialects, from a source of rows `g(i, app, created)` and the dialect's text helpers; the
+ * history in the events (`inEvents`), or beside them as before migration 0066.
+ */
+function statements(
+  d: { pad: (expr: string, width: number) => string; hex32: (expr: string) => string },
+  inEvents: boolean,
+) {
   const serial = `'S' || ${d.pad('g.i', 31)}`;
   const event = (k: string) => `'evt_' || ${d.hex32(`2 * g.i + ${k}`)}`;
   const updated = `CASE WHEN s.status = 'SUBMITTED' THEN g.created ELSE g.created + 3600000 * (1 + g.i % 48) END`;
@@ -44,6 +51,7 @@ function statements(d: { pad: (expr: string, width: number) => string; hex32: (e
       '","previous_status":${previous},"reason":null,"reason_codes":[],"card_no_masked":"622202******1234",' ||
       '"external_id":"ext-' || ${row}.i || '"}'`;
   const rows = `(SELECT g.i, g.app, g.created, ${STATUS_OF.replaceAll('i %', 'g.i %')} AS status FROM g) s`;
+  const history = inEvents ? ', from_status, to_status, actor' : '';
   return [
     `INSERT INTO applications (busi_water_no, app_id, status, cert_type, cert_hash, active_cert_hash,
        card_no_hash, card_no_masked, payload_enc, key_id, version, created_at, updated_at,
@@ -54,17 +62,22 @@ function statements(d: { pad: (expr: string, width: number) => string; hex32: (e
        ${updated.replaceAll('g.', 's.')}, 'ext-' || s.i,
        CASE WHEN s.status IN ${FINAL} THEN NULL ELSE 'ext-' || s.i END, 2
      FROM ${rows}`,
-    `INSERT INTO application_transitions (busi_water_no, from_status, to_status, actor, at)
-     SELECT ${serial}, NULL, 'SUBMITTED', 'caller:' || g.app, g.created FROM g`,
-    `INSERT INTO application_transitions (busi_water_no, from_status, to_status, actor, at)
-     SELECT ${serial.replaceAll('g.', 's.')}, 'IN_REVIEW', s.status, 'operator:size', ${updated.replaceAll('g.', 's.')}
-     FROM ${rows} WHERE s.status <> 'SUBMITTED'`,
-    `INSERT INTO events (event_id, app_id, busi_water_no, type, payload, created_at, seq, fanned_out_at)
-     SELECT ${event('0')}, g.app, ${serial}, 'application.submitted', ${payload('g', "'SUBMITTED'", 'null')}, g.created, 1, g.created FROM g`,
-    `INSERT INTO events (event_id, app_id, busi_water_no, type, payload, created_at, seq, fanned_out_at)
+    ...(inEvents
+      ? []
+      : [
+          `INSERT INTO application_transitions (busi_water_no, from_status, to_status, actor, at)
+           SELECT ${serial}, NULL, 'SUBMITTED', 'caller:' || g.app, g.created FROM g`,
+          `INSERT INTO application_transitions (busi_water_no, from_status, to_status, actor, at)
+           SELECT ${serial.replaceAll('g.', 's.')}, 'IN_REVIEW', s.status, 'operator:size', ${updated.replaceAll('g.', 's.')}
+           FROM ${rows} WHERE s.status <> 'SUBMITTED'`,
+        ]),
+    `INSERT INTO events (event_id, app_id, busi_water_no, type, payload, created_at, seq, fanned_out_at${history})
+     SELECT ${event('0')}, g.app, ${serial}, 'application.submitted', ${payload('g', "'SUBMITTED'", 'null')}, g.created, 1, g.created
+       ${inEvents ? `, NULL, 'SUBMITTED', 'caller:' || g.app` : ''} FROM g`,
+    `INSERT INTO events (event_id, app_id, busi_water_no, type, payload, created_at, seq, fanned_out_at${history})
      SELECT ${event('1').replaceAll('g.', 's.')}, s.app, ${serial.replaceAll('g.', 's.')},
        'application.' || lower(s.status), ${payload('s', 's.status', '"IN_REVIEW"')}, ${updated.replaceAll('g.', 's.')}, 2,
-       ${updated.replaceAll('g.', 's.')}
+       ${updated.replaceAll('g.', 's.')}${inEvents ? `, 'IN_REVIEW', s.status, 'operator:size'` : ''}
      FROM ${rows} WHERE s.status <> 'SUBMITTED'`,
     `INSERT INTO deliveries (id, event_id, endpoint_id, status, attempt_count, next_attempt_at, give_up_at,
        delivered_at, created_at, updated_at)
@@ -93,10 +106,17 @@ export async function growPostgres(pool: pg.Pool, schema: string, growth: Growth
     const g = `WITH g AS (SELECT i, ($1::text[])[1 + i % $2] AS app, 'we_size_' || (i % $2) AS endpoint,
         $3::bigint - ($4::bigint - i) * ${SPACING_MS} AS created FROM generate_series(1, $4::int) AS i) `;
     const parameters = [growth.apps, growth.apps.length, growth.now - 60_000, growth.count];
-    const sqls = statements({
-      pad: (expr, width) => `lpad((${expr})::text, ${width}, '0')`,
-      hex32: (expr) => `lpad(to_hex(${expr}), 32, '0')`,
-    });
+    const inEvents = await client.query(
+      `SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'events' AND column_name = 'to_status'`,
+      [schema],
+    );
+    const sqls = statements(
+      {
+        pad: (expr, width) => `lpad((${expr})::text, ${width}, '0')`,
+        hex32: (expr) => `lpad(to_hex(${expr}), 32, '0')`,
+      },
+      inEvents.rowCount === 1,
+    );
     // Indexes that are not constraints are built again after the rows, by sorting: many times
     // faster than maintaining them row by row.
     const indexes = await client.query<{ name: string; definition: string }>(
@@ -143,8 +163,9 @@ const RECOUNT_SQLITE: Record<string, string> = {
       SELECT created_at / 3600000, count(*) FROM applications
        WHERE created_at >= unixepoch() * 1000 - 691200000 GROUP BY 1;
     INSERT INTO workload_hours (hour, decisions)
-      SELECT at / 3600000, count(*) FROM application_transitions
-       WHERE to_status IN ('APPROVED', 'REJECTED') AND at >= unixepoch() * 1000 - 691200000 GROUP BY 1
+      SELECT created_at / 3600000, count(*) FROM events
+       WHERE type IN ('application.approved', 'application.rejected')
+         AND created_at >= unixepoch() * 1000 - 691200000 GROUP BY 1
        ON CONFLICT (hour) DO UPDATE SET decisions = excluded.decisions`,
 };
 
@@ -165,10 +186,16 @@ export function growSqlite(database: DatabaseSync, growth: Growth): void {
       g AS (SELECT i, json_extract(:apps, '$[' || (i % ${n}) || ']') AS app, 'we_size_' || (i % ${n}) AS endpoint,
         ${growth.now - 60_000} - (${growth.count} - i) * ${SPACING_MS} AS created FROM n) `;
     const parameters = { apps: JSON.stringify(growth.apps) };
-    const sqls = statements({
-      pad: (expr, width) => `printf('%0${width}d', ${expr})`,
-      hex32: (expr) => `printf('%032x', ${expr})`,
-    });
+    const inEvents = database
+      .prepare(`SELECT 1 FROM pragma_table_info('events') WHERE name = 'to_status'`)
+      .get();
+    const sqls = statements(
+      {
+        pad: (expr, width) => `printf('%0${width}d', ${expr})`,
+        hex32: (expr) => `printf('%032x', ${expr})`,
+      },
+      inEvents !== undefined,
+    );
     const indexes = database
       .prepare(
         `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL

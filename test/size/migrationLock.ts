@@ -9,11 +9,13 @@ import { growPostgres, growSqlite } from './growTables.ts';
 
 /**
  * `node test/size/migrationLock.ts <sqlite|postgres> [count]`: how long issue 28's migrations
- * (0035 indexes, 0036 kept counts, 0050 workload hours, 0051 counts per day of creation) keep a
- * writer waiting on a store of `count` applications, and that they run twice without harm.
+ * (0035 indexes, 0036 kept counts, 0050 workload hours, 0051 counts per day of creation) and the
+ * history's move into the events (0066, 0067) keep a writer waiting on a store of `count`
+ * applications, and that they run twice without harm.
  *
  * The store is migrated, set back to before 0035 (its indexes, tables and triggers removed, the two
- * indexes it drops made again), grown, then migrated again while a writer inserts an application
+ * indexes it drops made again, the events without the history's columns), grown (the history in
+ * application_transitions, as then), then migrated again while a writer inserts an application
  * every 10 ms (on SQLite from a thread of its own, through a connection of its own): the longest
  * insert is the longest wait. Each step's wait is the longest part of an insert that fell while it
  * ran (the insert's time overlapping the step's): a migration from its start to its commit, then
@@ -23,7 +25,7 @@ import { growPostgres, growSqlite } from './growTables.ts';
  */
 const storeName = process.argv[2] === 'postgres' ? 'postgres' : 'sqlite';
 const count = Number(process.argv[3] ?? 1_000_000);
-const ISSUE_28 = [35, 36, 50, 51];
+const MEASURED = [35, 36, 50, 51, 66, 67];
 const TRIGGERS = [
   ['application_counts_insert', 'applications'],
   ['application_counts_update', 'applications'],
@@ -34,15 +36,19 @@ const TRIGGERS = [
   ['workload_arrivals_insert', 'applications'],
   ['workload_arrivals_update', 'applications'],
   ['workload_arrivals_delete', 'applications'],
-  ['workload_decisions_insert', 'application_transitions'],
-  ['workload_decisions_update', 'application_transitions'],
-  ['workload_decisions_delete', 'application_transitions'],
+  ['workload_decisions_insert', 'events'],
+  ['workload_decisions_update', 'events'],
+  ['workload_decisions_delete', 'events'],
+  ['events_history_of_earlier_version', 'events'],
 ];
+const HISTORY_COLUMNS = ['from_status', 'to_status', 'actor', 'reason', 'reason_codes', 'details'];
 const FUNCTIONS = [
   'application_counts_add',
   'application_days_add',
   'workload_arrivals_add',
   'workload_decisions_add',
+  'workload_decision_moved',
+  'events_history_of_earlier_version',
   'workload_hours_since',
 ];
 const undo = (dialect: 'sqlite' | 'postgres') => `
@@ -56,7 +62,8 @@ const undo = (dialect: 'sqlite' | 'postgres') => `
   DROP TABLE application_counts; DROP TABLE application_days; DROP TABLE workload_hours;
   DROP TABLE counter_fills;
   ${dialect === 'postgres' ? FUNCTIONS.map((name) => `DROP FUNCTION IF EXISTS ${name};`).join(' ') : ''}
-  DELETE FROM schema_migrations WHERE version IN (${ISSUE_28.join(', ')});`;
+  ${HISTORY_COLUMNS.map((column) => `ALTER TABLE events DROP COLUMN ${column};`).join(' ')}
+  DELETE FROM schema_migrations WHERE version IN (${MEASURED.join(', ')});`;
 
 /** An application row of the lock's app, as the writer inserts it; `$1` its number, `$2` now. */
 const INSERT = `INSERT INTO applications (busi_water_no, app_id, status, cert_type, cert_hash, active_cert_hash,
@@ -87,8 +94,14 @@ const RECOUNTS: [string, string, string][] = [
   [
     'workload decisions',
     'SELECT hour, sum(decisions) AS n FROM workload_hours WHERE hour >= :since / 3600000 GROUP BY 1 HAVING sum(decisions) <> 0',
-    `SELECT at / 3600000 AS hour, count(*) AS n FROM application_transitions
-      WHERE to_status IN ('APPROVED', 'REJECTED') AND at >= :since / 3600000 * 3600000 GROUP BY 1`,
+    `SELECT created_at / 3600000 AS hour, count(*) AS n FROM events
+      WHERE type IN ('application.approved', 'application.rejected') AND created_at >= :since / 3600000 * 3600000
+      GROUP BY 1`,
+  ],
+  [
+    'history in events',
+    'SELECT busi_water_no, count(*) AS n FROM events WHERE to_status IS NOT NULL GROUP BY 1',
+    'SELECT busi_water_no, count(*) AS n FROM application_transitions GROUP BY 1',
   ],
 ];
 const sameRows = (a: Record<string, unknown>[], b: Record<string, unknown>[]) => {

@@ -7,14 +7,7 @@ import pg from 'pg';
  * size: no full scan of a large table, and (PostgreSQL, where EXPLAIN ANALYZE tells) no node that
  * reads or sorts more rows than a few pages.
  */
-export const LARGE_TABLES = [
-  'applications',
-  'application_transitions',
-  'events',
-  'deliveries',
-  'delivery_attempts',
-  'audit_log',
-];
+export const LARGE_TABLES = ['applications', 'events', 'deliveries', 'delivery_attempts', 'audit_log'];
 /** More rows than any page (at most 200 deliveries, 100 applications) and its neighbours. */
 export const MAX_ROWS_READ = 2_000;
 
