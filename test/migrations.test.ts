@@ -188,6 +188,17 @@ for (const storeName of storeNames()) {
           INSERT INTO events (event_id, app_id, busi_water_no, type, payload, created_at, seq, fanned_out_at)
             VALUES ('evt_8', 'app_old', 'OLD2', 'application.rejected', '{}', 6000, 3, NULL);`);
         assert.deepEqual((await history('OLD2')).at(-1), ['IN_REVIEW', 'REJECTED', 'operator:bob', 6000]);
+        // Its submission: on PostgreSQL both rows in one statement, whose other rows are not seen.
+        const transition = `INSERT INTO application_transitions (busi_water_no, from_status, to_status, actor, at)
+          VALUES ('OLD3', NULL, 'SUBMITTED', 'caller:app_old', 7000)`;
+        const event = `INSERT INTO events (event_id, app_id, busi_water_no, type, payload, created_at, seq, fanned_out_at)
+          VALUES ('evt_9', 'app_old', 'OLD3', 'application.submitted', '{}', 7000, 1, NULL)`;
+        await earlier.run(`
+          INSERT INTO applications (busi_water_no, app_id, status, cert_type, cert_hash, active_cert_hash,
+              card_no_hash, card_no_masked, payload_enc, key_id, version, created_at, updated_at)
+            VALUES ('OLD3', 'app_old', 'SUBMITTED', '00', 'h3', 'h3', 'c3', '622202******0003', 'x', 'k1', 1, 7000, 7000);
+          ${storeName === 'postgres' ? `WITH t AS (${transition}) ${event}` : `${transition}; ${event}`};`);
+        assert.deepEqual(await history('OLD3'), [[null, 'SUBMITTED', 'caller:app_old', 7000]]);
       } finally {
         await store.close();
         await earlier.close();
