@@ -372,9 +372,10 @@ describe('operator security in Chromium', () => {
             .set({ created_at: now - createdAgo, updated_at: now - createdAgo })
             .where('busi_water_no', '=', serial)
             .execute();
+          // A decision's time is its event's (the history rides on the events since 0066).
           await dash.ctx.store.db
-            .updateTable('application_transitions')
-            .set({ at: now - HOUR })
+            .updateTable('events')
+            .set({ created_at: now - HOUR })
             .where('busi_water_no', '=', serial)
             .where('to_status', 'in', ['APPROVED', 'REJECTED'])
             .execute();
