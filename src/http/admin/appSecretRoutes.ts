@@ -4,7 +4,8 @@ import { RotatedSecret, rotateSecret } from '../../callers/manageCredentials.ts'
 import type { ServiceContext } from '../../context.ts';
 import { success } from '../envelope.ts';
 import { changedBy, requireOperator } from './operatorAuth.ts';
-import { ADMIN_SECURITY, adminBodyErrors, AppIdParams, ok } from './schemas.ts';
+import { ADMIN_SECURITY, adminBodyErrors, ok } from './schemas.ts';
+import { AppIdParams } from './appSchemas.ts';
 
 /** An app's secret rotated from the console, as `cardapply apps rotate-secret` does it. */
 

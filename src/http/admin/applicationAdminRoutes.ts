@@ -10,21 +10,16 @@ import type { ServiceContext } from '../../context.ts';
 import { ACTING_ROLE } from '../../access/roles.ts';
 import { success, type Success } from '../envelope.ts';
 import { adminSource, operatorActor, operatorOf, requireOperator } from './operatorAuth.ts';
+import { ADMIN_SECURITY, adminBodyErrors, adminErrors, numberOf, ok } from './schemas.ts';
 import {
-  ADMIN_SECURITY,
-  adminBodyErrors,
-  adminErrors,
   ApplicationPage,
-  numberOf,
-  type MoveBody,
-  ok,
   OperatorApplicationView,
   RevealBody,
   RevealResponse,
   SearchQuery,
   SerialParams,
-  transitionBody,
-} from './schemas.ts';
+} from './applicationSchemas.ts';
+import { type MoveBody, transitionBody } from './moveSchemas.ts';
 
 /** What the lifecycle table asks of a move into `to`, whatever state it comes from. */
 /** Search, show, reveal, and one route per move of the lifecycle. */

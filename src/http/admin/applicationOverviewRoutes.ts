@@ -7,7 +7,8 @@ import { ApplicationEvent, listApplicationEvents } from '../../webhooks/applicat
 import { hasRole } from '../../access/roles.ts';
 import { success } from '../envelope.ts';
 import { operatorOf, requireOperator } from './operatorAuth.ts';
-import { ADMIN_SECURITY, adminErrors, numberOf, ok, SerialParams } from './schemas.ts';
+import { ADMIN_SECURITY, adminErrors, numberOf, ok } from './schemas.ts';
+import { SerialParams } from './applicationSchemas.ts';
 
 /**
  * What the console shows around the search: counts per status at a glance, and the events of one

@@ -12,7 +12,8 @@ import { checkPurpose, PURPOSE_TEXT_MAX, REVEAL_PURPOSES } from '../../applicati
 import { ACTING_ROLE } from '../../access/roles.ts';
 import { success } from '../envelope.ts';
 import { changedBy, operatorOf, requireOperator } from './operatorAuth.ts';
-import { ADMIN_SECURITY, adminBodyErrors, adminErrors, EmptyBody, ok, SerialParams } from './schemas.ts';
+import { ADMIN_SECURITY, adminBodyErrors, adminErrors, EmptyBody, ok } from './schemas.ts';
+import { SerialParams } from './applicationSchemas.ts';
 
 /** Review claims: claim, release, reassign (admin), open for review (the holder), and who holds what. */
 const ClaimView = Type.Object({

@@ -16,25 +16,17 @@ import { problem } from '../../errors/problems.ts';
 import { ValidationError } from '../../errors/serviceError.ts';
 import { success } from '../envelope.ts';
 import { changedBy, operatorOf, requireOperator } from './operatorAuth.ts';
+import { ADMIN_SECURITY, adminBodyErrors, adminErrors, EmptyBody, numberOf, ok } from './schemas.ts';
+import { AppBody, AppIdParams, AppView } from './appSchemas.ts';
+import { AuditPage, AuditQuery } from './auditSchemas.ts';
 import {
-  ADMIN_SECURITY,
-  adminBodyErrors,
-  adminErrors,
-  AppBody,
-  AppIdParams,
-  AppView,
-  AuditPage,
-  AuditQuery,
-  EmptyBody,
-  numberOf,
-  ok,
   OperatorBody,
   OperatorListItem,
   OperatorView,
   PasswordBody,
   RoleBody,
   UsernameParams,
-} from './schemas.ts';
+} from './operatorSchemas.ts';
 import { MAX_LIMIT } from '../../applications/listApplications.ts';
 
 const route = (operationId: string, summary: string) => ({

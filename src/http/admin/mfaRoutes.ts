@@ -4,18 +4,14 @@ import type { ServiceContext } from '../../context.ts';
 import { confirmEnrolment, resetSecondFactor, secondFactorOf, startEnrolment } from '../../operators/totp.ts';
 import { success } from '../envelope.ts';
 import { changedBy, operatorOf, requireOperator } from './operatorAuth.ts';
+import { ADMIN_SECURITY, adminBodyErrors, adminErrors, EmptyBody, ok } from './schemas.ts';
 import {
-  ADMIN_SECURITY,
-  adminBodyErrors,
-  adminErrors,
-  EmptyBody,
   EnrolmentView,
-  ok,
   OtpBody,
   RecoveryCodes,
   SecondFactorView,
   UsernameParams,
-} from './schemas.ts';
+} from './operatorSchemas.ts';
 
 /**
  * The second factor (TOTP): an operator enrols their own (also in a session limited to enrolment),

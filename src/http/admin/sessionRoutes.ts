@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { ServiceContext } from '../../context.ts';
 import { login, logout } from '../../operators/sessions.ts';
 import { success } from '../envelope.ts';
+import { BODY_ERRORS } from '../routeErrors.ts';
 import { errorResponses } from '../schemas.ts';
 import {
   adminSource,
@@ -11,17 +12,8 @@ import {
   requireOperator,
   sessionCookie,
 } from './operatorAuth.ts';
-import {
-  ADMIN_SECURITY,
-  adminBodyErrors,
-  adminErrors,
-  BODY_ERRORS,
-  EmptyBody,
-  LoginBody,
-  LoginResponse,
-  MeResponse,
-  ok,
-} from './schemas.ts';
+import { ADMIN_SECURITY, adminBodyErrors, adminErrors, EmptyBody, ok } from './schemas.ts';
+import { LoginBody, LoginResponse, MeResponse } from './sessionSchemas.ts';
 
 /** Log in, log out, and who am I. */
 export function sessionRoutes(ctx: ServiceContext) {
