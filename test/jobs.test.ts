@@ -2,14 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../src/config.ts';
 import type { ServiceContext } from '../src/context.ts';
-import {
-  claimJobs,
-  completeJob,
-  enqueueJobs,
-  type ClaimedJob,
-  type JobKind,
-  type JobResult,
-} from '../src/jobs/jobQueue.ts';
+import type { ClaimedJob, JobKind, JobResult } from '../src/jobs/jobQueue.ts';
+import { claimJobs, completeJob, enqueueJobs } from '../src/jobs/jobRepository.ts';
 import { startJobRunner } from '../src/worker/jobRunner.ts';
 import { createLogger } from '../src/logger.ts';
 import { openContext } from '../src/start.ts';

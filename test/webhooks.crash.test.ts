@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { openContext } from '../src/start.ts';
-import { LEASE_EXPIRED } from '../src/webhooks/deliveryQueue.ts';
+import { LEASE_EXPIRED } from '../src/webhooks/deliveryRepository.ts';
 import { addEndpoint } from '../src/webhooks/endpoints.ts';
 import { eventIdsOf, moveTo, newAppId, submitMany } from './helpers/events.ts';
 import { spawnService } from './helpers/process.ts';

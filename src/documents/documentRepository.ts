@@ -1,11 +1,12 @@
 import type { Kysely, Updateable } from 'kysely';
-import type { Database, DocumentsTable } from '../store/tables.ts';
+import type { Store } from '../store/store.ts';
+import type { Database, DocumentChunksTable, DocumentsTable } from '../store/tables.ts';
 
 /**
- * Queries over the documents rows (a field's state and the copy kept of it), as the fetch job, the
- * reviewer's risk flags and the console read and write them (the chunks' bytes are
- * documentStore.ts's; what they read of the application itself, applicationRepository.ts's).
- * Takes a Kysely handle or a transaction.
+ * Queries over the documents rows (a field's state and the copy kept of it) and their chunks, as
+ * the fetch job, the reviewer's risk flags, the console and retention read and write them (the
+ * chunks' bytes pass the cipher in documentStore.ts; what they read of the application itself is
+ * applicationRepository.ts's). Takes a Kysely handle or a transaction.
  */
 
 /**
@@ -146,4 +147,77 @@ export async function settleIfPending(
     .where('state', '=', 'pending')
     .executeTakeFirst();
   return updated.numUpdatedRows > 0n;
+}
+
+export async function documentRows(db: Kysely<Database>, serials: readonly string[]) {
+  if (serials.length === 0) return [];
+  return db
+    .selectFrom('documents')
+    .select([
+      'busi_water_no',
+      'field',
+      'state',
+      'reason',
+      'url_hash',
+      'blob_id',
+      'content_type',
+      'byte_size',
+      'sha256',
+      'width',
+      'height',
+      'chunk_count',
+      'fetched_at',
+    ])
+    .where('busi_water_no', 'in', serials)
+    .execute();
+}
+
+export type DocumentRow = Awaited<ReturnType<typeof documentRows>>[number];
+
+/** Every document and chunk of an application: erased with it (retention, erasure). */
+export async function eraseDocuments(db: Kysely<Database>, busiWaterNo: string): Promise<void> {
+  await db.deleteFrom('document_chunks').where('busi_water_no', '=', busiWaterNo).execute();
+  await db.deleteFrom('documents').where('busi_water_no', '=', busiWaterNo).execute();
+}
+
+/** Writes sealed chunks: on PostgreSQL one COPY, elsewhere in one transaction. */
+export async function insertChunks(store: Store, rows: readonly DocumentChunksTable[]): Promise<void> {
+  if (store.copyDocumentChunks !== undefined) {
+    // PostgreSQL: one COPY, the chunks sent as they are (an INSERT's would be copied by the driver).
+    await store.copyDocumentChunks(rows);
+  } else {
+    await store.transaction(async (trx) => {
+      for (const row of rows) await trx.insertInto('document_chunks').values(row).execute();
+    });
+  }
+}
+
+/** Up to `count` chunks of a blob from `seq` on, in order: fewer when some are missing. */
+export async function chunksOf(db: Kysely<Database>, blobId: string, from: number, count: number) {
+  return db
+    .selectFrom('document_chunks')
+    .select(['chunk_id', 'seq', 'key_id', 'chunk_enc'])
+    .where('blob_id', '=', blobId)
+    .where('seq', '>=', from)
+    .where('seq', '<', from + count)
+    .orderBy('seq')
+    .execute();
+}
+
+export async function deleteBlob(db: Kysely<Database>, blobId: string): Promise<void> {
+  await db.deleteFrom('document_chunks').where('blob_id', '=', blobId).execute();
+}
+
+/** Chunks of the field other than `keep`: the copy replaced, and whatever a crash left behind. */
+export async function deleteOtherBlobs(
+  db: Kysely<Database>,
+  place: { busiWaterNo: string; field: string },
+  keep: string | null,
+): Promise<void> {
+  let query = db
+    .deleteFrom('document_chunks')
+    .where('busi_water_no', '=', place.busiWaterNo)
+    .where('field', '=', place.field);
+  if (keep !== null) query = query.where('blob_id', '!=', keep);
+  await query.execute();
 }

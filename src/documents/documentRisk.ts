@@ -1,7 +1,6 @@
 import type { ServiceContext } from '../context.ts';
 import type { RiskFlag } from '../applications/riskFlags.ts';
-import { keptByOtherApplicants } from './documentRepository.ts';
-import type { DocumentRow } from './documentStore.ts';
+import { keptByOtherApplicants, type DocumentRow } from './documentRepository.ts';
 import { REQUIRED_DOCUMENT_FIELDS } from './outcome.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { ServiceContext } from '../context.ts';
 import { pooledRandomBytes } from '../crypto/randomPool.ts';
 import { releaseBuffer } from '../crypto/releaseBuffer.ts';
 import type { Database, DocumentsTable } from '../store/tables.ts';
+import { chunksOf, deleteBlob, insertChunks } from './documentRepository.ts';
 import { DocumentFailure } from './outcome.ts';
 import { HEAD_BYTES, sniffDocument, sniffType, type Sniffed } from './sniff.ts';
 
@@ -17,6 +17,7 @@ import { HEAD_BYTES, sniffDocument, sniffType, type Sniffed } from './sniff.ts';
  * key ring's current key, its aad naming the application and its place in the blob, so that a
  * chunk moved or reordered fails to decrypt. A blob belongs to a documents row only once the row
  * names it (in the outcome's transaction); a blob left by a crash is removed by the next attempt.
+ * The rows and chunks themselves are written and read by documentRepository.ts.
  */
 
 export const CHUNK_BYTES = 64 * 1024;
@@ -80,14 +81,7 @@ export async function writeBlob(
     if (batch.length === 0) return;
     const rows = batch;
     batch = [];
-    if (ctx.store.copyDocumentChunks !== undefined) {
-      // PostgreSQL: one COPY, the chunks sent as they are (an INSERT's would be copied by the driver).
-      await ctx.store.copyDocumentChunks(rows);
-    } else {
-      await ctx.store.transaction(async (trx) => {
-        for (const row of rows) await trx.insertInto('document_chunks').values(row).execute();
-      });
-    }
+    await insertChunks(ctx.store, rows);
     for (const row of rows) releaseBuffer(row.chunk_enc);
   };
 
@@ -125,24 +119,6 @@ export async function writeBlob(
   }
 }
 
-export async function deleteBlob(db: Kysely<Database>, blobId: string): Promise<void> {
-  await db.deleteFrom('document_chunks').where('blob_id', '=', blobId).execute();
-}
-
-/** Chunks of the field other than `keep`: the copy replaced, and whatever a crash left behind. */
-export async function deleteOtherBlobs(
-  db: Kysely<Database>,
-  place: { busiWaterNo: string; field: string },
-  keep: string | null,
-): Promise<void> {
-  let query = db
-    .deleteFrom('document_chunks')
-    .where('busi_water_no', '=', place.busiWaterNo)
-    .where('field', '=', place.field);
-  if (keep !== null) query = query.where('blob_id', '!=', keep);
-  await query.execute();
-}
-
 /** The kept copy's bytes in order, decrypted a few chunks at a time; throws if one is missing or altered. */
 export async function* readBlob(
   ctx: Pick<ServiceContext, 'store' | 'keyRing'>,
@@ -150,14 +126,7 @@ export async function* readBlob(
 ): AsyncGenerator<Buffer> {
   if (row.blob_id === null || row.chunk_count === null) return;
   for (let from = 0; from < row.chunk_count; from += CHUNKS_PER_READ) {
-    const chunks = await ctx.store.db
-      .selectFrom('document_chunks')
-      .select(['chunk_id', 'seq', 'key_id', 'chunk_enc'])
-      .where('blob_id', '=', row.blob_id)
-      .where('seq', '>=', from)
-      .where('seq', '<', from + CHUNKS_PER_READ)
-      .orderBy('seq')
-      .execute();
+    const chunks = await chunksOf(ctx.store.db, row.blob_id, from, CHUNKS_PER_READ);
     const expected = Math.min(CHUNKS_PER_READ, row.chunk_count - from);
     if (chunks.length !== expected) throw new Error('document: chunks are missing');
     for (const [i, chunk] of chunks.entries()) {
@@ -171,33 +140,5 @@ export async function* readBlob(
   }
 }
 
-export async function documentRows(db: Kysely<Database>, serials: readonly string[]) {
-  if (serials.length === 0) return [];
-  return db
-    .selectFrom('documents')
-    .select([
-      'busi_water_no',
-      'field',
-      'state',
-      'reason',
-      'url_hash',
-      'blob_id',
-      'content_type',
-      'byte_size',
-      'sha256',
-      'width',
-      'height',
-      'chunk_count',
-      'fetched_at',
-    ])
-    .where('busi_water_no', 'in', serials)
-    .execute();
-}
-
-export type DocumentRow = Awaited<ReturnType<typeof documentRows>>[number];
-
-/** Every document and chunk of an application: erased with it (retention, erasure). */
-export async function eraseDocuments(db: Kysely<Database>, busiWaterNo: string): Promise<void> {
-  await db.deleteFrom('document_chunks').where('busi_water_no', '=', busiWaterNo).execute();
-  await db.deleteFrom('documents').where('busi_water_no', '=', busiWaterNo).execute();
-}
+// applications/operatorView.ts reads the rows through this file; the rows are the repository's.
+export { documentRows } from './documentRepository.ts';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { Type, type Static } from 'typebox';
 import { isFinal, isStatus } from '../applications/lifecycle.ts';
 import type { Database } from '../store/tables.ts';
-import { documentRows, type DocumentRow } from './documentStore.ts';
+import { documentRows, type DocumentRow } from './documentRepository.ts';
 import {
   DOCUMENT_FIELDS,
   DOCUMENT_TYPES,

@@ -7,8 +7,16 @@ import { DOCUMENT_EVENT_TYPES } from '../applications/lifecycle.ts';
 import type { ServiceContext } from '../context.ts';
 import { recordEvent } from '../events/outbox.ts';
 import type { Database } from '../store/tables.ts';
-import { heldBlobId, markDocumentsPending, restartDocument, settleIfPending } from './documentRepository.ts';
-import { deleteBlob, deleteOtherBlobs, documentRows, writeBlob, type WrittenBlob } from './documentStore.ts';
+import {
+  deleteBlob,
+  deleteOtherBlobs,
+  documentRows,
+  heldBlobId,
+  markDocumentsPending,
+  restartDocument,
+  settleIfPending,
+} from './documentRepository.ts';
+import { writeBlob, type WrittenBlob } from './documentStore.ts';
 import { outcomeOf, type DocumentOutcomes } from './documentView.ts';
 import { fetchDocument, type FetchOptions } from './fetcher.ts';
 import { DOCUMENT_FIELDS, DocumentFailure, isDocumentField, type DocumentField } from './outcome.ts';

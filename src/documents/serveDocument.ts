@@ -6,7 +6,8 @@ import { ACTING_ROLE, hasRole } from '../access/roles.ts';
 import { actionsOnTarget } from '../audit/auditRepository.ts';
 import { findSessionStart } from '../operators/operatorRepository.ts';
 import type { OperatorIdentity } from '../operators/sessions.ts';
-import { documentRows, readBlob } from './documentStore.ts';
+import { readBlob } from './documentStore.ts';
+import { documentRows } from './documentRepository.ts';
 import { isDocumentField } from './outcome.ts';
 
 /**

@@ -7,7 +7,7 @@ import {
   type ErasableRow,
 } from '../applications/applicationMaintenanceRepository.ts';
 import type { ServiceContext } from '../context.ts';
-import { eraseDocuments } from '../documents/documentStore.ts';
+import { eraseDocuments } from '../documents/documentRepository.ts';
 import type { Database } from '../store/tables.ts';
 import { sealTombstone } from '../applications/sealedPayload.ts';
 

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { recordAudit } from '../audit/auditTrail.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
-import { enqueueJobs } from '../jobs/jobQueue.ts';
+import { enqueueJobs } from '../jobs/jobRepository.ts';
 import type { ListEntry, ListHeader, ListName } from './listEntry.ts';
 import { readList } from './readList.ts';
 import {

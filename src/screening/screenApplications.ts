@@ -4,7 +4,7 @@ import { isErasedPayload } from '../applications/erasure.ts';
 import { recordAudit } from '../audit/auditTrail.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Applicant, ScreeningIndex } from './screeningIndex.ts';
-import { enqueueJobs } from '../jobs/jobQueue.ts';
+import { enqueueJobs } from '../jobs/jobRepository.ts';
 import { issuerAlertJobs } from './issuerAlerts.ts';
 import { insertHits } from './screeningRepository.ts';
 

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../context.ts';
-import { latestJobsOf } from '../jobs/jobQueue.ts';
+import { latestJobsOf } from '../jobs/jobRepository.ts';
 import { RESCREEN_KIND, type RescreenProgress } from './rescreenJob.ts';
 import { screeningAlerts, listVersions, versionsInForce, type ListVersion } from './screeningRepository.ts';
 

@@ -4,10 +4,10 @@ import { ServiceError } from '../errors/serviceError.ts';
 import { findEvent } from '../events/eventRepository.ts';
 import type { DeliveryStatus } from '../store/tables.ts';
 import { activeEndpointsOf, findEndpoint } from './endpointRepository.ts';
-import { insertDeliveries } from './deliveryQueue.ts';
 import {
   findAttempts,
   findDeliveries,
+  insertDeliveries,
   requeueEventDeliveries,
   requeueFailedDeliveries,
 } from './deliveryRepository.ts';

@@ -7,13 +7,8 @@ import { wakeablePause } from '../shutdown.ts';
 import { eventView } from '../applications/eventView.ts';
 import { describe } from '../errors/describe.ts';
 import { verdict } from './backoff.ts';
-import {
-  claimDeliveries,
-  completeDelivery,
-  fanOutEvents,
-  type ClaimedDelivery,
-  type NextState,
-} from './deliveryQueue.ts';
+import { claimDeliveries, fanOutEvents, type ClaimedDelivery } from './deliveryQueue.ts';
+import { completeDelivery, type NextState } from './deliveryRepository.ts';
 import { secretAad } from './endpoints.ts';
 import { recordEndpointHealth } from './endpointHealth.ts';
 import { send, type SendResult } from './send.ts';

@@ -5,15 +5,13 @@ import type { ServiceContext } from '../context.ts';
 import { wakeablePause } from '../shutdown.ts';
 import { describe } from '../errors/describe.ts';
 import {
-  claimJobs,
-  completeJob,
   DEFAULT_JOB_CONCURRENCY,
   DEFAULT_JOB_LEASE_MS,
-  pruneFinishedJobs,
   type ClaimedJob,
   type JobKind,
   type JobResult,
 } from '../jobs/jobQueue.ts';
+import { claimJobs, completeJob, pruneFinishedJobs } from '../jobs/jobRepository.ts';
 import { JOB_KINDS } from './jobKinds.ts';
 
 /**
