@@ -82,14 +82,9 @@ export const DOMAIN_RANKS: Readonly<Record<string, number>> = {
 /**
  * Arrows between domain folders that still point up (`from -> to`). The record of an application
  * (schema, sealed payload, lifecycle, repository) sits in applications/ with the operations and
- * views that compose documents and screening, so documents/ and screening/ reach up to it; the
- * outbox's payload type names the documents' outcomes.
+ * views that compose documents and screening, so documents/ and screening/ reach up to it.
  */
-export const PENDING: readonly string[] = [
-  'documents -> applications',
-  'screening -> applications',
-  'events -> documents',
-];
+export const PENDING: readonly string[] = ['documents -> applications', 'screening -> applications'];
 
 /** Files above the store that still build queries without being repositories: none any more. */
 export const QUERIES_PENDING: readonly string[] = [];

@@ -6,11 +6,13 @@ import { documentRows, type DocumentRow } from './documentRepository.ts';
 import {
   DOCUMENT_FIELDS,
   DOCUMENT_TYPES,
-  FAILURE_REASONS,
-  REQUIRED_DOCUMENT_FIELDS,
+  DocumentOutcome,
+  DocumentOutcomes,
+  OUTCOMES_OPTIONS,
   type DocumentField,
   type DocumentType,
-} from './outcome.ts';
+} from '../events/documentOutcomes.ts';
+import { REQUIRED_DOCUMENT_FIELDS } from './outcome.ts';
 
 /** A kept copy's facts: type, size, SHA-256, pixels, fetch time. */
 const CopyFacts = {
@@ -22,37 +24,14 @@ const CopyFacts = {
   fetched_at: Type.Optional(Type.Integer({ description: 'Unix seconds.' })),
 };
 
-/**
- * What became of each image field's document, as the caller's status view, the list and the events
- * show it: `pending` (not fetched yet, or being tried again), `kept` (its type, size and SHA-256) or
- * `failed` with a reason. Never the URL, never a byte, and never the copy an amend replaced: that
- * is the operators' (`OperatorDocumentOutcome`).
- */
-const outcomeProperties = {
-  state: Type.Enum(['pending', 'kept', 'failed'], { description: 'What became of the fetch.' }),
-  type: Type.Optional(Type.Enum([...DOCUMENT_TYPES], { description: 'kept: the type read from the bytes.' })),
-  size: Type.Optional(Type.Integer({ description: 'kept: bytes.' })),
-  sha256: Type.Optional(
-    Type.String({ description: 'kept: hex SHA-256 of the bytes as served.', examples: ['9f86d08…'] }),
-  ),
-  width: Type.Optional(Type.Integer({ description: 'kept image: pixels.' })),
-  height: Type.Optional(Type.Integer({ description: 'kept image: pixels.' })),
-  fetched_at: Type.Optional(Type.Integer({ description: 'kept: Unix seconds.' })),
-  reason: Type.Optional(
-    Type.Enum([...FAILURE_REASONS], {
-      description:
-        'failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).',
-    }),
-  ),
-};
-
-export const DocumentOutcome = Type.Object(outcomeProperties, { additionalProperties: false });
-export type DocumentOutcome = Static<typeof DocumentOutcome>;
+// The caller's outcomes are the events' shape (events/documentOutcomes.ts); applications/ still
+// imports them from here.
+export { DocumentOutcome, DocumentOutcomes };
 
 /** The operators' view of an outcome: the caller's, and the copy an amend's document would replace. */
 export const OperatorDocumentOutcome = Type.Object(
   {
-    ...outcomeProperties,
+    ...DocumentOutcome.properties,
     previous: Type.Optional(
       Type.Object(CopyFacts, {
         additionalProperties: false,
@@ -65,21 +44,9 @@ export const OperatorDocumentOutcome = Type.Object(
 );
 export type OperatorDocumentOutcome = Static<typeof OperatorDocumentOutcome>;
 
-const outcomesOptions = {
-  additionalProperties: false,
-  description:
-    'Per image field the application carries: its document fetched by the service (after the acknowledgement), checked and kept.',
-} as const;
-
-export const DocumentOutcomes = Type.Object(
-  Object.fromEntries(DOCUMENT_FIELDS.map((field) => [field, Type.Optional(DocumentOutcome)])),
-  outcomesOptions,
-);
-export type DocumentOutcomes = Partial<Record<DocumentField, DocumentOutcome>>;
-
 export const OperatorDocumentOutcomes = Type.Object(
   Object.fromEntries(DOCUMENT_FIELDS.map((field) => [field, Type.Optional(OperatorDocumentOutcome)])),
-  outcomesOptions,
+  OUTCOMES_OPTIONS,
 );
 export type OperatorDocumentOutcomes = Partial<Record<DocumentField, OperatorDocumentOutcome>>;
 

@@ -5,6 +5,7 @@ import { isErasedPayload } from '../applications/erasure.ts';
 import { openPayload } from '../applications/sealedPayload.ts';
 import { DOCUMENT_EVENT_TYPES } from '../applications/lifecycle.ts';
 import type { ServiceContext } from '../context.ts';
+import { DOCUMENT_FIELDS, type DocumentField, type DocumentOutcomes } from '../events/documentOutcomes.ts';
 import { recordEvent } from '../events/outbox.ts';
 import type { Database } from '../store/tables.ts';
 import {
@@ -17,9 +18,9 @@ import {
   settleIfPending,
 } from './documentRepository.ts';
 import { writeBlob, type WrittenBlob } from './documentStore.ts';
-import { outcomeOf, type DocumentOutcomes } from './documentView.ts';
+import { outcomeOf } from './documentView.ts';
 import { fetchDocument, type FetchOptions } from './fetcher.ts';
-import { DOCUMENT_FIELDS, DocumentFailure, isDocumentField, type DocumentField } from './outcome.ts';
+import { DocumentFailure, isDocumentField } from './outcome.ts';
 
 /**
  * Fetches, checks and keeps the documents of an application's image fields: the body of the

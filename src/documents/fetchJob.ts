@@ -3,9 +3,10 @@ import type { Logger } from 'pino';
 import { AMENDED_EVENT } from '../applications/lifecycle.ts';
 import type { ServiceContext } from '../context.ts';
 import { describe } from '../errors/describe.ts';
+import { DOCUMENT_FIELDS } from '../events/documentOutcomes.ts';
 import type { ClaimedJob, JobKind, JobResult, OutboxEvent } from '../jobs/jobQueue.ts';
 import { fetchApplicationDocuments } from './fetchDocuments.ts';
-import { DOCUMENT_FIELDS, isDocumentField } from './outcome.ts';
+import { isDocumentField } from './outcome.ts';
 
 /**
  * `documents.fetch`: queued by the outbox relay in the transaction that fans out a batch of events

@@ -1,16 +1,13 @@
+import { DOCUMENT_FIELDS, type DocumentField, type FailureReason } from '../events/documentOutcomes.ts';
+
 /**
- * What became of one image field's document: the words shared by the fetcher, the job, the views
- * and the events.
+ * What became of one image field's document, beside the words of an outcome (the fields, types and
+ * reasons), which are the events' (events/documentOutcomes.ts): the fields every application
+ * carries, and why a fetch failed.
  */
 
-export const DOCUMENT_FIELDS = [
-  'id_card_img',
-  'id_card_back_img',
-  'passport_img',
-  'sign_applicant',
-  'pay_voucher',
-] as const;
-export type DocumentField = (typeof DOCUMENT_FIELDS)[number];
+// applications/ still imports the image fields from here.
+export { DOCUMENT_FIELDS };
 
 /** The image fields the specification requires (id_card_back_img is optional). */
 export const REQUIRED_DOCUMENT_FIELDS: readonly DocumentField[] = [
@@ -19,24 +16,6 @@ export const REQUIRED_DOCUMENT_FIELDS: readonly DocumentField[] = [
   'sign_applicant',
   'pay_voucher',
 ];
-
-export const FAILURE_REASONS = [
-  'unreachable',
-  'not_a_document',
-  'too_large',
-  'too_small',
-  'refused_address',
-] as const;
-export type FailureReason = (typeof FAILURE_REASONS)[number];
-
-export const DOCUMENT_TYPES = [
-  'image/jpeg',
-  'image/png',
-  'image/webp',
-  'image/heic',
-  'application/pdf',
-] as const;
-export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
 export function isDocumentField(field: string): field is DocumentField {
   return (DOCUMENT_FIELDS as readonly string[]).includes(field);

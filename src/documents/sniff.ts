@@ -1,4 +1,4 @@
-import type { DocumentType } from './outcome.ts';
+import type { DocumentType } from '../events/documentOutcomes.ts';
 
 /**
  * A document's type decided from its bytes, never from the Content-Type header or the URL, and an

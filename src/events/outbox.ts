@@ -1,6 +1,6 @@
 import { pooledRandomBytes } from '../crypto/randomPool.ts';
 import type { Kysely } from 'kysely';
-import type { DocumentOutcomes } from '../documents/documentView.ts';
+import type { DocumentOutcomes } from './documentOutcomes.ts';
 import type { Database, EventHistory, EventsTable } from '../store/tables.ts';
 import { insertEvent, lastSeq } from './eventRepository.ts';
 

@@ -1,7 +1,7 @@
 import { startJobRunner, type JobRunner } from '../../src/worker/jobRunner.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startDispatcher } from '../../src/webhooks/dispatcher.ts';
-import type { DocumentOutcomes } from '../../src/documents/documentView.ts';
+import type { DocumentOutcomes } from '../../src/events/documentOutcomes.ts';
 import { PATHS } from '../../src/http/paths.ts';
 import { nowSeconds, post, startService, type TestCaller, type TestService } from './service.ts';
 

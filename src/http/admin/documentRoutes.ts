@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { ServiceContext } from '../../context.ts';
 import { openDocument } from '../../documents/serveDocument.ts';
-import { DOCUMENT_FIELDS, DOCUMENT_TYPES } from '../../documents/outcome.ts';
+import { DOCUMENT_FIELDS, DOCUMENT_TYPES } from '../../events/documentOutcomes.ts';
 import { ACTING_ROLE } from '../../access/roles.ts';
 import { operatorOf, requireOperator } from './operatorAuth.ts';
 import { ADMIN_SECURITY, adminErrors } from './schemas.ts';
