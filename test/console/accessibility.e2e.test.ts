@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createApp } from '../../src/callers/credentials.ts';
 import { createOperator } from '../../src/operators/operators.ts';
@@ -84,8 +84,12 @@ describe('console accessibility (WCAG 2.2 AA) in Chromium', { skip: skipWithout(
     await enrolFactor(service, 'rita');
   });
 
+  // A test's pages are closed when it ends: an open queue or application page keeps polling.
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close();
+  });
+
   after(async () => {
-    for (const context of contexts) await context.close();
     await browser?.close();
     await service?.close();
     assert.deepEqual(pageErrors.flat(), [], 'no script errors or CSP violations in any page');
@@ -106,19 +110,23 @@ describe('console accessibility (WCAG 2.2 AA) in Chromium', { skip: skipWithout(
         if (new URL(request.url()).host !== new URL(service.baseUrl).host) elsewhere.push(request.url());
       });
       await signIn(page, service.baseUrl, 'adam');
+      // Each page once, then each dialog it opens, on the same visit: Escape leaves the page as it was.
+      const dialogs = dialogsByPage();
       for (const target of allPages()) {
         await visit(page, target);
         await assertAccessible(page, `${language} ${target[0]}`);
         await assertNoRawWords(page, `${language} ${target[0]}`);
+        for (const [where, open] of dialogs.get(target[0]) ?? []) {
+          await open(page);
+          await page.getByRole('dialog').waitFor();
+          await assertAccessible(page, `${language} ${where} dialog`);
+          await assertNoRawWords(page, `${language} ${where} dialog`);
+          await page.keyboard.press('Escape');
+          await page.getByRole('dialog').waitFor({ state: 'detached' });
+        }
+        dialogs.delete(target[0]);
       }
-      for (const [where, open] of dialogs()) {
-        await open(page);
-        await page.getByRole('dialog').waitFor();
-        await assertAccessible(page, `${language} ${where} dialog`);
-        await assertNoRawWords(page, `${language} ${where} dialog`);
-        await page.keyboard.press('Escape');
-        await page.getByRole('dialog').waitFor({ state: 'detached' });
-      }
+      assert.deepEqual([...dialogs.keys()], [], 'every dialog is opened from a page of the walk');
       // Opened for review: every field and image in the clear, still labelled, nothing fetched.
       await visit(page, applicationPage(serials.review));
       await page.locator('[data-focus-key="claim-open"]').click();
@@ -131,42 +139,43 @@ describe('console accessibility (WCAG 2.2 AA) in Chromium', { skip: skipWithout(
     });
   }
 
-  /** Every dialog of the console, and how an admin opens it. */
-  const dialogs = (): [string, (page: Page) => Promise<void>][] => {
-    const onApplication = (serial: string, selector: string) => async (page: Page) => {
-      await visit(page, applicationPage(serial));
-      await page.locator(selector).first().click();
-    };
-    const onPage = (path: string, ready: string, selector: string) => async (page: Page) => {
-      await visit(page, [path, ready]);
-      await page.locator(selector).first().click();
-    };
-    return [
-      ['reveal purpose', onApplication(serials.submitted, 'button.reveal')],
-      ['reject', onApplication(serials.submitted, 'button[data-action="reject"]')],
-      ['approve', onApplication(serials.review, 'button[data-action="approve"]')],
-      ['request information', onApplication(serials.review, 'button[data-action="supplement"]')],
-      ['open for review', onApplication(serials.review, '.claim-actions button.primary')],
-      ['return', onApplication(serials.shipped, 'button[data-action="return"]')],
-      ['ship', onApplication(serials.issued, 'button[data-action="ship"]')],
-      ['reassign', onApplication(serials.heldByRita, '[data-focus-key="claim-reassign"]')],
-      ['disable app', onPage('/console/apps', 'tr[data-app]', 'tr[data-app] button.danger-outline')],
+  /** Every dialog of the console, by the page it opens on, and how an admin opens it there. */
+  const dialogsByPage = (): Map<string, [string, (page: Page) => Promise<void>][]> => {
+    const click = (selector: string) => (page: Page) => page.locator(selector).first().click();
+    const onApplication = (serial: string) => applicationPage(serial)[0];
+    const dialogs: [string, string, (page: Page) => Promise<void>][] = [
+      [onApplication(serials.submitted), 'reveal purpose', click('button.reveal')],
+      [onApplication(serials.submitted), 'reject', click('button[data-action="reject"]')],
+      [onApplication(serials.review), 'approve', click('button[data-action="approve"]')],
+      [onApplication(serials.review), 'request information', click('button[data-action="supplement"]')],
+      [onApplication(serials.review), 'open for review', click('.claim-actions button.primary')],
+      [onApplication(serials.shipped), 'return', click('button[data-action="return"]')],
+      [onApplication(serials.issued), 'ship', click('button[data-action="ship"]')],
+      [onApplication(serials.heldByRita), 'reassign', click('[data-focus-key="claim-reassign"]')],
+      ['/console/apps', 'disable app', click('tr[data-app] button.danger-outline')],
       [
+        '/console/apps',
         'new app secret',
         async (page: Page) => {
-          await visit(page, ['/console/apps', 'tr[data-app]']);
           await page.locator('form.inline-form input').first().fill('Lotus Wallet');
           await page.locator('form.inline-form button[type="submit"]').click();
         },
       ],
-      ['rotate secret', onPage('/console/apps', 'tr[data-app]', 'tr[data-app] button')],
-      ['set password', onPage('/console/operators', 'tr[data-operator]', 'tr[data-operator] button')],
+      ['/console/apps', 'rotate secret', click('tr[data-app] button')],
+      ['/console/operators', 'set password', click('tr[data-operator] button')],
+      ['/console/operators', 'reset second factor', click('button[data-focus-key="reset-rita"]')],
       [
-        'reset second factor',
-        onPage('/console/operators', 'tr[data-operator]', 'button[data-focus-key="reset-rita"]'),
+        '/console/mfa',
+        'start over enrolment',
+        async (page: Page) => {
+          await page.locator('.mfa-secret').waitFor();
+          await click('.mfa-body .small button')(page);
+        },
       ],
-      ['start over enrolment', onPage('/console/mfa', '.mfa-secret', '.mfa-body .small button')],
     ];
+    const byPage = new Map<string, [string, (page: Page) => Promise<void>][]>();
+    for (const [path, where, open] of dialogs) byPage.set(path, [...(byPage.get(path) ?? []), [where, open]]);
+    return byPage;
   };
 
   test('every status has a badge style; an application names its partner and its assigned card', async () => {
@@ -212,8 +221,9 @@ describe('console accessibility (WCAG 2.2 AA) in Chromium', { skip: skipWithout(
   });
 
   test("the sign-in footer's text has 4.5:1 on its own background, however wide the window", async () => {
+    const page = await openPage('en');
     for (const width of [1024, 1920, 2560]) {
-      const page = await openPage('en', width);
+      await page.setViewportSize({ width, height: 900 });
       await page.goto(`${service.baseUrl}/console/login`);
       await page.locator('.signin-footer').waitFor();
       const { colour, background } = (await page.evaluate(`(() => {
