@@ -10,7 +10,7 @@ import { Applications, enrolFactor, TEST_PASSWORD } from '../helpers/operators.t
 import { startService, type TestService } from '../helpers/service.ts';
 import { assertAccessible } from './axe.ts';
 import { launchBrowser, newOperatorContext, type TestBrowser } from './browser.ts';
-import { assertNoRawWords, signIn } from './steps.ts';
+import { assertNoRawWords, signIn, signInOverApi } from './steps.ts';
 
 /**
  * The console against WCAG 2.2 AA: axe-core on every page and every dialog in both languages, and
@@ -180,9 +180,9 @@ describe('console accessibility (WCAG 2.2 AA) in Chromium', { skip: skipWithout(
 
   test('every status has a badge style; an application names its partner and its assigned card', async () => {
     const page = await openPage('en');
-    await signIn(page, service.baseUrl, 'adam');
-    await page.locator('.count-chip[data-status="RETURNED"]').waitFor();
+    await signInOverApi(page, service.baseUrl, 'adam');
     await page.goto(`${service.baseUrl}/console/?status=`);
+    await page.locator('.count-chip[data-status="RETURNED"]').waitFor();
     await page.locator('.queue-table tbody tr[data-serial]').first().waitFor();
     const unstyled = (await page.evaluate(`(() => {
       const page = getComputedStyle(document.body).backgroundColor;
@@ -204,7 +204,9 @@ describe('console accessibility (WCAG 2.2 AA) in Chromium', { skip: skipWithout(
 
   test('the focus ring has 3:1 against white and the page background', async () => {
     const page = await openPage('en');
-    await signIn(page, service.baseUrl, 'adam');
+    await signInOverApi(page, service.baseUrl, 'adam');
+    await page.goto(`${service.baseUrl}/console/`);
+    await page.waitForSelector('header.topbar');
     const colours = (await page.evaluate(`(() => {
       const probe = document.createElement('button');
       probe.className = 'button';
@@ -257,7 +259,7 @@ describe('console accessibility (WCAG 2.2 AA) in Chromium', { skip: skipWithout(
         );
       };
       await overflow('sign-in');
-      await signIn(page, service.baseUrl, 'adam');
+      await signInOverApi(page, service.baseUrl, 'adam');
       for (const target of allPages()) {
         await visit(page, target);
         await overflow(target[0]);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { amendApplication } from '../../src/applications/amendApplication.ts';
 import { submitApplication } from '../../src/applications/submitApplication.ts';
@@ -22,6 +22,7 @@ import {
   screenshot,
   SCREENSHOTS,
   signIn,
+  signInOverApi,
   tabTo,
   waitUntil,
 } from './steps.ts';
@@ -125,8 +126,12 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
     flagged = { serial, certId: applicant.cert_id, image: applicant.id_card_img };
   });
 
+  // A test's pages are closed when it ends: an open queue or application page keeps polling.
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close();
+  });
+
   after(async () => {
-    for (const context of contexts) await context.close();
     await browser?.close();
     await dispatcher?.stop();
     await receiver?.close();
@@ -155,7 +160,8 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
 
   test('the queue: counts per status, filters, search by serial, and new submissions appear without a reload', async () => {
     const page = await openPage();
-    await signIn(page, service.baseUrl, 'rita');
+    await signInOverApi(page, service.baseUrl, 'rita');
+    await page.goto(`${service.baseUrl}/console/`);
     await page.waitForSelector('.queue-table tbody tr[data-serial]');
     await assertLabelled(page, 'queue');
     const submitted = page.locator('.count-chip[data-status="SUBMITTED"] .count-value');
@@ -198,7 +204,8 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
 
   test('the application page: every field masked, a reveal per field (audited, gone on leaving), images, risk flags', async () => {
     const page = await openPage();
-    await signIn(page, service.baseUrl, 'rita');
+    await signInOverApi(page, service.baseUrl, 'rita');
+    await page.goto(`${service.baseUrl}/console/`);
     await page.locator(`a[href="/console/applications/${flagged.serial}"]`).click();
     await page.waitForSelector('.field-row');
     await assertLabelled(page, 'application');
@@ -263,7 +270,7 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
 
   test('a reviewer approves an application through to delivered, and rejects another with reason codes', async () => {
     const page = await openPage();
-    await signIn(page, service.baseUrl, 'rita');
+    await signInOverApi(page, service.baseUrl, 'rita');
     await openApplication(page, flagged.serial);
     for (const [button, status] of [
       ['Start review', 'IN_REVIEW'],
@@ -322,7 +329,7 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
   test('a reviewer requests information with codes, and sees the amended application come back', async () => {
     const { serial, applicant } = await submit();
     const page = await openPage();
-    await signIn(page, service.baseUrl, 'rita');
+    await signInOverApi(page, service.baseUrl, 'rita');
     await openApplication(page, serial);
     await page.getByRole('button', { name: 'Start review', exact: true }).click();
     await page.locator('.app-title [data-status="IN_REVIEW"]').waitFor();
@@ -414,7 +421,8 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
 
   test("both languages: the browser's first, then switchable and remembered", async () => {
     const page = await openPage('zh');
-    await signIn(page, service.baseUrl, 'rita');
+    await signInOverApi(page, service.baseUrl, 'rita');
+    await page.goto(`${service.baseUrl}/console/`);
     await page.getByRole('heading', { name: '申请单', level: 1 }).waitFor();
     assert.equal(await page.evaluate('document.documentElement.lang'), 'zh-CN');
     await page.getByRole('button', { name: 'EN' }).click();
@@ -446,7 +454,7 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
 
   test('an admin redelivers a webhook, creates an app (secret shown once), rotates its secret and disables it', async () => {
     const page = await openPage();
-    await signIn(page, service.baseUrl, 'adam');
+    await signInOverApi(page, service.baseUrl, 'adam');
     await openApplication(page, flagged.serial);
     const first = page.locator('.event').first();
     await first.locator('.delivery-delivered').waitFor({ timeout: 15_000 });
@@ -512,7 +520,9 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
   test("a viewer sees no action or reveal buttons, and the API refuses the viewer's forged request", async () => {
     const target = await submit();
     const page = await openPage();
-    await signIn(page, service.baseUrl, 'vera');
+    await signInOverApi(page, service.baseUrl, 'vera');
+    await page.goto(`${service.baseUrl}/console/`);
+    await page.waitForSelector('header.topbar');
     assert.equal(await page.getByRole('link', { name: 'Apps' }).count(), 0);
     await openApplication(page, target.serial);
     await page.getByText('Read-only').waitFor();

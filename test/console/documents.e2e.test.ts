@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import type { BrowserContext } from 'playwright-core';
 import { createOperator } from '../../src/operators/operators.ts';
 import { SYSTEM } from '../../src/audit/actor.ts';
@@ -17,7 +17,7 @@ import {
 import { move, TEST_PASSWORD } from '../helpers/operators.ts';
 import { newCaller, nowSeconds, post, type TestCaller } from '../helpers/service.ts';
 import { launchBrowser, newOperatorContext, type TestBrowser } from './browser.ts';
-import { signIn, waitUntil } from './steps.ts';
+import { signInOverApi, waitUntil } from './steps.ts';
 
 /**
  * The console shows the kept documents from the service, in Chromium: the partner's server is
@@ -60,8 +60,11 @@ describe('kept documents in the console (Chromium)', { skip: skipWithout('chromi
       { actor: SYSTEM, source: 'test' },
     );
   });
+  // A test's pages are closed when it ends: an open queue or application page keeps polling.
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close();
+  });
   after(async () => {
-    for (const context of contexts) await context.close();
     await browser.close();
     await service.close();
   });
@@ -93,7 +96,7 @@ describe('kept documents in the console (Chromium)', { skip: skipWithout('chromi
     page.on('request', (request) => {
       if (!request.url().startsWith(service.baseUrl)) foreign.push(request.url());
     });
-    await signIn(page, service.baseUrl, 'rita');
+    await signInOverApi(page, service.baseUrl, 'rita');
     const response = await page.goto(`${service.baseUrl}/console/applications/${kept}`);
     assert.match(response?.headers()['content-security-policy'] ?? '', /img-src 'self' data:;/);
     await page.waitForSelector('[data-image="id_card_img"][data-document="kept"]');
@@ -164,8 +167,8 @@ describe('kept documents in the console (Chromium)', { skip: skipWithout('chromi
     const en = await newOperatorContext(browser.browser, { language: 'en' });
     const zh = await newOperatorContext(browser.browser, { language: 'zh' });
     contexts.push(en.context, zh.context);
-    await signIn(en.page, service.baseUrl, 'rita');
-    await signIn(zh.page, service.baseUrl, 'rita');
+    await signInOverApi(en.page, service.baseUrl, 'rita');
+    await signInOverApi(zh.page, service.baseUrl, 'rita');
     const application = `${service.baseUrl}/console/applications/${serial}`;
     const noteOf = async (page: typeof en.page, state: string) => {
       await page.goto(application);

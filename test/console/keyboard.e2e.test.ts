@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { amendApplication } from '../../src/applications/amendApplication.ts';
 import { createApp } from '../../src/callers/credentials.ts';
@@ -10,7 +10,7 @@ import { Applications, callerOf, enrolFactor, TEST_PASSWORD } from '../helpers/o
 import { nowSeconds, startService, type TestService } from '../helpers/service.ts';
 import { assertAccessible } from './axe.ts';
 import { launchBrowser, newOperatorContext, type TestBrowser } from './browser.ts';
-import { focusedMatches, signIn, tabTo, waitUntil } from './steps.ts';
+import { focusedMatches, signIn, signInOverApi, tabTo, waitUntil } from './steps.ts';
 
 /**
  * The console by keyboard alone, and where the focus goes (WCAG 2.1.1, 2.4.3): a reviewer with a
@@ -64,8 +64,12 @@ describe('the console by keyboard, in Chromium', { skip: skipWithout('chromium')
     applications = new Applications(service);
   });
 
+  // A test's pages are closed when it ends: an open queue or application page keeps polling.
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close();
+  });
+
   after(async () => {
-    for (const context of contexts) await context.close();
     await browser?.close();
     await service?.close();
     await idleService?.close();
@@ -197,7 +201,8 @@ describe('the console by keyboard, in Chromium', { skip: skipWithout('chromium')
   test('after each dialog the focus is on a sensible element: the opener, its successor, or the next step', async () => {
     const serial = await applications.inState(appId, 'SUBMITTED');
     const page = await openPage();
-    await signIn(page, service.baseUrl, 'lee');
+    await signInOverApi(page, service.baseUrl, 'lee');
+    await page.goto(`${service.baseUrl}/console/`);
     // A status count redraws the counts: the focus stays on the chip.
     const chip = page.locator('.count-chip[data-status="SUBMITTED"]');
     await chip.focus();

@@ -14,7 +14,7 @@ import { skipWithout } from '../helpers/components.ts';
 import { callerOf, TEST_PASSWORD } from '../helpers/operators.ts';
 import { startService, type TestService } from '../helpers/service.ts';
 import { launchBrowser, newOperatorContext, type TestBrowser } from './browser.ts';
-import { assertLabelled, signIn, waitUntil } from './steps.ts';
+import { assertLabelled, signInOverApi, waitUntil } from './steps.ts';
 
 /**
  * A sanctions hit in the console, in Chromium: a reviewer sees it beside the applicant (the
@@ -40,7 +40,8 @@ describe('a screening hit in the console', { skip: skipWithout('chromium') }, ()
     const opened = await newOperatorContext(browser.browser, { language });
     contexts.push(opened.context);
     errors.push(opened.errors);
-    await signIn(opened.page, service.baseUrl, username, `/console/applications/${serial}`);
+    await signInOverApi(opened.page, service.baseUrl, username);
+    await opened.page.goto(`${service.baseUrl}/console/applications/${serial}`);
     await opened.page.waitForSelector('section.screening');
     return opened.page;
   };

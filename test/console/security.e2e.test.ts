@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import * as OTPAuth from 'otpauth';
 import { SYSTEM } from '../../src/audit/actor.ts';
@@ -67,8 +67,12 @@ describe('operator security in Chromium', () => {
     browser = await launchBrowser();
   });
 
+  // A test's pages are closed when it ends: an open queue or application page keeps polling.
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close();
+  });
+
   after(async () => {
-    for (const context of contexts) await context.close();
     await browser?.close();
     await service?.close();
     await idleService?.close();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { TEST_PASSWORD } from '../helpers/operators.ts';
 import { budgetMs } from '../helpers/budget.ts';
+import { SESSION_COOKIE } from '../../src/http/admin/operatorAuth.ts';
 
 /** Steps the console tests share: sign-in, keyboard moves, and checks every page must pass. */
 
@@ -14,6 +15,24 @@ export async function signIn(page: Page, baseUrl: string, username: string, path
   await page.getByLabel(/^(Password|密码)$/).fill(TEST_PASSWORD);
   await page.getByRole('button', { name: /^(Sign in|登录)$/ }).click();
   await page.waitForSelector('header.topbar');
+}
+
+/**
+ * Signs the page's context in over the admin API, as the sign-in form does, for tests of what comes
+ * after sign-in (the form itself is tested in console.e2e, keyboard.e2e and security.e2e): a session
+ * of its own each time, without loading the sign-in page. The caller then opens the page it needs.
+ */
+export async function signInOverApi(page: Page, baseUrl: string, username: string): Promise<void> {
+  const reply = await fetch(`${baseUrl}/admin/v1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password: TEST_PASSWORD }),
+  });
+  assert.equal(reply.status, 200, `sign-in of ${username} over the API`);
+  const { token } = ((await reply.json()) as { data: { token: string } }).data;
+  await page
+    .context()
+    .addCookies([{ name: SESSION_COOKIE, value: token, url: baseUrl, httpOnly: true, sameSite: 'Strict' }]);
 }
 
 /** Whether the focused element matches a CSS selector. */
