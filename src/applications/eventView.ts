@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DocumentOutcomes } from '../documents/documentView.ts';
+import { DocumentOutcomes } from '../events/documentOutcomes.ts';
 import type { ApplicationEventPayload } from '../events/outbox.ts';
 import type { EventsTable } from '../store/tables.ts';
 import { EVENT_TYPES, STATUSES, storedStatus } from './lifecycle.ts';

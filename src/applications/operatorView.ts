@@ -1,8 +1,8 @@
 import { recordAudit } from '../audit/auditTrail.ts';
 import { documentRiskFlags } from '../documents/documentRisk.ts';
-import { documentRows } from '../documents/documentStore.ts';
+import { documentRows } from '../documents/documentRepository.ts';
 import { outcomesOf, type OperatorDocumentOutcomes } from '../documents/documentView.ts';
-import { DOCUMENT_FIELDS } from '../documents/outcome.ts';
+import { DOCUMENT_FIELDS } from '../events/documentOutcomes.ts';
 import { takeReveal, type RevealPurpose } from './revealPolicy.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem } from '../errors/problems.ts';

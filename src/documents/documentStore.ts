@@ -139,6 +139,3 @@ export async function* readBlob(
     }
   }
 }
-
-// applications/operatorView.ts reads the rows through this file; the rows are the repository's.
-export { documentRows } from './documentRepository.ts';

@@ -3,11 +3,11 @@ import { Type, type Static } from 'typebox';
 import { isFinal, isStatus } from '../applications/lifecycle.ts';
 import type { Database } from '../store/tables.ts';
 import { documentRows, type DocumentRow } from './documentRepository.ts';
+import type { DocumentOutcomes } from '../events/documentOutcomes.ts';
 import {
   DOCUMENT_FIELDS,
   DOCUMENT_TYPES,
   DocumentOutcome,
-  DocumentOutcomes,
   OUTCOMES_OPTIONS,
   type DocumentField,
   type DocumentType,
@@ -23,10 +23,6 @@ const CopyFacts = {
   height: Type.Optional(Type.Integer({ description: 'An image: pixels.' })),
   fetched_at: Type.Optional(Type.Integer({ description: 'Unix seconds.' })),
 };
-
-// The caller's outcomes are the events' shape (events/documentOutcomes.ts); applications/ still
-// imports them from here.
-export { DocumentOutcome, DocumentOutcomes };
 
 /** The operators' view of an outcome: the caller's, and the copy an amend's document would replace. */
 export const OperatorDocumentOutcome = Type.Object(

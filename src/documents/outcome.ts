@@ -6,9 +6,6 @@ import { DOCUMENT_FIELDS, type DocumentField, type FailureReason } from '../even
  * carries, and why a fetch failed.
  */
 
-// applications/ still imports the image fields from here.
-export { DOCUMENT_FIELDS };
-
 /** The image fields the specification requires (id_card_back_img is optional). */
 export const REQUIRED_DOCUMENT_FIELDS: readonly DocumentField[] = [
   'id_card_img',

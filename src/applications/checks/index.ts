@@ -10,7 +10,7 @@ import { checkIdentity } from './identity.ts';
 import { checkNames } from './names.ts';
 import { checkPayPassword } from './payPassword.ts';
 import { checkImageUrl } from './urls.ts';
-import { DOCUMENT_FIELDS } from '../../documents/outcome.ts';
+import { DOCUMENT_FIELDS } from '../../events/documentOutcomes.ts';
 
 /**
  * The domain checks of a submitted application, after its JSON-schema validation: everything the
