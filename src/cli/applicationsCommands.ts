@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
 import { OPERATOR_ACTIONS, requirementsOf } from '../applications/lifecycle.ts';
 import { MAX_LIMIT, searchApplications, type ApplicationSummary } from '../applications/listApplications.ts';
-import { revealField, showApplication, type OperatorApplicationView } from '../applications/operatorView.ts';
-import { transitionApplication } from '../applications/transitionApplication.ts';
+import type { OperatorApplicationView } from '../applications/operatorView.ts';
 import type { ServiceContext } from '../context.ts';
-import { actingOperator } from '../operators/operators.ts';
+import type { actingOperator } from '../operators/operators.ts';
 import { ACTING_ROLE, type Role } from '../access/roles.ts';
 import { checkPurpose, REVEAL_PURPOSES } from '../applications/revealPolicy.ts';
 import { cliSource, wholeNumberOption } from './cliSource.ts';
@@ -58,7 +57,10 @@ function asOperator<T>(
   role: Role,
   work: (ctx: ServiceContext, actor: Awaited<ReturnType<typeof actingOperator>>) => Promise<T>,
 ) {
-  return withContext(async (ctx) => work(ctx, await actingOperator(ctx, username, role)));
+  return withContext(async (ctx) => {
+    const { actingOperator } = await import('../operators/operators.ts');
+    return work(ctx, await actingOperator(ctx, username, role));
+  });
 }
 
 export function applicationsCommands(program: Command): void {
@@ -125,6 +127,7 @@ export function applicationsCommands(program: Command): void {
     .requiredOption('--operator <username>', 'the operator acting')
     .option('--json', 'print JSON')
     .action(async (serial: string, options: { operator: string; json?: boolean }) => {
+      const { showApplication } = await import('../applications/operatorView.ts');
       const view = await asOperator(options.operator, 'viewer', (ctx, actor) =>
         showApplication(ctx, serial, actor),
       );
@@ -146,6 +149,7 @@ export function applicationsCommands(program: Command): void {
         options: { field: string; operator: string; purpose: string; purposeText?: string; json?: boolean },
       ) => {
         const purpose = checkPurpose(options.purpose, options.purposeText);
+        const { revealField } = await import('../applications/operatorView.ts');
         const revealed = await asOperator(options.operator, ACTING_ROLE, (ctx, actor) =>
           revealField(ctx, {
             busiWaterNo: serial,
@@ -207,6 +211,10 @@ export function applicationsCommands(program: Command): void {
             json?: boolean;
           },
         ) => {
+          const [{ transitionApplication }, { showApplication }] = await Promise.all([
+            import('../applications/transitionApplication.ts'),
+            import('../applications/operatorView.ts'),
+          ]);
           const view = await asOperator(options.operator, ACTING_ROLE, async (ctx, actor) => {
             await transitionApplication(ctx, {
               busiWaterNo: serial,

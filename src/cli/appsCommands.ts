@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { listApps } from '../callers/appRepository.ts';
-import { createAppAudited } from '../callers/appAdministration.ts';
 import { cliChange } from './cliSource.ts';
 import { appCredentialsCommands } from './appCredentialsCommands.ts';
 import { withContext } from './context.ts';
@@ -16,6 +14,7 @@ export function appsCommands(program: Command): void {
     .requiredOption('--name <name>', 'display name of the partner platform')
     .option('--json', 'print {"app_id", "app_secret"} as JSON')
     .action(async (options: { name: string; json?: boolean }) => {
+      const { createAppAudited } = await import('../callers/appAdministration.ts');
       const created = await withContext((ctx) => createAppAudited(ctx, options.name, cliChange()));
       print(
         options.json,
@@ -30,6 +29,7 @@ export function appsCommands(program: Command): void {
     .description('list apps')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
+      const { listApps } = await import('../callers/appRepository.ts');
       const rows = await withContext((ctx) => listApps(ctx.store.db));
       const view = rows.map((row) => ({
         app_id: row.app_id,

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { MAX_LIMIT } from '../applications/listApplications.ts';
-import { listAudit } from '../audit/auditTrail.ts';
 import { wholeNumberOption } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
@@ -31,6 +30,7 @@ export function auditCommands(program: Command): void {
         limit: number;
         json?: boolean;
       }) => {
+        const { listAudit } = await import('../audit/auditTrail.ts');
         const page = await withContext((ctx) =>
           listAudit(
             ctx.store.db,

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { loadCodeTables, TABLE_NAMES, type TableName } from '../codes/tables.ts';
-import { loadConfig } from '../config.ts';
 import { print } from './output.ts';
 
 /**
@@ -13,10 +12,11 @@ export function codesCommands(program: Command): void {
     .description(`list the code tables in force (${TABLE_NAMES.join(', ')})`)
     .argument('[table]', 'only this table')
     .option('--json', 'print JSON')
-    .action((table: string | undefined, options: { json?: boolean }) => {
+    .action(async (table: string | undefined, options: { json?: boolean }) => {
       if (table !== undefined && !(TABLE_NAMES as readonly string[]).includes(table)) {
         throw new Error(`unknown table ${table}; the tables are ${TABLE_NAMES.join(', ')}`);
       }
+      const { loadConfig } = await import('../config.ts');
       const tables = loadCodeTables(loadConfig().codesFile).tables;
       const names = table === undefined ? TABLE_NAMES : [table as TableName];
       const shown = Object.fromEntries(names.map((name) => [name, tables[name]]));

@@ -1,14 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import {
-  keyStatus,
-  retireKey,
-  rotateKey,
-  type RetireResult,
-  type RotateResult,
-} from '../keys/keyManagement.ts';
-import { reencryptAll } from '../keys/reencrypt.ts';
-import { audited } from '../audit/audited.ts';
+import type { RetireResult, RotateResult } from '../keys/keyManagement.ts';
 import { cliChange, cliSource, wholeNumberOption } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
@@ -36,6 +28,7 @@ export function keysCommands(program: Command): void {
     )
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
+      const { rotateKey } = await import('../keys/keyManagement.ts');
       const result = await withContext((ctx) => rotateKey(ctx, cliSource()));
       print(options.json, result, () => rotateText(result));
     });
@@ -45,6 +38,7 @@ export function keysCommands(program: Command): void {
     .description('rows per key id and how many still wait for re-encryption')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
+      const { keyStatus } = await import('../keys/keyManagement.ts');
       const status = await withContext((ctx) => keyStatus(ctx));
       print(options.json, status, () => {
         const lines = [
@@ -78,6 +72,11 @@ export function keysCommands(program: Command): void {
     .option('--batch-size <n>', 'rows per transaction', wholeNumberOption('--batch-size', 1, 10_000), 200)
     .option('--json', 'print JSON')
     .action(async (options: { batchSize: number; json?: boolean }) => {
+      const [{ keyStatus }, { reencryptAll }, { audited }] = await Promise.all([
+        import('../keys/keyManagement.ts'),
+        import('../keys/reencrypt.ts'),
+        import('../audit/audited.ts'),
+      ]);
       // Many short transactions: the entry follows the run (atomic: false).
       const report = await withContext(async (ctx) => {
         const progress = startProgress('re-encrypting', { total: (await keyStatus(ctx)).pending });
@@ -117,6 +116,7 @@ export function keysCommands(program: Command): void {
     .argument('<key-id>', 'the key to retire')
     .option('--json', 'print JSON')
     .action(async (keyId: string, options: { json?: boolean }) => {
+      const { retireKey } = await import('../keys/keyManagement.ts');
       const result = await withContext((ctx) => retireKey(ctx, keyId, cliSource()));
       print(options.json, result, () => retireText(result));
     });

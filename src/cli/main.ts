@@ -1,10 +1,13 @@
-import { ConfigError } from '../config.ts';
-import { cliMessage } from './errors.ts';
 import { buildProgram } from './program.ts';
 
 buildProgram()
   .parseAsync(process.argv)
-  .catch((error: unknown) => {
+  .catch(async (error: unknown) => {
+    // Loaded on failure only: the catalogue and the configuration are not part of a command's start.
+    const [{ ConfigError }, { cliMessage }] = await Promise.all([
+      import('../config.ts'),
+      import('./errors.ts'),
+    ]);
     if (error instanceof ConfigError) {
       console.error(`configuration error: ${error.message}`);
       process.exit(78);

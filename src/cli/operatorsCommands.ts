@@ -1,13 +1,5 @@
 import type { Command } from 'commander';
 import type { OperatorView } from '../operators/operators.ts';
-import {
-  createOperator,
-  listOperatorViews,
-  setOperatorDisabled,
-  setOperatorPassword,
-  setOperatorRole,
-} from '../operators/operators.ts';
-import { confirmEnrolment, resetSecondFactor, startEnrolment } from '../operators/totp.ts';
 import { cliChange } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
@@ -38,6 +30,7 @@ export function operatorsCommands(program: Command): void {
         json?: boolean;
       }) => {
         const password = await newPassword(options);
+        const { createOperator } = await import('../operators/operators.ts');
         const created = await withContext((ctx) =>
           createOperator(ctx, { username: options.username, role: options.role, password }, cliChange()),
         );
@@ -50,6 +43,7 @@ export function operatorsCommands(program: Command): void {
     .description('list operators')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
+      const { listOperatorViews } = await import('../operators/operators.ts');
       const rows = await withContext((ctx) => listOperatorViews(ctx));
       print(options.json, rows, () => rows.map(line).join('\n'));
     });
@@ -64,6 +58,7 @@ export function operatorsCommands(program: Command): void {
       .requiredOption('--username <name>', 'the operator')
       .option('--json', 'print JSON')
       .action(async (options: { username: string; json?: boolean }) => {
+        const { setOperatorDisabled } = await import('../operators/operators.ts');
         const view = await withContext((ctx) =>
           setOperatorDisabled(ctx, options.username, disabled, cliChange()),
         );
@@ -78,6 +73,7 @@ export function operatorsCommands(program: Command): void {
     .requiredOption('--role <role>', 'viewer, reviewer or admin')
     .option('--json', 'print JSON')
     .action(async (options: { username: string; role: string; json?: boolean }) => {
+      const { setOperatorRole } = await import('../operators/operators.ts');
       const view = await withContext((ctx) =>
         setOperatorRole(ctx, options.username, options.role, cliChange()),
       );
@@ -94,6 +90,7 @@ export function operatorsCommands(program: Command): void {
     .action(
       async (options: { username: string; password?: string; passwordStdin?: boolean; json?: boolean }) => {
         const password = await newPassword(options);
+        const { setOperatorPassword } = await import('../operators/operators.ts');
         const view = await withContext((ctx) =>
           setOperatorPassword(ctx, options.username, password, cliChange()),
         );
@@ -109,6 +106,7 @@ export function operatorsCommands(program: Command): void {
     .requiredOption('--username <name>', 'the operator')
     .option('--json', 'print JSON')
     .action(async (options: { username: string; json?: boolean }) => {
+      const { startEnrolment } = await import('../operators/totp.ts');
       const enrolment = await withContext((ctx) => startEnrolment(ctx, options.username, cliChange()));
       print(
         options.json,
@@ -128,6 +126,7 @@ export function operatorsCommands(program: Command): void {
     .requiredOption('--otp <code>', 'the 6-digit code the authenticator app shows')
     .option('--json', 'print JSON')
     .action(async (options: { username: string; otp: string; json?: boolean }) => {
+      const { confirmEnrolment } = await import('../operators/totp.ts');
       const result = await withContext((ctx) =>
         confirmEnrolment(ctx, options.username, options.otp, cliChange()),
       );
@@ -140,6 +139,7 @@ export function operatorsCommands(program: Command): void {
     .requiredOption('--username <name>', 'the operator')
     .option('--json', 'print JSON')
     .action(async (options: { username: string; json?: boolean }) => {
+      const { resetSecondFactor } = await import('../operators/totp.ts');
       await withContext((ctx) => resetSecondFactor(ctx, options.username, cliChange()));
       print(options.json, { reset: true }, () => `second factor removed for ${options.username}`);
     });

@@ -16,7 +16,9 @@ import { workerCommand } from './workerCommand.ts';
 
 /**
  * `cardapply`: the operators' and engineers' command line. One file per command group. Built by a
- * function, so that tests can walk the command tree (the audit completeness test does).
+ * function, so that tests can walk the command tree (the audit completeness test does). The tree
+ * is declarations only: each action imports the domain code it runs (and `withContext` the
+ * configuration and the store), so a command loads what it uses and `--help` reads no configuration.
  */
 export function buildProgram(): Command {
   const program = new Command('cardapply').description('card application service').showHelpAfterError();

@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { runRetention } from '../retention/retention.ts';
-import { audited } from '../audit/audited.ts';
 import { cliChange, cliSource, wholeNumberOption } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
@@ -22,6 +20,10 @@ export function retentionCommands(program: Command): void {
     )
     .option('--json', 'print JSON')
     .action(async (options: { dryRun?: boolean; days?: number; json?: boolean }) => {
+      const [{ runRetention }, { audited }] = await Promise.all([
+        import('../retention/retention.ts'),
+        import('../audit/audited.ts'),
+      ]);
       const report = await withContext(async (ctx) => {
         const days = options.days ?? ctx.config.operations.retentionDays;
         if (days === undefined) throw new Error('no retention period: set RETENTION_DAYS or give --days');

@@ -1,8 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { Option, type Command } from 'commander';
-import { importList } from '../screening/importList.ts';
 import { LIST_NAMES, type ListName } from '../screening/listEntry.ts';
-import { screeningStatus } from '../screening/screeningStatus.ts';
 import { actorName } from '../audit/actor.ts';
 import { cliChange } from './cliSource.ts';
 import { withContext } from './context.ts';
@@ -22,6 +20,7 @@ export function screeningCommands(program: Command): void {
     .requiredOption('--file <path>', 'the file as published (UN consolidated.xml, OFAC SDN.XML)')
     .option('--json', 'print JSON')
     .action(async (options: { list: ListName; file: string; json?: boolean }) => {
+      const { importList } = await import('../screening/importList.ts');
       const change = cliChange();
       const version = await withContext((ctx) =>
         importList(ctx, {
@@ -44,6 +43,7 @@ export function screeningCommands(program: Command): void {
     .description('the lists in force, recent imports, open hits and re-screens')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
+      const { screeningStatus } = await import('../screening/screeningStatus.ts');
       const status = await withContext((ctx) => screeningStatus(ctx));
       print(options.json, status, () =>
         [

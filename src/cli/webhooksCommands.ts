@@ -1,16 +1,8 @@
 import type { Command } from 'commander';
 import type { ServiceContext } from '../context.ts';
-import {
-  addEndpointAudited,
-  deleteEndpointAudited,
-  redeliverEventAudited,
-  redeliverFailedAudited,
-  rotateEndpointSecretAudited,
-  setEndpointStatusAudited,
-} from '../webhooks/auditedEndpoints.ts';
-import { listDeliveries, type DeliveryView } from '../webhooks/deliveries.ts';
+import type { DeliveryView } from '../webhooks/deliveries.ts';
 import type { DeliveryStatus } from '../store/tables.ts';
-import { listEndpoints, type EndpointView } from '../webhooks/endpoints.ts';
+import type { EndpointView } from '../webhooks/endpoints.ts';
 import { cliChange } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
@@ -50,6 +42,7 @@ export function webhooksCommands(program: Command): void {
     .option('--events <types>', 'comma-separated event types (default: all)')
     .option('--json', 'print JSON')
     .action(async (options: { app: string; url: string; events?: string; json?: boolean }) => {
+      const { addEndpointAudited } = await import('../webhooks/auditedEndpoints.ts');
       const created = await run((ctx) =>
         addEndpointAudited(
           ctx,
@@ -76,6 +69,7 @@ export function webhooksCommands(program: Command): void {
     .option('--app <app_id>', 'only this app')
     .option('--json', 'print JSON')
     .action(async (options: { app?: string; json?: boolean }) => {
+      const { listEndpoints } = await import('../webhooks/endpoints.ts');
       const endpoints = await run((ctx) =>
         listEndpoints(ctx, options.app === undefined ? {} : { appId: options.app }),
       );
@@ -89,6 +83,7 @@ export function webhooksCommands(program: Command): void {
     .option('--overlap-seconds <n>', 'how long the old secret keeps signing', '86400')
     .option('--json', 'print JSON')
     .action(async (options: { id: string; overlapSeconds: string; json?: boolean }) => {
+      const { rotateEndpointSecretAudited } = await import('../webhooks/auditedEndpoints.ts');
       const rotated = await run((ctx) =>
         rotateEndpointSecretAudited(ctx, options.id, overlap(options.overlapSeconds), cliChange()),
       );
@@ -113,6 +108,7 @@ export function webhooksCommands(program: Command): void {
       .requiredOption('--id <endpoint_id>', 'the endpoint')
       .option('--json', 'print JSON')
       .action(async (options: { id: string; json?: boolean }) => {
+        const { setEndpointStatusAudited } = await import('../webhooks/auditedEndpoints.ts');
         const endpoint = await run((ctx) => setEndpointStatusAudited(ctx, options.id, status, cliChange()));
         print(options.json, endpoint, () => endpointLine(endpoint));
       });
@@ -124,6 +120,7 @@ export function webhooksCommands(program: Command): void {
     .requiredOption('--id <endpoint_id>', 'the endpoint')
     .option('--json', 'print JSON')
     .action(async (options: { id: string; json?: boolean }) => {
+      const { deleteEndpointAudited } = await import('../webhooks/auditedEndpoints.ts');
       const deleted = await run((ctx) => deleteEndpointAudited(ctx, options.id, cliChange()));
       print(options.json, deleted, () => `deleted ${deleted.id}`);
     });
@@ -143,6 +140,7 @@ export function webhooksCommands(program: Command): void {
         const status = options.status;
         if (status !== undefined && !['pending', 'delivering', 'delivered', 'failed'].includes(status))
           throw new Error('--status: must be pending, delivering, delivered or failed');
+        const { listDeliveries } = await import('../webhooks/deliveries.ts');
         const deliveries = await run((ctx) =>
           listDeliveries(ctx, {
             ...(options.id === undefined ? {} : { endpointId: options.id }),
@@ -164,6 +162,8 @@ export function webhooksCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: { event?: string; endpoint?: string; failed?: boolean; json?: boolean }) => {
       const { event, endpoint } = options;
+      const { redeliverEventAudited, redeliverFailedAudited } =
+        await import('../webhooks/auditedEndpoints.ts');
       let work: (ctx: ServiceContext) => ReturnType<typeof redeliverFailedAudited>;
       if (options.failed === true) {
         if (endpoint === undefined || event !== undefined)

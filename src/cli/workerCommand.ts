@@ -1,10 +1,4 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../config.ts';
-import { createLogger } from '../logger.ts';
-import { onShutdownSignals } from '../shutdown.ts';
-import { openContext } from '../start.ts';
-import { startJobRunner } from '../worker/jobRunner.ts';
-import { startDispatcher } from '../webhooks/dispatcher.ts';
 
 /**
  * `cardapply worker`: the webhook dispatcher and the job runner on their own, for deployments that
@@ -17,6 +11,21 @@ export function workerCommand(program: Command): void {
     .description('deliver webhooks and run background jobs, without the HTTP server')
     .option('--concurrency <n>', 'attempts in flight at once (default WEBHOOK_CONCURRENCY)')
     .action(async (options: { concurrency?: string }) => {
+      const [
+        { loadConfig },
+        { createLogger },
+        { onShutdownSignals },
+        { openContext },
+        { startJobRunner },
+        { startDispatcher },
+      ] = await Promise.all([
+        import('../config.ts'),
+        import('../logger.ts'),
+        import('../shutdown.ts'),
+        import('../start.ts'),
+        import('../worker/jobRunner.ts'),
+        import('../webhooks/dispatcher.ts'),
+      ]);
       const config = loadConfig();
       const logger = createLogger(config);
       const ctx = await openContext(config, logger);
