@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { createApp } from '../src/callers/credentials.ts';
@@ -24,7 +25,7 @@ interface Run {
   stderr: string;
 }
 
-function cli(target: StoreTarget, args: string[], stdin?: string): Promise<Run> {
+function cli(target: Pick<StoreTarget, 'env'>, args: string[], stdin?: string): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { ...process.env, ...target.env },
@@ -44,6 +45,19 @@ function json<T>(run: Run): T {
   assert.equal(run.code, 0, run.stderr);
   return JSON.parse(run.stdout) as T;
 }
+
+test('--version prints the package version alone, with no configuration or store to read', async () => {
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  // A configuration that every command with a store refuses (exit 78): --version never reads it.
+  const unconfigured = { env: { PORT: 'not a port' } };
+  assert.deepEqual(await cli(unconfigured, ['--version']), { code: 0, stdout: `${version}\n`, stderr: '' });
+  assert.deepEqual(await cli(unconfigured, ['-V']), { code: 0, stdout: `${version}\n`, stderr: '' });
+  const refused = await cli(unconfigured, ['apps', 'list']);
+  assert.equal(refused.code, 78);
+  assert.match(refused.stderr, /^configuration error: PORT: /);
+});
 
 for (const storeName of storeNames()) {
   describe(`cardapply CLI lifecycle on ${storeName}`, () => {

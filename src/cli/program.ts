@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import packageJson from '../../package.json' with { type: 'json' };
 import { applicationsCommands } from './applicationsCommands.ts';
 import { appsCommands } from './appsCommands.ts';
 import { auditCommands } from './auditCommands.ts';
@@ -21,7 +22,10 @@ import { workerCommand } from './workerCommand.ts';
  * configuration and the store), so a command loads what it uses and `--help` reads no configuration.
  */
 export function buildProgram(): Command {
-  const program = new Command('cardapply').description('card application service').showHelpAfterError();
+  const program = new Command('cardapply')
+    .description('card application service')
+    .version(packageJson.version)
+    .showHelpAfterError();
 
   program
     .command('serve')
