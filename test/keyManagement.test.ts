@@ -5,7 +5,8 @@ import { listAudit } from '../src/audit/auditTrail.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { keyStatus, retireKey, rotateKey } from '../src/keys/keyManagement.ts';
 import { LiveKeyRing } from '../src/crypto/liveKeyRing.ts';
-import { reencryptAll } from '../src/keys/reencrypt.ts';
+import { ENCRYPTED_COLUMNS, reencryptAll } from '../src/keys/reencrypt.ts';
+import { rewriteEncrypted, ROWS_PER_REWRITE, type RewrittenRow } from '../src/keys/keyRepository.ts';
 import { createLogger } from '../src/logger.ts';
 import { openContext } from '../src/start.ts';
 import { newAppId } from './helpers/events.ts';
@@ -77,6 +78,63 @@ for (const storeName of storeNames()) {
         ]);
       } finally {
         for (const c of contexts.slice(1)) await c.store.close();
+        await service.close();
+      }
+    });
+
+    test('a batch rewrite replaces each row with its own value, only where the value read is still there', async () => {
+      const service = await startService(storeName);
+      try {
+        const { ctx } = service;
+        const appId = await newAppId(ctx);
+        const applications = new Applications(service);
+        const serials: string[] = [];
+        for (let i = 0; i < 3; i++) serials.push(await applications.submit(appId));
+        const read = async () =>
+          new Map(
+            (
+              await ctx.store.db
+                .selectFrom('applications')
+                .select(['busi_water_no', 'payload_enc', 'key_id'])
+                .where('busi_water_no', 'in', serials)
+                .execute()
+            ).map((row) => [row.busi_water_no, row]),
+          );
+        const before = await read();
+        const rewrite = (serial: string, enc: string): RewrittenRow => ({
+          pk: serial,
+          enc,
+          rewritten: ctx.keyRing.encrypt(
+            ctx.keyRing.decrypt(before.get(serial)!.payload_enc, serial),
+            serial,
+          ),
+          keyId: `new-${serial}`,
+        });
+        // A whole statement of rows gone since they were read (erased, or taken by another
+        // instance), then one whose value changed since, then two as read: two are replaced,
+        // by the second statement.
+        const gone = Array.from({ length: ROWS_PER_REWRITE }, (_, i) => ({
+          ...rewrite(serials[0]!, before.get(serials[0]!)!.payload_enc),
+          pk: `gone-${i}`,
+        }));
+        const rows = [
+          ...gone,
+          rewrite(serials[0]!, 'a value since replaced'),
+          rewrite(serials[1]!, before.get(serials[1]!)!.payload_enc),
+          rewrite(serials[2]!, before.get(serials[2]!)!.payload_enc),
+        ];
+        const applicationsPlace = ENCRYPTED_COLUMNS.find((c) => c.table === 'applications')!;
+        assert.equal(await rewriteEncrypted(ctx.store, ctx.store.db, applicationsPlace, rows), 2);
+
+        const after = await read();
+        assert.deepEqual(after.get(serials[0]!), before.get(serials[0]!), 'the changed row is left alone');
+        for (const row of rows.slice(-2)) {
+          assert.deepEqual(
+            { ...after.get(row.pk) },
+            { busi_water_no: row.pk, payload_enc: row.rewritten, key_id: row.keyId },
+          );
+        }
+      } finally {
         await service.close();
       }
     });

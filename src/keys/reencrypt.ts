@@ -3,7 +3,12 @@ import { totpAad } from '../operators/totp.ts';
 import { secretAad } from '../webhooks/endpoints.ts';
 import type { Keys } from '../crypto/liveKeyRing.ts';
 import { chunkAad } from '../documents/documentStore.ts';
-import { rewriteEncrypted, rowsUnderKeyAfter, type EncryptedPlace } from './keyRepository.ts';
+import {
+  rewriteEncrypted,
+  rowsUnderKeyAfter,
+  type EncryptedPlace,
+  type RewrittenRow,
+} from './keyRepository.ts';
 
 /**
  * Re-encryption after a key rotation: every value encrypted under an older key is decrypted and
@@ -81,27 +86,24 @@ export async function reencryptBatch(
   const { store, keyRing } = ctx;
   return store.transaction(async (trx) => {
     const rows = await rowsUnderKeyAfter(store, trx, target, keyId, after, limit);
-    const result: BatchResult = { moved: 0, skipped: 0, failed: [], last: null };
+    const result: BatchResult = { moved: 0, skipped: 0, failed: [], last: rows.at(-1)?.pk ?? null };
+    const rewritten: RewrittenRow[] = [];
     for (const row of rows) {
-      result.last = row.pk;
-      let enc: string | Buffer;
-      let newKeyId: string;
       try {
         const aad = target.aad(row);
         if (target.bytes === true) {
           const sealed = keyRing.encryptBytes(keyRing.decryptBytes(keyId, row.enc as Uint8Array, aad), aad);
-          [enc, newKeyId] = [sealed.sealed, sealed.keyId];
+          rewritten.push({ ...row, rewritten: sealed.sealed, keyId: sealed.keyId });
         } else {
-          enc = keyRing.encrypt(keyRing.decrypt(row.enc as string, aad), aad);
-          newKeyId = keyRing.keyIdOf(enc);
+          const enc = keyRing.encrypt(keyRing.decrypt(row.enc as string, aad), aad);
+          rewritten.push({ ...row, rewritten: enc, keyId: keyRing.keyIdOf(enc) });
         }
       } catch {
         result.failed.push(row.pk);
-        continue;
       }
-      if (await rewriteEncrypted(store, trx, target, row, { enc, keyId: newKeyId })) result.moved++;
-      else result.skipped++;
     }
+    result.moved = await rewriteEncrypted(store, trx, target, rewritten);
+    result.skipped = rewritten.length - result.moved;
     return result;
   });
 }
