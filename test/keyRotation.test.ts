@@ -54,15 +54,18 @@ class Fleet {
     this.processes[i] = await spawnService(env);
   }
 
-  /** Graceful stop (requests in flight finish), then a start with the new environment. */
+  /**
+   * A graceful stop (requests in flight finish) while the replacement, with the new environment,
+   * starts: as a rolling deploy replaces an instance. The stop can outlast its last request (a
+   * client's idle keep-alive connection, 3 s with fetch's), so the two are not run one after the
+   * other; the other instances serve meanwhile.
+   */
   async restart(i: number, env: Record<string, string>): Promise<void> {
     const old = this.processes[i];
     this.processes[i] = undefined;
-    if (old !== undefined) {
-      old.child.kill('SIGTERM');
-      await old.exited;
-    }
-    await this.start(i, env);
+    old?.child.kill('SIGTERM');
+    const [replacement] = await Promise.all([spawnService(env), old?.exited]);
+    this.processes[i] = replacement;
   }
 
   /** The next live instance, round robin. */
