@@ -71,6 +71,7 @@ export async function build(ctx: ServiceContext, options: BuildOptions): Promise
   });
   app.decorateRequest('caller', null);
   app.decorateRequest('operator', null);
+  closeConnectionsAsTheyIdle(app);
 
   // One validator for every route: every problem at once, no coercion, catalogue codes.
   app.setValidatorCompiler(({ schema }) => {
@@ -148,4 +149,23 @@ export async function build(ctx: ServiceContext, options: BuildOptions): Promise
   await app.register(eventRoutes(ctx));
   await app.register(webhookCallerRoutes(ctx));
   return app;
+}
+
+/**
+ * Fastify's close ends the connections idle at that moment, once; a request still in flight then
+ * ends on a keep-alive connection nobody looks at again, and the close (so a rolling restart's
+ * drain) waits for the client to drop it: KEEP_ALIVE_TIMEOUT_MS, or the client's own keep-alive
+ * (3 to 4 s with fetch). While the server closes, each connection is closed as soon as it idles.
+ */
+const IDLE_SWEEP_MS = 25;
+
+function closeConnectionsAsTheyIdle(app: FastifyInstance): void {
+  app.addHook('preClose', (done) => {
+    const server = app.server;
+    if (!server.listening) return done();
+    const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+    sweep.unref();
+    server.once('close', () => clearInterval(sweep));
+    done();
+  });
 }
