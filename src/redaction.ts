@@ -2,7 +2,7 @@
  * The redaction policy, one leaf module that everything below and above the domain may import:
  * which request fields identify or reach a person (encrypted at rest, never logged, masked in
  * views, refused in audit details) and which keys hold secrets or credentials.
- * `applications/schema.ts` checks that every name here is a field of the request.
+ * `record/schema.ts` checks that every name here is a field of the request.
  */
 export const SENSITIVE_FIELDS = [
   'cert_id',

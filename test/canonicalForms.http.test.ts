@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { gb11643CheckDigit, hkidCheckDigit } from '../src/applications/checks/identity.ts';
 import { validApplicant } from './helpers/applicantFixture.ts';
-import type { ApplicationRequest } from '../src/applications/schema.ts';
+import type { ApplicationRequest } from '../src/record/schema.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { writtenForms } from './helpers/documentForms.ts';
 import {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { ApplicationRequest } from '../src/applications/schema.ts';
+import type { ApplicationRequest } from '../src/record/schema.ts';
 import { ERRORS, type ErrorName } from '../src/errors/catalogue.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { CORPUS } from './corpus/applicants.ts';

@@ -5,7 +5,7 @@ import { hkidCheckDigit } from '../src/applications/checks/identity.ts';
 import { validApplicant } from './helpers/applicantFixture.ts';
 import { documentHash, legacyDocumentHash } from '../src/applications/documentHash.ts';
 import { findLegacyDuplicate, rekeyDocuments, rekeyFinished } from '../src/applications/documentRekey.ts';
-import type { ApplicationRequest } from '../src/applications/schema.ts';
+import type { ApplicationRequest } from '../src/record/schema.ts';
 import { PATHS } from '../src/http/paths.ts';
 import {
   newCaller,

@@ -51,9 +51,11 @@ describe('the architecture of src/', () => {
     assert.equal(layerOf('config/webhooks.ts'), 'foundation');
   });
 
-  test('ranks the application above its parts, and the parts above the outbox and the accounts', () => {
+  test('ranks the application above its parts, its parts above its record, the record above the outbox and the accounts', () => {
     assert.ok(DOMAIN_RANKS.applications! > DOMAIN_RANKS.documents!);
-    assert.ok(DOMAIN_RANKS.documents! > DOMAIN_RANKS.events!);
+    assert.equal(DOMAIN_RANKS.documents, DOMAIN_RANKS.screening);
+    assert.ok(DOMAIN_RANKS.documents! > DOMAIN_RANKS.record!);
+    assert.ok(DOMAIN_RANKS.record! > DOMAIN_RANKS.events!);
     assert.ok(DOMAIN_RANKS.events! > DOMAIN_RANKS.operators!);
     assert.ok(DOMAIN_RANKS.operators! > DOMAIN_RANKS.audit!);
     assert.ok(DOMAIN_RANKS.audit! > DOMAIN_RANKS['context.ts']!);
@@ -109,7 +111,7 @@ describe('the check itself', () => {
     try {
       const report = checkLayers(root, { pending: [] });
       assert.deepEqual(report.upward, [
-        'audit/auditTrail.ts (audit 3) -> applications/x.ts (applications 7)',
+        'audit/auditTrail.ts (audit 3) -> applications/x.ts (applications 8)',
       ]);
       assert.deepEqual(report.circles, [['applications/x.ts', 'audit/auditTrail.ts']]);
     } finally {

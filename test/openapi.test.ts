@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { ApplicationRequest } from '../src/applications/schema.ts';
+import { ApplicationRequest } from '../src/record/schema.ts';
 import { ERRORS } from '../src/errors/catalogue.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { startService, type TestService } from './helpers/service.ts';

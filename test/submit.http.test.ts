@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { validApplicant } from './helpers/applicantFixture.ts';
-import { ApplicationRequest } from '../src/applications/schema.ts';
+import { ApplicationRequest } from '../src/record/schema.ts';
 import { generateCardNumber, isLuhnValid } from '../src/cards/cardNumber.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';

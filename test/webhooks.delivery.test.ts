@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { EVENT_TYPES } from '../src/applications/lifecycle.ts';
+import { EVENT_TYPES } from '../src/record/lifecycle.ts';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../src/config.ts';
 import { ERRORS, type ErrorName } from '../src/errors/catalogue.ts';

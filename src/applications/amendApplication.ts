@@ -6,18 +6,18 @@ import type { ServiceContext } from '../context.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
 import { isUniqueViolation, violatedConstraint } from '../store/errors.ts';
-import { findActiveByCertHash, findForAmend, isCardNumberTaken } from './applicationRepository.ts';
+import { findActiveByCertHash, findForAmend, isCardNumberTaken } from '../record/applicationRepository.ts';
 import { changeState } from './changeState.ts';
 import { duplicateOf } from './conflicts.ts';
 import { resolveSerial } from './applicationReference.ts';
-import { AMENDED_EVENT } from './lifecycle.ts';
+import { AMENDED_EVENT } from '../record/lifecycle.ts';
 import { queryApplication, type StatusView } from './queryApplication.ts';
 import { fieldListOf } from './requestedFields.ts';
-import { ApplicationRequest } from './schema.ts';
-import { isSerialNumber } from './serialNumber.ts';
+import { ApplicationRequest } from '../record/schema.ts';
+import { isSerialNumber } from '../record/serialNumber.ts';
 import { certHash, validationContext } from './submitApplication.ts';
 import { validateApplication } from './validateApplication.ts';
-import { openApplication, sealApplication } from './sealedPayload.ts';
+import { openApplication, sealApplication } from '../record/sealedPayload.ts';
 
 /**
  * The caller's amendment of an application an operator asked more of (SUPPLEMENT_REQUIRED): it

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Store } from '../store/connect.ts';
-import { isFinal, STATUSES } from './lifecycle.ts';
-import { ERASED_CERT_HASH } from './erasure.ts';
+import { isFinal, STATUSES } from '../record/lifecycle.ts';
+import { ERASED_CERT_HASH } from '../record/erasure.ts';
 import type { Database } from '../store/tables.ts';
 
 /**

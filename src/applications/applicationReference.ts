@@ -2,7 +2,7 @@ import type { Caller } from '../callers/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
-import { findSerialByExternalId } from './applicationRepository.ts';
+import { findSerialByExternalId } from '../record/applicationRepository.ts';
 
 /**
  * How a caller names one of its applications: by serial (`busi_water_no`) or by its own reference

@@ -1,7 +1,7 @@
 import type { Caller } from '../callers/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { resolveSerial, type ApplicationReference } from './applicationReference.ts';
-import type { Status } from './lifecycle.ts';
+import type { Status } from '../record/lifecycle.ts';
 import { queryApplication, type StatusView } from './queryApplication.ts';
 import { transitionApplication } from './transitionApplication.ts';
 

@@ -4,8 +4,8 @@ import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import { recordEvent, type ApplicationEventPayload } from '../events/outbox.ts';
 import type { ApplicationsTable, Database } from '../store/tables.ts';
-import { updateAtVersion } from './applicationRepository.ts';
-import { eventTypeFor, isFinal, type Status } from './lifecycle.ts';
+import { updateAtVersion } from '../record/applicationRepository.ts';
+import { eventTypeFor, isFinal, type Status } from '../record/lifecycle.ts';
 import { callerReasonCodes, storedReasonCodes } from './reasonCodes.ts';
 
 /**

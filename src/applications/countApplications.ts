@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import type { ServiceContext } from '../context.ts';
 import { countCreated, keptCounts, keptDays } from './countRepository.ts';
-import { STATUSES, type Status } from './lifecycle.ts';
+import { STATUSES, type Status } from '../record/lifecycle.ts';
 
 /** Filters of the counts, as on the wire: times in Unix seconds, both ends inclusive. */
 export interface CountQuery {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/tables.ts';
-import type { Status } from './lifecycle.ts';
+import type { Status } from '../record/lifecycle.ts';
 
 /**
  * Queries that count applications for the counts per status and the review workload: from the

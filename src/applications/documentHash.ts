@@ -1,5 +1,5 @@
 import type { Keys } from '../crypto/liveKeyRing.ts';
-import { canonicalDocumentNumber } from './checks/canonical.ts';
+import { canonicalDocumentNumber } from '../record/canonical.ts';
 
 /**
  * The keyed hash of an identity document, for the duplicate check (one active application per

@@ -7,11 +7,11 @@ import {
   rowsUnderOldDocumentHash,
   setDocumentHash,
 } from './applicationMaintenanceRepository.ts';
-import { canonicalDocumentNumber } from './checks/canonical.ts';
+import { canonicalDocumentNumber } from '../record/canonical.ts';
 import { documentHash, legacyDocumentHashes } from './documentHash.ts';
-import { isErasedPayload } from './erasure.ts';
-import type { ApplicationRequest } from './schema.ts';
-import { openPayload } from './sealedPayload.ts';
+import { isErasedPayload } from '../record/erasure.ts';
+import type { ApplicationRequest } from '../record/schema.ts';
+import { openPayload } from '../record/sealedPayload.ts';
 
 /**
  * Re-keying of the duplicate check's document hash: every application stored before the canonical

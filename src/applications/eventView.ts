@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { DocumentOutcomes } from '../events/documentOutcomes.ts';
 import type { ApplicationEventPayload } from '../events/outbox.ts';
 import type { EventsTable } from '../store/tables.ts';
-import { EVENT_TYPES, STATUSES, storedStatus } from './lifecycle.ts';
+import { EVENT_TYPES, STATUSES, storedStatus } from '../record/lifecycle.ts';
 
 /**
  * The wire form of an application's event, the same in a webhook body and in the caller's event

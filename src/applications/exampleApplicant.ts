@@ -1,4 +1,4 @@
-import type { ApplicationRequest } from './schema.ts';
+import type { ApplicationRequest } from '../record/schema.ts';
 
 /**
  * The example applicant: the OpenAPI document's submit example, the README walk-through's, and the

@@ -1,5 +1,5 @@
 import { problem, type FieldProblem } from '../errors/problems.ts';
-import { LIMITS } from './schema.ts';
+import { LIMITS } from '../record/schema.ts';
 
 /**
  * Free text that people type into the record (a reason, a carrier) is shown to callers, written

@@ -8,8 +8,8 @@ import {
   listApplicationRows,
   type ApplicationFilter,
   type ApplicationSummaryRow,
-} from './applicationRepository.ts';
-import { isStatus, STATUSES } from './lifecycle.ts';
+} from '../record/applicationRepository.ts';
+import { isStatus, STATUSES } from '../record/lifecycle.ts';
 import { decodeCursor, encodeCursor } from './listCursor.ts';
 import { reasonCodesOf } from './reasonCodes.ts';
 import { fieldListOf } from './requestedFields.ts';

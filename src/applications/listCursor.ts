@@ -1,7 +1,7 @@
 import { problem } from '../errors/problems.ts';
 import { ValidationError } from '../errors/serviceError.ts';
-import type { ListPosition } from './applicationRepository.ts';
-import { isSerialNumber } from './serialNumber.ts';
+import type { ListPosition } from '../record/applicationRepository.ts';
+import { isSerialNumber } from '../record/serialNumber.ts';
 
 /**
  * The opaque cursor of application listings: base64url of `1.<created_at ms>.<busi_water_no>`, the

@@ -8,19 +8,19 @@ import type { ServiceContext } from '../context.ts';
 import { problem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
 import { ACTING_ROLE, hasRole, type Role } from '../access/roles.ts';
-import { isErasedPayload } from './erasure.ts';
+import { isErasedPayload } from '../record/erasure.ts';
 import { actorName } from '../audit/actor.ts';
 import { listHistory } from '../events/eventRepository.ts';
-import { findApplication } from './applicationRepository.ts';
+import { findApplication } from '../record/applicationRepository.ts';
 import { summaryOf, type ApplicationSummary } from './listApplications.ts';
-import { isRevealable, maskApplication, REVEALABLE_FIELDS } from './masking.ts';
+import { isRevealable, maskApplication, REVEALABLE_FIELDS } from '../record/masking.ts';
 import { seconds } from './queryApplication.ts';
 import { reasonCodesOf } from './reasonCodes.ts';
-import { riskFlags, type RiskFlag } from './riskFlags.ts';
+import { riskFlags, type RiskFlag } from '../record/riskFlags.ts';
 import { screeningFlags, screeningHitsView, type ScreeningHitView } from '../screening/screeningView.ts';
-import { isSerialNumber } from './serialNumber.ts';
-import { businessDay } from './checks/dates.ts';
-import { openApplication, openPayload } from './sealedPayload.ts';
+import { isSerialNumber } from '../record/serialNumber.ts';
+import { businessDay } from '../record/dates.ts';
+import { openApplication, openPayload } from '../record/sealedPayload.ts';
 
 /** One application as operators see it: its state, its masked contents and its full history. */
 export interface OperatorApplicationView extends ApplicationSummary {

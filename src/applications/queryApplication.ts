@@ -5,12 +5,12 @@ import { Type, type Static } from 'typebox';
 import { callerOutcomes } from '../documents/documentView.ts';
 import { DocumentOutcomes } from '../events/documentOutcomes.ts';
 import { listHistory, type HistoryRow } from '../events/eventRepository.ts';
-import { findApplicationOfApp } from './applicationRepository.ts';
-import { STATUSES, storedStatus } from './lifecycle.ts';
+import { findApplicationOfApp } from '../record/applicationRepository.ts';
+import { STATUSES, storedStatus } from '../record/lifecycle.ts';
 import { callerReasonCodes, reasonCodesOf } from './reasonCodes.ts';
 import { fieldListOf } from './requestedFields.ts';
-import { SerialNumber } from './schema.ts';
-import { isSerialNumber } from './serialNumber.ts';
+import { SerialNumber } from '../record/schema.ts';
+import { isSerialNumber } from '../record/serialNumber.ts';
 
 /** Codes of the `reason` table (see the codes endpoint), for a partner's own screens and statistics. */
 const ReasonCodes = (description: string) =>

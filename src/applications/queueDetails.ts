@@ -1,8 +1,8 @@
-import { maskName } from './masking.ts';
+import { maskName } from '../record/masking.ts';
 import type { ServiceContext } from '../context.ts';
-import { openApplication } from './sealedPayload.ts';
+import { openApplication } from '../record/sealedPayload.ts';
 import { appNames } from '../callers/appRepository.ts';
-import { sealedPayloads } from './applicationRepository.ts';
+import { sealedPayloads } from '../record/applicationRepository.ts';
 import { liveClaimsOf } from './claimRepository.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { problem, type FieldProblem } from '../errors/problems.ts';
-import { ApplicationRequest } from './schema.ts';
+import { ApplicationRequest } from '../record/schema.ts';
 
 /**
  * The fields an operator may ask a caller to send again: those of the specification's section 2.1

@@ -1,16 +1,16 @@
 import type { Kysely } from 'kysely';
 import { actorName, type ChangedBy } from '../audit/actor.ts';
 import { recordAudit } from '../audit/auditTrail.ts';
-import { findApplication } from './applicationRepository.ts';
+import { findApplication } from '../record/applicationRepository.ts';
 import { deleteClaim, findClaim, liveClaims, putClaim, type ClaimRow } from './claimRepository.ts';
-import { isSerialNumber } from './serialNumber.ts';
+import { isSerialNumber } from '../record/serialNumber.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import type { Database } from '../store/tables.ts';
 import { findOperator } from '../operators/operatorRepository.ts';
 import { takeReveal, type RevealPurpose } from './revealPolicy.ts';
 import { hasRole, type Role } from '../access/roles.ts';
-import { openApplication } from './sealedPayload.ts';
+import { openApplication } from '../record/sealedPayload.ts';
 
 /**
  * Review claims: a reviewer claims an application in review, so that two do not work on one and

@@ -9,17 +9,17 @@ import {
   findActiveByExternalId,
   isCardNumberTaken,
   type SubmissionRows,
-} from './applicationRepository.ts';
-import { canonicalDocumentNumber, readApplication } from './checks/canonical.ts';
+} from '../record/applicationRepository.ts';
+import { canonicalDocumentNumber, readApplication } from '../record/canonical.ts';
 import { documentHash } from './documentHash.ts';
 import { findLegacyDuplicate } from './documentRekey.ts';
 import { eventPayload } from './changeState.ts';
 import { duplicateOf, externalIdTaken } from './conflicts.ts';
-import { eventTypeFor, INITIAL_STATUS } from './lifecycle.ts';
-import type { ApplicationRequest } from './schema.ts';
-import { newSerialNumber } from './serialNumber.ts';
+import { eventTypeFor, INITIAL_STATUS } from '../record/lifecycle.ts';
+import type { ApplicationRequest } from '../record/schema.ts';
+import { newSerialNumber } from '../record/serialNumber.ts';
 import { validateApplication, type ValidationContext } from './validateApplication.ts';
-import { sealApplication } from './sealedPayload.ts';
+import { sealApplication } from '../record/sealedPayload.ts';
 
 /** How often a randomly drawn card number may collide before we give up (1 in 10^9 each). */
 const CARD_DRAW_ATTEMPTS = 5;

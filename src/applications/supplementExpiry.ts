@@ -5,7 +5,7 @@ import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import { startPeriodicJob } from '../jobs/periodicJob.ts';
 import { transitionApplication } from './transitionApplication.ts';
-import { findSupplementsDue } from './applicationRepository.ts';
+import { findSupplementsDue } from '../record/applicationRepository.ts';
 
 /**
  * Requests for more information lapse: an application still SUPPLEMENT_REQUIRED when its

@@ -7,15 +7,15 @@ import { ACTING_ROLE, hasRole } from '../access/roles.ts';
 import { claimFollowsMove } from './reviewClaims.ts';
 import type { Database } from '../store/tables.ts';
 import { actorName, type Actor } from '../audit/actor.ts';
-import { findForMove } from './applicationRepository.ts';
+import { findForMove } from '../record/applicationRepository.ts';
 import { changeState } from './changeState.ts';
 import { refuseIfHeld } from '../screening/screeningGuard.ts';
 import { checkImageUrl } from './checks/urls.ts';
 import { freeTextProblems } from './freeText.ts';
 import { reasonCodeProblems } from './reasonCodes.ts';
 import { requestedFieldProblems } from './requestedFields.ts';
-import { findTransition, STATUSES, type Status, type TransitionDetail } from './lifecycle.ts';
-import { isSerialNumber } from './serialNumber.ts';
+import { findTransition, STATUSES, type Status, type TransitionDetail } from '../record/lifecycle.ts';
+import { isSerialNumber } from '../record/serialNumber.ts';
 
 /**
  * A move along the lifecycle table, whoever asks: a caller's cancel, an operator's review over HTTP

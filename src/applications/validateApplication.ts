@@ -3,7 +3,7 @@ import { ValidationError } from '../errors/serviceError.ts';
 import type { FieldProblem } from '../errors/problems.ts';
 import { compileValidator, topField } from '../validation/schemaValidator.ts';
 import { checkApplication, type CheckContext } from './checks/index.ts';
-import { ApplicationRequest } from './schema.ts';
+import { ApplicationRequest } from '../record/schema.ts';
 
 /**
  * Everything the submit and the validate-only call check, in one function: the schema first, then

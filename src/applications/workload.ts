@@ -1,4 +1,4 @@
-import { isFinal, STATUSES, type Status } from './lifecycle.ts';
+import { isFinal, STATUSES, type Status } from '../record/lifecycle.ts';
 import { countEntered, enteredAt, hourlyWorkload, keptCounts } from './countRepository.ts';
 import type { ServiceContext } from '../context.ts';
 import { screeningAlerts } from '../screening/screeningRepository.ts';

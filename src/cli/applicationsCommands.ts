@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { OPERATOR_ACTIONS, requirementsOf } from '../applications/lifecycle.ts';
+import { OPERATOR_ACTIONS, requirementsOf } from '../record/lifecycle.ts';
 import { MAX_LIMIT, searchApplications, type ApplicationSummary } from '../applications/listApplications.ts';
 import type { OperatorApplicationView } from '../applications/operatorView.ts';
 import type { ServiceContext } from '../context.ts';

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../context.ts';
-import type { RiskFlag } from '../applications/riskFlags.ts';
+import type { RiskFlag } from '../record/riskFlags.ts';
 import { keptByOtherApplicants, type DocumentRow } from './documentRepository.ts';
 import { REQUIRED_DOCUMENT_FIELDS } from './outcome.ts';
 

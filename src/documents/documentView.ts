@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { Type, type Static } from 'typebox';
-import { isFinal, isStatus } from '../applications/lifecycle.ts';
+import { isFinal, isStatus } from '../record/lifecycle.ts';
 import type { Database } from '../store/tables.ts';
 import { documentRows, type DocumentRow } from './documentRepository.ts';
 import type { DocumentOutcomes } from '../events/documentOutcomes.ts';

@@ -1,9 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
-import { findApplication, lockForDocumentEvent } from '../applications/applicationRepository.ts';
-import { isErasedPayload } from '../applications/erasure.ts';
-import { openPayload } from '../applications/sealedPayload.ts';
-import { DOCUMENT_EVENT_TYPES } from '../applications/lifecycle.ts';
+import { findApplication, lockForDocumentEvent } from '../record/applicationRepository.ts';
+import { isErasedPayload } from '../record/erasure.ts';
+import { openPayload } from '../record/sealedPayload.ts';
+import { DOCUMENT_EVENT_TYPES } from '../record/lifecycle.ts';
 import type { ServiceContext } from '../context.ts';
 import { DOCUMENT_FIELDS, type DocumentField, type DocumentOutcomes } from '../events/documentOutcomes.ts';
 import { recordEvent } from '../events/outbox.ts';

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Logger } from 'pino';
-import { AMENDED_EVENT } from '../applications/lifecycle.ts';
+import { AMENDED_EVENT } from '../record/lifecycle.ts';
 import type { ServiceContext } from '../context.ts';
 import { describe } from '../errors/describe.ts';
 import { DOCUMENT_FIELDS } from '../events/documentOutcomes.ts';

@@ -1,5 +1,5 @@
-import { applicationExists } from '../applications/applicationRepository.ts';
-import { isSerialNumber } from '../applications/serialNumber.ts';
+import { applicationExists } from '../record/applicationRepository.ts';
+import { isSerialNumber } from '../record/serialNumber.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import { ACTING_ROLE, hasRole } from '../access/roles.ts';

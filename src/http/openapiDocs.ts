@@ -5,7 +5,7 @@ import {
   STATUSES,
   eventTypeFor,
   type Status,
-} from '../applications/lifecycle.ts';
+} from '../record/lifecycle.ts';
 import { signature } from '../crypto/webhookSignature.ts';
 import { amendedExample, documentsExample, eventExample, OPERATION_EXAMPLES } from './openapiExamples.ts';
 import { EventView } from '../applications/eventView.ts';

@@ -1,5 +1,5 @@
-import type { DOCUMENT_EVENT_TYPES } from '../applications/lifecycle.ts';
-import { AMENDED_EVENT, eventTypeFor, type Status } from '../applications/lifecycle.ts';
+import type { DOCUMENT_EVENT_TYPES } from '../record/lifecycle.ts';
+import { AMENDED_EVENT, eventTypeFor, type Status } from '../record/lifecycle.ts';
 import { defaultCodeTables, TABLE_NAMES, type TableName } from '../codes/tables.ts';
 import { EXAMPLE_APPLICANT } from '../applications/exampleApplicant.ts';
 

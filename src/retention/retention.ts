@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import { recordAudit } from '../audit/auditTrail.ts';
-import { erasedPayload } from '../applications/erasure.ts';
+import { erasedPayload } from '../record/erasure.ts';
 import {
   erasableAfter,
   eraseIfEligible,
@@ -9,7 +9,7 @@ import {
 import type { ServiceContext } from '../context.ts';
 import { eraseDocuments } from '../documents/documentRepository.ts';
 import type { Database } from '../store/tables.ts';
-import { sealTombstone } from '../applications/sealedPayload.ts';
+import { sealTombstone } from '../record/sealedPayload.ts';
 
 /**
  * Retention: the identity data of an application that has been in a final state (REJECTED,

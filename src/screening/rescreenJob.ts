@@ -1,5 +1,5 @@
 import type { JobKind, JobSpec } from '../jobs/jobQueue.ts';
-import { unerasedAfter } from '../applications/applicationRepository.ts';
+import { unerasedAfter } from '../record/applicationRepository.ts';
 import { screeningIndexFor } from './indexCache.ts';
 import { screenApplications, type ScreenedCount } from './screenApplications.ts';
 

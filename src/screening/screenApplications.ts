@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { openPayload } from '../applications/sealedPayload.ts';
-import { isErasedPayload } from '../applications/erasure.ts';
+import { openPayload } from '../record/sealedPayload.ts';
+import { isErasedPayload } from '../record/erasure.ts';
 import { recordAudit } from '../audit/auditTrail.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Applicant, ScreeningIndex } from './screeningIndex.ts';

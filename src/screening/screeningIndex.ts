@@ -1,4 +1,4 @@
-import { canonicalDocumentNumber } from '../applications/checks/canonical.ts';
+import { canonicalDocumentNumber } from '../record/canonical.ts';
 import { nameKeys } from './blockingKeys.ts';
 import { countryCodeOf, nationalityGroup } from './countries.ts';
 import { jaroWinkler } from './jaroWinkler.ts';

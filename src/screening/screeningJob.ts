@@ -1,5 +1,5 @@
 import type { JobKind, OutboxEvent } from '../jobs/jobQueue.ts';
-import { sealedApplications } from '../applications/applicationRepository.ts';
+import { sealedApplications } from '../record/applicationRepository.ts';
 import { screeningIndexFor } from './indexCache.ts';
 import { SCREENED_FIELDS, screenApplications } from './screenApplications.ts';
 

@@ -1,5 +1,5 @@
-import { maskName } from '../applications/masking.ts';
-import type { RiskFlag } from '../applications/riskFlags.ts';
+import { maskName } from '../record/masking.ts';
+import type { RiskFlag } from '../record/riskFlags.ts';
 import type { ServiceContext } from '../context.ts';
 import { ACTING_ROLE, hasRole, type Role } from '../access/roles.ts';
 import type { ScreeningHitsTable } from '../store/screeningTables.ts';

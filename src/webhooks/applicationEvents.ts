@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { findApplication } from '../applications/applicationRepository.ts';
-import { isSerialNumber } from '../applications/serialNumber.ts';
+import { findApplication } from '../record/applicationRepository.ts';
+import { isSerialNumber } from '../record/serialNumber.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import { findApplicationEvents } from '../events/eventRepository.ts';

@@ -4,7 +4,7 @@ import { findApp } from '../callers/appRepository.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
-import { EVENT_TYPES } from '../applications/lifecycle.ts';
+import { EVENT_TYPES } from '../record/lifecycle.ts';
 import type { WebhookEndpointsTable, WebhookEndpointStatus } from '../store/tables.ts';
 import {
   deleteEndpointRow,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { ApplicationRequest } from '../../src/applications/schema.ts';
+import { ApplicationRequest } from '../../src/record/schema.ts';
 import { PATHS } from '../../src/http/paths.ts';
 import { addEndpoint } from '../../src/webhooks/endpoints.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { createApp } from '../../src/callers/credentials.ts';
-import { OPERATOR_ACTIONS, STATUSES, TRANSITIONS } from '../../src/applications/lifecycle.ts';
+import { OPERATOR_ACTIONS, STATUSES, TRANSITIONS } from '../../src/record/lifecycle.ts';
 import { CONTENT_SECURITY_POLICY } from '../../src/http/console/securityHeaders.ts';
 import { PATHS } from '../../src/http/paths.ts';
 import { ADMIN, Applications, call, newOperator, type TestOperator } from '../helpers/operators.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { Status } from '../../src/applications/lifecycle.ts';
+import type { Status } from '../../src/record/lifecycle.ts';
 import { SYSTEM } from '../../src/audit/actor.ts';
 import { createApp } from '../../src/callers/credentials.ts';
 import { PATHS } from '../../src/http/paths.ts';

@@ -1,5 +1,5 @@
 import type { ErrorName } from '../../src/errors/catalogue.ts';
-import type { ApplicationRequest } from '../../src/applications/schema.ts';
+import type { ApplicationRequest } from '../../src/record/schema.ts';
 
 /**
  * A corpus of realistic applicants and single-field variants, as partners' forms and Chinese input

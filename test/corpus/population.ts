@@ -1,4 +1,4 @@
-import type { ApplicationRequest } from '../../src/applications/schema.ts';
+import type { ApplicationRequest } from '../../src/record/schema.ts';
 import type { ErrorName } from '../../src/errors/catalogue.ts';
 import { applicantOf, type Population } from './applicants.ts';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { defaultCodeTables } from '../../src/codes/tables.ts';
 import { EXAMPLE_APPLICANT } from '../../src/applications/exampleApplicant.ts';
-import type { ApplicationRequest } from '../../src/applications/schema.ts';
+import type { ApplicationRequest } from '../../src/record/schema.ts';
 import { loadDivisions } from '../../src/applications/checks/divisions.ts';
 import { gb11643CheckDigit } from '../../src/applications/checks/identity.ts';
 import {

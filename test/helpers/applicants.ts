@@ -1,5 +1,5 @@
 import { mainlandId, validApplicant } from './applicantFixture.ts';
-import type { ApplicationRequest } from '../../src/applications/schema.ts';
+import type { ApplicationRequest } from '../../src/record/schema.ts';
 import { nowSeconds } from './service.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { eventTypeFor, type Status } from '../../src/applications/lifecycle.ts';
+import { eventTypeFor, type Status } from '../../src/record/lifecycle.ts';
 import { submitApplication } from '../../src/applications/submitApplication.ts';
 import { createApp } from '../../src/callers/credentials.ts';
 import type { ServiceContext } from '../../src/context.ts';

@@ -2,12 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Caller } from '../../src/callers/credentials.ts';
 import { submitApplication } from '../../src/applications/submitApplication.ts';
 import { transitionApplication } from '../../src/applications/transitionApplication.ts';
-import {
-  findTransition,
-  TRANSITIONS,
-  INITIAL_STATUS,
-  type Status,
-} from '../../src/applications/lifecycle.ts';
+import { findTransition, TRANSITIONS, INITIAL_STATUS, type Status } from '../../src/record/lifecycle.ts';
 import { createOperator } from '../../src/operators/operators.ts';
 import type { Role } from '../../src/access/roles.ts';
 import { uniqueApplicant } from './applicants.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { checkAddress } from './address.ts';
-import { canonicalAddress } from './canonical.ts';
+import { canonicalAddress } from '../../record/canonical.ts';
 import { checkMainlandDivisions, isMainlandAddress, loadDivisions, shortNames } from './divisions.ts';
 import { HISTORICAL_DIVISIONS } from './divisionsHistory.ts';
 import { DIVISIONS_SUPPLEMENT } from './divisionsSupplement.ts';

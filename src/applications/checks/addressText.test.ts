@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { checkAddress } from './address.ts';
 import { readAddressText } from './addressText.ts';
-import { canonicalAddress } from './canonical.ts';
+import { canonicalAddress } from '../../record/canonical.ts';
 import { loadDivisions } from './divisions.ts';
 
 /** `ok`, or the refused part and the division named, as `city:深圳市<浙江省`. */

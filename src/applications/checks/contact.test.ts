@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
-import { readAreaCode, readEmail, readPhone, type AreaForm } from './canonical.ts';
+import { readAreaCode, readEmail, readPhone, type AreaForm } from '../../record/canonical.ts';
 import {
   checkEmail,
   checkPhone,

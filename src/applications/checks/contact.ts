@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { problem, type FieldProblem } from '../../errors/problems.ts';
-import { readEmail, type AreaReading, type EmailReading, type PhoneReading } from './canonical.ts';
+import { readEmail, type AreaReading, type EmailReading, type PhoneReading } from '../../record/canonical.ts';
 
 /**
  * Phone numbers and the e-mail address, in their canonical readings (`readPhone`, `readAreaCode`,

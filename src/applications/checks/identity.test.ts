@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { DEFAULT_COUNTRIES } from '../../codes/defaultTables.ts';
 import { ISO_NUMERIC } from '../../codes/isoNumeric.ts';
-import { canonicalDocumentNumber } from './canonical.ts';
+import { canonicalDocumentNumber } from '../../record/canonical.ts';
 import {
   checkIdentity,
   gb11643CheckDigit,

@@ -1,6 +1,6 @@
 import { ISO_NUMERIC } from '../../codes/isoNumeric.ts';
 import { problem, type FieldProblem } from '../../errors/problems.ts';
-import { isRealDate } from './dates.ts';
+import { isRealDate } from '../../record/dates.ts';
 import { checkPassportNumber } from './passports.ts';
 
 /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { defaultCodeTables } from '../../codes/tables.ts';
-import type { ApplicationRequest } from '../schema.ts';
+import type { ApplicationRequest } from '../../record/schema.ts';
 import { checkApplication, DEFAULT_MIN_AGE, type CheckContext } from './index.ts';
 import { hkidCheckDigit } from './identity.ts';
 import { md5Hex } from './payPassword.ts';

@@ -1,11 +1,11 @@
 import type { LoadedCodeTables } from '../../codes/tables.ts';
 import type { FieldProblem } from '../../errors/problems.ts';
-import { ApplicationRequest } from '../schema.ts';
+import { ApplicationRequest } from '../../record/schema.ts';
 import { checkAddress } from './address.ts';
-import { readApplication } from './canonical.ts';
+import { readApplication } from '../../record/canonical.ts';
 import { checkCode, checkCodeList, checkOtherText } from './codes.ts';
 import { checkEmail, checkPhone } from './contact.ts';
-import { checkBirthday, checkDocumentDates } from './dates.ts';
+import { checkBirthday, checkDocumentDates } from '../../record/dates.ts';
 import { checkIdentity } from './identity.ts';
 import { checkNames } from './names.ts';
 import { checkPayPassword } from './payPassword.ts';

@@ -1,6 +1,6 @@
 import { pinyin, polyphonic } from 'pinyin-pro';
 import { problem, type FieldProblem } from '../../errors/problems.ts';
-import { canonicalLatinName, canonicalName, MIDDLE_DOT } from './canonical.ts';
+import { canonicalLatinName, canonicalName, MIDDLE_DOT } from '../../record/canonical.ts';
 
 /**
  * `name` and `name_en`, in their canonical readings (`canonicalName`: middle-dot look-alikes read as

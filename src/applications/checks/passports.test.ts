@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { canonicalDocumentNumber } from './canonical.ts';
+import { canonicalDocumentNumber } from '../../record/canonical.ts';
 import { checkPassportNumber, PASSPORT_FORMS } from './passports.ts';
 
 const verdict = (country: string, sent: string) =>

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { defaultCodeTables } from '../../codes/tables.ts';
-import type { ApplicationRequest } from '../schema.ts';
+import type { ApplicationRequest } from '../../record/schema.ts';
 import { checkApplication, type CheckContext } from './index.ts';
 import { md5Hex } from './payPassword.ts';
 import { arbValidApplication, arbValidApplications } from '../../../test/helpers/applicantFixture.ts';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { LIMITS } from '../../applications/schema.ts';
+import { LIMITS } from '../../record/schema.ts';
 
 /** The apps (the partners that call the API): their administration and their view. */
 

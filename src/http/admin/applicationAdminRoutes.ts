@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { TypedApp } from '../typedApp.ts';
-import { OPERATOR_ACTIONS, requirementsOf } from '../../applications/lifecycle.ts';
+import { OPERATOR_ACTIONS, requirementsOf } from '../../record/lifecycle.ts';
 import { searchApplications } from '../../applications/listApplications.ts';
 import { queueDetails } from '../../applications/queueDetails.ts';
 import { revealField, showApplication } from '../../applications/operatorView.ts';

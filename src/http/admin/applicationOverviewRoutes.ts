@@ -1,7 +1,7 @@
 import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import { countApplicationsByStatus, StatusCounts } from '../../applications/countApplications.ts';
-import { LIMITS } from '../../applications/schema.ts';
+import { LIMITS } from '../../record/schema.ts';
 import type { ServiceContext } from '../../context.ts';
 import { ApplicationEvent, listApplicationEvents } from '../../webhooks/applicationEvents.ts';
 import { hasRole } from '../../access/roles.ts';

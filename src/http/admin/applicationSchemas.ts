@@ -1,10 +1,10 @@
 import { OperatorDocumentOutcomes } from '../../documents/documentView.ts';
 import { Type } from 'typebox';
-import { STATUSES } from '../../applications/lifecycle.ts';
-import { REVEALABLE_FIELDS } from '../../applications/masking.ts';
+import { STATUSES } from '../../record/lifecycle.ts';
+import { REVEALABLE_FIELDS } from '../../record/masking.ts';
 import { MAX_LIMIT } from '../../applications/listApplications.ts';
 import { PURPOSE_TEXT_MAX, REVEAL_PURPOSES } from '../../applications/revealPolicy.ts';
-import { LIMITS } from '../../applications/schema.ts';
+import { LIMITS } from '../../record/schema.ts';
 import { digits, nullable } from './schemas.ts';
 
 /** The admin API's applications: the search and its pages, the operator's view, a reveal. */

@@ -1,8 +1,8 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import type { TransitionDetail } from '../../applications/lifecycle.ts';
+import type { TransitionDetail } from '../../record/lifecycle.ts';
 import { MAX_REASON_CODES } from '../../applications/reasonCodes.ts';
 import { AMENDABLE_FIELDS } from '../../applications/requestedFields.ts';
-import { LIMITS } from '../../applications/schema.ts';
+import { LIMITS } from '../../record/schema.ts';
 import { DETAIL_LIMIT, TRACKING_URL_LIMIT } from '../../applications/transitionApplication.ts';
 
 /** The body of an operator's move of an application (approve, reject, ship, ...). */

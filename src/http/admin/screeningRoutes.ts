@@ -6,7 +6,7 @@ import { ACTING_ROLE } from '../../access/roles.ts';
 import { importList } from '../../screening/importList.ts';
 import { isListName, LIST_NAMES } from '../../screening/listEntry.ts';
 import { ALERT_TYPE, issuerAlertFeed } from '../../screening/issuerAlerts.ts';
-import { clearHit, confirmClear, rejectOnHit } from '../../screening/resolveHit.ts';
+import { clearHit, confirmClear, rejectOnHit } from '../../applications/resolveHit.ts';
 import { TransitionResult } from '../../applications/transitionApplication.ts';
 import { screeningStatus } from '../../screening/screeningStatus.ts';
 import { success } from '../envelope.ts';

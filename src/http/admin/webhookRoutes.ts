@@ -1,7 +1,7 @@
 import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import type { ServiceContext } from '../../context.ts';
-import { EVENT_TYPES } from '../../applications/lifecycle.ts';
+import { EVENT_TYPES } from '../../record/lifecycle.ts';
 import {
   addEndpointAudited,
   deleteEndpointAudited,

@@ -1,9 +1,9 @@
 import type { ServiceContext } from '../../context.ts';
 import { REVEAL_PURPOSES } from '../../applications/revealPolicy.ts';
-import { OPERATOR_ACTIONS, STATUSES, TRANSITIONS } from '../../applications/lifecycle.ts';
-import { REVEALABLE_FIELDS } from '../../applications/masking.ts';
+import { OPERATOR_ACTIONS, STATUSES, TRANSITIONS } from '../../record/lifecycle.ts';
+import { REVEALABLE_FIELDS } from '../../record/masking.ts';
 import { AMENDABLE_FIELDS } from '../../applications/requestedFields.ts';
-import { RISK_FLAG_CODES } from '../../applications/riskFlags.ts';
+import { RISK_FLAG_CODES } from '../../record/riskFlags.ts';
 import { ACTING_ROLE, ROLES } from '../../access/roles.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import { queryApplication, StatusView } from '../../applications/queryApplication.ts';
 import { resolveSerial } from '../../applications/applicationReference.ts';
-import { ApplicationRequest, ExternalId, SerialNumber } from '../../applications/schema.ts';
+import { ApplicationRequest, ExternalId, SerialNumber } from '../../record/schema.ts';
 import { checkSubmission, submitApplication } from '../../applications/submitApplication.ts';
 import type { ServiceContext } from '../../context.ts';
 import type { ErrorName } from '../../errors/catalogue.ts';

@@ -1,6 +1,6 @@
 import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
-import { EVENT_TYPES } from '../../applications/lifecycle.ts';
+import { EVENT_TYPES } from '../../record/lifecycle.ts';
 import type { ServiceContext } from '../../context.ts';
 import { EventPage, listEvents } from '../../applications/listEvents.ts';
 import { callerAuthentication, callerOf } from '../callerAuth.ts';

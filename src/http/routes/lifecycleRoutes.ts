@@ -1,12 +1,12 @@
 import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import { cancelApplication, simulateTransition } from '../../applications/callerTransitions.ts';
-import { INITIAL_STATUS, STATUSES, type Status } from '../../applications/lifecycle.ts';
+import { INITIAL_STATUS, STATUSES, type Status } from '../../record/lifecycle.ts';
 import { listApplications, MAX_LIMIT } from '../../applications/listApplications.ts';
 import { MAX_REASON_CODES } from '../../applications/reasonCodes.ts';
 import { AMENDABLE_FIELDS } from '../../applications/requestedFields.ts';
 import { StatusView } from '../../applications/queryApplication.ts';
-import { ExternalId, LIMITS, SerialNumber } from '../../applications/schema.ts';
+import { ExternalId, LIMITS, SerialNumber } from '../../record/schema.ts';
 import { DETAIL_LIMIT, TRACKING_URL_LIMIT } from '../../applications/transitionApplication.ts';
 import type { ServiceContext } from '../../context.ts';
 import { callerOf } from '../callerAuth.ts';

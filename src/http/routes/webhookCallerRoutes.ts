@@ -1,7 +1,7 @@
 import type { TypedApp } from '../typedApp.ts';
 import type { FastifyRequest } from 'fastify';
 import { Type, type TProperties, type TSchema } from 'typebox';
-import { EVENT_TYPES } from '../../applications/lifecycle.ts';
+import { EVENT_TYPES } from '../../record/lifecycle.ts';
 import type { ServiceContext } from '../../context.ts';
 import type { ErrorName } from '../../errors/catalogue.ts';
 import {

@@ -1,4 +1,4 @@
-import type { ApplicationRequest } from '../../../src/applications/schema.ts';
+import type { ApplicationRequest } from '../../../src/record/schema.ts';
 import { PATHS } from '../../../src/http/paths.ts';
 import { send, type Exchange } from './http.ts';
 

@@ -1,5 +1,5 @@
 import { domainToASCII } from 'node:url';
-import type { ApplicationRequest } from '../schema.ts';
+import type { ApplicationRequest } from './schema.ts';
 
 /**
  * The canonical reading of an application's values: how every check, and the duplicate check's

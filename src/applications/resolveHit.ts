@@ -3,10 +3,10 @@ import { actorName } from '../audit/actor.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
-import { transitionApplication, type TransitionResult } from '../applications/transitionApplication.ts';
+import { transitionApplication, type TransitionResult } from './transitionApplication.ts';
 import { ACTING_ROLE, hasRole, type Role } from '../access/roles.ts';
 import type { ScreeningHitsTable } from '../store/screeningTables.ts';
-import { findHit, updateHit } from './screeningRepository.ts';
+import { findHit, updateHit } from '../screening/screeningRepository.ts';
 
 /**
  * What a reviewer does with a hit. Clearing it as a false positive takes two operators (four

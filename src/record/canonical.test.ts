@@ -12,9 +12,9 @@ import {
   readPhone,
   type AreaForm,
 } from './canonical.ts';
-import { checkIdentity, gb11643CheckDigit, hkidCheckDigit } from './identity.ts';
-import { writtenForms } from '../../../test/helpers/documentForms.ts';
-import { validApplicant } from '../../../test/helpers/applicantFixture.ts';
+import { checkIdentity, gb11643CheckDigit, hkidCheckDigit } from '../applications/checks/identity.ts';
+import { writtenForms } from '../../test/helpers/documentForms.ts';
+import { validApplicant } from '../../test/helpers/applicantFixture.ts';
 
 describe('canonicalDocumentNumber', () => {
   const cases: [string, string][] = [

@@ -1,4 +1,4 @@
-import { problem, type FieldProblem } from '../../errors/problems.ts';
+import { problem, type FieldProblem } from '../errors/problems.ts';
 
 /**
  * Calendar checks on `birthday` and the document dates. Dates are compared as calendar days, and

@@ -1,5 +1,5 @@
-import { canonicalAddress, readAreaCode, readPhone } from './checks/canonical.ts';
-import { ageOn, NO_EXPIRY } from './checks/dates.ts';
+import { canonicalAddress, readAreaCode, readPhone } from './canonical.ts';
+import { ageOn, NO_EXPIRY } from './dates.ts';
 import type { ApplicationRequest } from './schema.ts';
 
 /**
