@@ -185,7 +185,12 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
     await page.getByRole('button', { name: 'Reset' }).click();
     await page.getByLabel('Serial number').fill(flagged.serial.toLowerCase());
     await page.getByRole('button', { name: 'Search' }).click();
-    await waitUntil(page, `document.querySelectorAll('.queue-table tbody tr[data-serial]').length === 1`);
+    // The one row must be the one searched for: the status filter before showed one row too, and
+    // until the search's answer is drawn the table may still show it.
+    await waitUntil(
+      page,
+      `(() => { const rows = document.querySelectorAll('.queue-table tbody tr[data-serial]'); return rows.length === 1 && rows[0].dataset.serial === ${JSON.stringify(flagged.serial)}; })()`,
+    );
     assert.equal(
       await page.locator('.queue-table tbody tr[data-serial]').getAttribute('data-serial'),
       flagged.serial,
