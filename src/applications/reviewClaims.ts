@@ -11,6 +11,7 @@ import { findOperator } from '../operators/operatorRepository.ts';
 import { takeReveal, type RevealPurpose } from './revealPolicy.ts';
 import { hasRole, type Role } from '../access/roles.ts';
 import { openApplication } from '../record/sealedPayload.ts';
+import { DOCUMENT_FIELDS } from '../events/documentOutcomes.ts';
 
 /**
  * Review claims: a reviewer claims an application in review, so that two do not work on one and
@@ -35,11 +36,7 @@ export const REVIEW_FIELDS = [
   'consignee',
   'consignee_mob_no',
   'consignee_address',
-  'id_card_img',
-  'id_card_back_img',
-  'passport_img',
-  'sign_applicant',
-  'pay_voucher',
+  ...DOCUMENT_FIELDS,
 ] as const;
 
 export interface ClaimView {
