@@ -7,9 +7,9 @@ import { ACTING_ROLE, hasRole } from '../access/roles.ts';
 import { claimFollowsMove } from './reviewClaims.ts';
 import type { Database } from '../store/tables.ts';
 import { actorName, type Actor } from '../audit/actor.ts';
-import { findForMove } from '../record/applicationRepository.ts';
+import { countOpenHits, findForMove } from '../record/applicationRepository.ts';
 import { changeState } from './changeState.ts';
-import { refuseIfHeld } from '../screening/screeningGuard.ts';
+import { isHeldMove, refuseIfHeld } from '../screening/screeningGuard.ts';
 import { checkImageUrl } from './checks/urls.ts';
 import { freeTextProblems } from './freeText.ts';
 import { reasonCodeProblems } from './reasonCodes.ts';
@@ -165,7 +165,7 @@ async function move(
   if (request.simulated === true) details['simulated'] = true;
   // An open sanctions screening hit holds approval, issue and shipping. Not a sandbox simulation:
   // refusing it would tip the caller off, and it makes no card (docs/SCREENING.md).
-  if (request.simulated !== true) await refuseIfHeld(trx, busiWaterNo, to);
+  if (request.simulated !== true && isHeldMove(to)) refuseIfHeld(to, await countOpenHits(trx, busiWaterNo));
 
   const now = ctx.now();
   await claimFollowsMove(ctx, trx, {

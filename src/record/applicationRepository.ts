@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Updateable } from 'kysely';
 import type { Store } from '../store/connect.ts';
+import type { ScreeningHitState } from '../store/screeningTables.ts';
 import type { ApplicationsTable, Database } from '../store/tables.ts';
 
 export type { SubmissionRows } from '../store/connect.ts';
@@ -102,6 +103,9 @@ export interface ApplicationFilter {
   screeningOpen?: boolean | undefined;
 }
 
+/** The states of a screening hit that holds its application: unresolved, or cleared by one operator. */
+const OPEN_HIT_STATES: readonly ScreeningHitState[] = ['unresolved', 'clearing'];
+
 const SUMMARY_COLUMNS = [
   'busi_water_no',
   'external_id',
@@ -142,7 +146,7 @@ export async function listApplicationRows(
           .selectFrom('screening_hits')
           .select('screening_hits.id')
           .whereRef('screening_hits.busi_water_no', '=', 'applications.busi_water_no')
-          .where('screening_hits.state', 'in', ['unresolved', 'clearing']),
+          .where('screening_hits.state', 'in', OPEN_HIT_STATES),
       ),
     );
   }
@@ -162,6 +166,20 @@ export async function listApplicationRows(
     .orderBy('busi_water_no', order)
     .limit(filter.limit + 1)
     .execute();
+}
+
+/**
+ * The screening hits of an application that still hold it (screening/screeningGuard.ts): those
+ * unresolved, or cleared by one operator only.
+ */
+export async function countOpenHits(db: Kysely<Database>, busiWaterNo: string): Promise<number> {
+  const row = await db
+    .selectFrom('screening_hits')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('busi_water_no', '=', busiWaterNo)
+    .where('state', 'in', OPEN_HIT_STATES)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** An application with its encrypted payload, for the operators' view. */

@@ -1,19 +1,20 @@
-import type { Kysely } from 'kysely';
 import { ServiceError } from '../errors/serviceError.ts';
-import type { Database } from '../store/tables.ts';
-import { countOpenHits } from './screeningRepository.ts';
-
-/** The moves a hit that is not cleared by two operators holds back. */
-const HELD_MOVES: readonly string[] = ['APPROVED', 'CARD_ISSUED', 'SHIPPED'];
 
 /**
- * Refuses to approve, issue or ship an application with an open screening hit. Called inside the
- * transition's transaction, so a hit recorded meanwhile is seen. Operators only ever meet this
- * error: a caller's own moves (cancel, amend) are not held.
+ * A hit that is not cleared by two operators holds back approval, issue and shipping. The rule
+ * alone, no store: the move counts the application's open hits (`countOpenHits` of
+ * record/applicationRepository.ts) inside its transaction, so a hit recorded meanwhile is seen.
+ * Operators only ever meet the error: a caller's own moves (cancel, amend) are not held.
  */
-export async function refuseIfHeld(db: Kysely<Database>, busiWaterNo: string, to: string): Promise<void> {
-  if (!HELD_MOVES.includes(to)) return;
-  const open = await countOpenHits(db, busiWaterNo);
-  if (open > 0)
+const HELD_MOVES: readonly string[] = ['APPROVED', 'CARD_ISSUED', 'SHIPPED'];
+
+/** Whether an open screening hit holds a move to `to`. */
+export function isHeldMove(to: string): boolean {
+  return HELD_MOVES.includes(to);
+}
+
+/** Refuses a held move to `to` while `open` hits hold the application. */
+export function refuseIfHeld(to: string, open: number): void {
+  if (open > 0 && isHeldMove(to))
     throw new ServiceError('screeningHitUnresolved', { params: { to, count: open }, data: { count: open } });
 }

@@ -131,17 +131,6 @@ export async function hitsOf(db: Kysely<Database>, busiWaterNo: string): Promise
     .execute();
 }
 
-/** Hits that still hold the application: unresolved, or cleared by one operator only. */
-export async function countOpenHits(db: Kysely<Database>, busiWaterNo: string): Promise<number> {
-  const row = await db
-    .selectFrom('screening_hits')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('busi_water_no', '=', busiWaterNo)
-    .where('state', 'in', ['unresolved', 'clearing'])
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 export async function findHit(db: Kysely<Database>, busiWaterNo: string, id: string) {
   return db
     .selectFrom('screening_hits')
