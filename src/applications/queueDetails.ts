@@ -2,8 +2,7 @@ import { maskName } from '../record/masking.ts';
 import type { ServiceContext } from '../context.ts';
 import { openApplication } from '../record/sealedPayload.ts';
 import { appNames } from '../callers/appRepository.ts';
-import { sealedPayloads } from '../record/applicationRepository.ts';
-import { liveClaimsOf } from './claimRepository.ts';
+import { liveClaimsOf, sealedPayloads } from '../record/applicationRepository.ts';
 
 /**
  * What tells the rows of the review queue apart at a glance (serials of applications submitted

@@ -1,8 +1,14 @@
 import type { Kysely } from 'kysely';
 import { actorName, type ChangedBy } from '../audit/actor.ts';
 import { recordAudit } from '../audit/auditTrail.ts';
-import { findApplication } from '../record/applicationRepository.ts';
-import { deleteClaim, findClaim, liveClaims, putClaim, type ClaimRow } from './claimRepository.ts';
+import {
+  deleteClaim,
+  findApplication,
+  findClaim,
+  liveClaims,
+  putClaim,
+  type ClaimRow,
+} from '../record/applicationRepository.ts';
 import { isSerialNumber } from '../record/serialNumber.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
@@ -55,9 +61,22 @@ const view = (row: ClaimRow): ClaimView => ({
   expires_at: Math.floor(row.expires_at / 1000),
 });
 
+/** A claim of `username` from `at` on, for a claim period. */
+function newClaim(ctx: ServiceContext, serial: string, username: string, at: number): ClaimRow {
+  return {
+    busi_water_no: serial,
+    username,
+    claimed_at: at,
+    expires_at: at + ctx.config.operators.claimSeconds * 1000,
+  };
+}
+
+const isLive = (row: ClaimRow | undefined, now: number): row is ClaimRow =>
+  row !== undefined && row.expires_at > now;
+
 async function liveClaim(db: Kysely<Database>, serial: string, now: number) {
   const row = await findClaim(db, serial);
-  return row !== undefined && row.expires_at > now ? row : undefined;
+  return isLive(row, now) ? row : undefined;
 }
 
 async function inReview(db: Kysely<Database>, serial: string) {
@@ -108,12 +127,7 @@ export async function claimApplication(
     await inReview(trx, serial);
     const current = await liveClaim(trx, serial, now);
     if (current !== undefined && current.username !== operator.username) throw heldBy(current);
-    const row = {
-      busi_water_no: serial,
-      username: operator.username,
-      claimed_at: current?.claimed_at ?? now,
-      expires_at: now + ctx.config.operators.claimSeconds * 1000,
-    };
+    const row = { ...newClaim(ctx, serial, operator.username, now), claimed_at: current?.claimed_at ?? now };
     await putClaim(trx, row);
     await audit(
       trx,
@@ -166,12 +180,7 @@ export async function reassignClaim(
       });
     }
     const previous = await liveClaim(trx, serial, now);
-    const row = {
-      busi_water_no: serial,
-      username,
-      claimed_at: now,
-      expires_at: now + ctx.config.operators.claimSeconds * 1000,
-    };
+    const row = newClaim(ctx, serial, username, now);
     await putClaim(trx, row);
     await audit(
       trx,
@@ -185,33 +194,36 @@ export async function reassignClaim(
   });
 }
 
+/** A move of an application, as its review claim sees it: `operator` is null for anyone else. */
+export interface ClaimMove {
+  serial: string;
+  from: string;
+  to: string;
+  operator: string | null;
+  at: number;
+}
+
 /**
- * The claim follows the application's moves, inside the move's transaction: an operator who starts
- * a review holds it from then on; a move out of review (a decision, a caller's cancel) ends the
- * claim; an operator's decision over someone else's live claim is refused (409), as is opening it.
- * Only a known operator holds a claim (a test fixture's made-up actor does not).
+ * The claim follows the application's moves; the move carries it out inside its own transaction
+ * (transitionApplication.ts): an operator who starts a review holds it from then on (`start`, when
+ * the operator is known: a test fixture's made-up actor holds none); a move out of review (a
+ * decision, a caller's cancel) ends the claim (`end`), and an operator's decision over someone
+ * else's live claim is refused (`refuseOverClaim`, 409), as is opening it.
  */
-export async function claimFollowsMove(
+export function claimOnMove(
   ctx: ServiceContext,
-  trx: Kysely<Database>,
-  move: { serial: string; from: string; to: string; operator: string | null; at: number },
-): Promise<void> {
-  if (move.from === REVIEWED_STATUS && move.to !== REVIEWED_STATUS) {
-    const current = await liveClaim(trx, move.serial, move.at);
-    if (current !== undefined && move.operator !== null && current.username !== move.operator)
-      throw heldBy(current);
-    await deleteClaim(trx, move.serial);
-    return;
-  }
-  if (move.to === REVIEWED_STATUS && move.operator !== null) {
-    if ((await findOperator(trx, move.operator)) === undefined) return;
-    await putClaim(trx, {
-      busi_water_no: move.serial,
-      username: move.operator,
-      claimed_at: move.at,
-      expires_at: move.at + ctx.config.operators.claimSeconds * 1000,
-    });
-  }
+  move: ClaimMove,
+): { kind: 'end' } | { kind: 'start'; claim: ClaimRow } | { kind: 'none' } {
+  if (move.from === REVIEWED_STATUS && move.to !== REVIEWED_STATUS) return { kind: 'end' };
+  if (move.to === REVIEWED_STATUS && move.operator !== null)
+    return { kind: 'start', claim: newClaim(ctx, move.serial, move.operator, move.at) };
+  return { kind: 'none' };
+}
+
+/** Refuses an operator's move that ends the claim while someone else holds it (`claim` as stored). */
+export function refuseOverClaim(claim: ClaimRow | undefined, move: ClaimMove): void {
+  if (isLive(claim, move.at) && move.operator !== null && claim.username !== move.operator)
+    throw heldBy(claim);
 }
 
 /** Live claims, for the queue: who holds what, until when. */

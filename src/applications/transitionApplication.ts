@@ -4,10 +4,16 @@ import type { ServiceContext } from '../context.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
 import { ACTING_ROLE, hasRole } from '../access/roles.ts';
-import { claimFollowsMove } from './reviewClaims.ts';
+import { claimOnMove, refuseOverClaim, type ClaimMove } from './reviewClaims.ts';
 import type { Database } from '../store/tables.ts';
 import { actorName, type Actor } from '../audit/actor.ts';
-import { countOpenHits, findForMove } from '../record/applicationRepository.ts';
+import {
+  countOpenHits,
+  deleteClaim,
+  findClaim,
+  findForMove,
+  putOperatorClaim,
+} from '../record/applicationRepository.ts';
 import { changeState } from './changeState.ts';
 import { isHeldMove, refuseIfHeld } from '../screening/screeningGuard.ts';
 import { checkImageUrl } from './checks/urls.ts';
@@ -168,7 +174,7 @@ async function move(
   if (request.simulated !== true && isHeldMove(to)) refuseIfHeld(to, await countOpenHits(trx, busiWaterNo));
 
   const now = ctx.now();
-  await claimFollowsMove(ctx, trx, {
+  await followClaim(ctx, trx, {
     serial: busiWaterNo,
     from,
     to,
@@ -200,4 +206,15 @@ async function move(
   };
   await request.alsoInTransaction?.(trx, moved);
   return moved;
+}
+
+/** The review claim follows the move, in its transaction: reviewClaims.ts says how. */
+async function followClaim(ctx: ServiceContext, trx: Transaction<Database>, move: ClaimMove): Promise<void> {
+  const step = claimOnMove(ctx, move);
+  if (step.kind === 'end') {
+    refuseOverClaim(await findClaim(trx, move.serial), move);
+    await deleteClaim(trx, move.serial);
+  } else if (step.kind === 'start') {
+    await putOperatorClaim(trx, step.claim);
+  }
 }

@@ -1,13 +1,14 @@
 import { sql, type Kysely, type Updateable } from 'kysely';
 import type { Store } from '../store/connect.ts';
 import type { ScreeningHitState } from '../store/screeningTables.ts';
-import type { ApplicationsTable, Database } from '../store/tables.ts';
+import type { ApplicationsTable, Database, ReviewClaimsTable } from '../store/tables.ts';
 
 export type { SubmissionRows } from '../store/connect.ts';
 
 /**
- * Queries over applications (their history is their events': events/eventRepository.ts). Takes a
- * Kysely handle or a transaction.
+ * Queries over applications and what a move reads and writes with them: their screening hits'
+ * count, their review claims (at most one per application). Their history is their events':
+ * events/eventRepository.ts. Takes a Kysely handle or a transaction.
  */
 
 /** The active application (not in a final state) for an identity document, if any. */
@@ -306,4 +307,56 @@ export async function unerasedAfter(db: Kysely<Database>, after: string | null, 
     .limit(limit);
   if (after !== null) query = query.where('busi_water_no', '>', after);
   return query.execute();
+}
+
+/** A review claim: who holds the application in review, until when. */
+export type ClaimRow = ReviewClaimsTable;
+
+/** The application's claim, lapsed or not. */
+export async function findClaim(db: Kysely<Database>, serial: string): Promise<ClaimRow | undefined> {
+  return db.selectFrom('review_claims').selectAll().where('busi_water_no', '=', serial).executeTakeFirst();
+}
+
+/** The application's claim is this one now, whoever held it before. */
+export async function putClaim(db: Kysely<Database>, row: ClaimRow): Promise<void> {
+  await deleteClaim(db, row.busi_water_no);
+  await db.insertInto('review_claims').values(row).execute();
+}
+
+/**
+ * The claim of an operator who starts a review: put when its holder is a known operator, else
+ * nothing (a test fixture's made-up actor holds no claim).
+ */
+export async function putOperatorClaim(db: Kysely<Database>, row: ClaimRow): Promise<void> {
+  const operator = await db
+    .selectFrom('operators')
+    .select('username')
+    .where('username', '=', row.username)
+    .executeTakeFirst();
+  if (operator !== undefined) await putClaim(db, row);
+}
+
+export async function deleteClaim(db: Kysely<Database>, serial: string): Promise<void> {
+  await db.deleteFrom('review_claims').where('busi_water_no', '=', serial).execute();
+}
+
+/** Claims not lapsed at `now`, oldest first. */
+export async function liveClaims(db: Kysely<Database>, now: number): Promise<ClaimRow[]> {
+  return db
+    .selectFrom('review_claims')
+    .selectAll()
+    .where('expires_at', '>', now)
+    .orderBy('claimed_at')
+    .execute();
+}
+
+/** Who holds each of these applications at `now` (those held). */
+export async function liveClaimsOf(db: Kysely<Database>, serials: readonly string[], now: number) {
+  if (serials.length === 0) return [];
+  return db
+    .selectFrom('review_claims')
+    .select(['busi_water_no', 'username'])
+    .where('busi_water_no', 'in', serials)
+    .where('expires_at', '>', now)
+    .execute();
 }
