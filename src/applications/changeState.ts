@@ -1,10 +1,11 @@
 import type { Kysely, Updateable } from 'kysely';
-import { recordAudit } from '../audit/auditTrail.ts';
+import { insertAuditRow } from '../audit/auditRepository.ts';
+import { auditRow } from '../audit/auditTrail.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
-import { recordEvent, type ApplicationEventPayload } from '../events/outbox.ts';
+import { eventRow, type ApplicationEventPayload } from '../events/outbox.ts';
 import type { ApplicationsTable, Database } from '../store/tables.ts';
-import { updateAtVersion } from '../record/applicationRepository.ts';
+import { appendEvent, updateAtVersion } from '../record/applicationRepository.ts';
 import { eventTypeFor, isFinal, type Status } from '../record/lifecycle.ts';
 import { callerReasonCodes, storedReasonCodes } from './reasonCodes.ts';
 
@@ -13,9 +14,10 @@ import { callerReasonCodes, storedReasonCodes } from './reasonCodes.ts';
  * caller's cancel or amendment, the expiry job, a sandbox simulation): inside the caller's
  * transaction it updates the row under an optimistic version check (of two concurrent changes
  * exactly one succeeds, on both stores), and writes the event (which is also the history's entry:
- * from, to, actor, reason, details) and the audit entry. Deciding whether the move is allowed is
- * the caller's (transitionApplication.ts, amendApplication.ts); recording it is this function's
- * alone.
+ * from, to, actor, reason, details) and the audit entry. It builds the event's and the audit
+ * entry's rows by the outbox's and the audit trail's rules (events/outbox.ts, audit/auditTrail.ts:
+ * no store) and hands them to the repositories itself. Deciding whether the move is allowed is the
+ * caller's (transitionApplication.ts, amendApplication.ts); recording it is this function's alone.
  */
 export interface StateChange {
   busi_water_no: string;
@@ -73,35 +75,41 @@ export async function changeState(
     throw new ServiceError('concurrentChange');
   }
 
-  await recordEvent(trx, {
-    appId: change.app_id,
-    type: change.event_type ?? eventTypeFor(change.to),
-    payload: eventPayload(change),
-    at: change.at,
-    history: {
-      from_status: change.from,
-      to_status: change.to,
+  await appendEvent(
+    trx,
+    eventRow({
+      appId: change.app_id,
+      type: change.event_type ?? eventTypeFor(change.to),
+      payload: eventPayload(change),
+      at: change.at,
+      history: {
+        from_status: change.from,
+        to_status: change.to,
+        actor: change.actor,
+        reason: change.reason,
+        reason_codes: codes,
+        details: Object.keys(change.details).length === 0 ? null : JSON.stringify(change.details),
+      },
+    }),
+  );
+  await insertAuditRow(
+    trx,
+    auditRow({
       actor: change.actor,
-      reason: change.reason,
-      reason_codes: codes,
-      details: Object.keys(change.details).length === 0 ? null : JSON.stringify(change.details),
-    },
-  });
-  await recordAudit(trx, {
-    actor: change.actor,
-    action: 'application.transition',
-    targetType: 'application',
-    targetId: change.busi_water_no,
-    details: change.audit ?? {
-      from: change.from,
-      to: change.to,
-      reason: change.reason,
-      ...(change.reason_codes.length === 0 ? {} : { reason_codes: change.reason_codes }),
-      ...change.details,
-    },
-    source: change.source,
-    at: change.at,
-  });
+      action: 'application.transition',
+      targetType: 'application',
+      targetId: change.busi_water_no,
+      details: change.audit ?? {
+        from: change.from,
+        to: change.to,
+        reason: change.reason,
+        ...(change.reason_codes.length === 0 ? {} : { reason_codes: change.reason_codes }),
+        ...change.details,
+      },
+      source: change.source,
+      at: change.at,
+    }),
+  );
 }
 
 /** The event's payload: the same fields for every change, the submission's included. */

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { ACTING_ROLE, hasRole, type Role } from '../access/roles.ts';
 import { SENSITIVE_FIELDS } from '../redaction.ts';
 import type { Database } from '../store/tables.ts';
-import { findAuditRows, insertAuditRow } from './auditRepository.ts';
+import { findAuditRows, insertAuditRow, type AuditRow } from './auditRepository.ts';
 
 /**
  * The audit trail: who did what, to what, when and from where. Append-only: this module only
@@ -90,10 +90,14 @@ function assertNoIdentity(value: unknown): void {
   }
 }
 
-export async function recordAudit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
+/**
+ * The row of an entry, its details checked for identity fields: the audit trail's rule, with no
+ * store. A change that writes its own rows (changeState.ts) hands it to `insertAuditRow` itself.
+ */
+export function auditRow(entry: AuditEntry): AuditRow {
   const details = entry.details ?? null;
   assertNoIdentity(details);
-  await insertAuditRow(db, {
+  return {
     at: entry.at,
     actor: entry.actor,
     action: entry.action,
@@ -101,7 +105,11 @@ export async function recordAudit(db: Kysely<Database>, entry: AuditEntry): Prom
     target_id: entry.targetId,
     details: details === null ? null : JSON.stringify(details),
     source: entry.source,
-  });
+  };
+}
+
+export async function recordAudit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
+  await insertAuditRow(db, auditRow(entry));
 }
 
 export interface AuditFilter {

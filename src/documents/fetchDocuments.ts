@@ -1,12 +1,12 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
-import { findApplication, lockForDocumentEvent } from '../record/applicationRepository.ts';
+import { appendEvent, findApplication, lockForDocumentEvent } from '../record/applicationRepository.ts';
 import { isErasedPayload } from '../record/erasure.ts';
 import { openPayload } from '../record/sealedPayload.ts';
 import { DOCUMENT_EVENT_TYPES } from '../record/lifecycle.ts';
 import type { ServiceContext } from '../context.ts';
 import { DOCUMENT_FIELDS, type DocumentField, type DocumentOutcomes } from '../events/documentOutcomes.ts';
-import { recordEvent } from '../events/outbox.ts';
+import { eventRow } from '../events/outbox.ts';
 import type { Database } from '../store/tables.ts';
 import {
   deleteBlob,
@@ -231,20 +231,23 @@ async function recordDocumentEvent(
       rows.filter((r) => place.present.includes(r.field)).map((r) => [r.field, outcomeOf(r)]),
     );
   }
-  await recordEvent(trx, {
-    appId: application.app_id,
-    type,
-    payload: {
-      busi_water_no: application.busi_water_no,
-      status: application.status,
-      // Not a move: the state stays; non-null also gives the event its place in the sequence.
-      previous_status: application.status,
-      reason: null,
-      reason_codes: [],
-      card_no_masked: application.card_no_masked,
-      external_id: application.external_id ?? null,
-      documents,
-    },
-    at: now,
-  });
+  await appendEvent(
+    trx,
+    eventRow({
+      appId: application.app_id,
+      type,
+      payload: {
+        busi_water_no: application.busi_water_no,
+        status: application.status,
+        // Not a move: the state stays.
+        previous_status: application.status,
+        reason: null,
+        reason_codes: [],
+        card_no_masked: application.card_no_masked,
+        external_id: application.external_id ?? null,
+        documents,
+      },
+      at: now,
+    }),
+  );
 }

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Store } from '../store/store.ts';
-import type { Database, EventHistory, EventsTable } from '../store/tables.ts';
+import type { Database, EventHistory } from '../store/tables.ts';
 
-/** Queries over the outbox's events. Takes a Kysely handle or a transaction. */
-
-export async function insertEvent(db: Kysely<Database>, row: EventsTable): Promise<void> {
-  await db.insertInto('events').values(row).execute();
-}
+/**
+ * Queries over the outbox's events: their reads and the relay's. An event is appended with its
+ * application (record/applicationRepository.ts, `appendEvent`). Takes a Kysely handle or a
+ * transaction.
+ */
 
 /** An event's app and type. */
 export async function findEvent(db: Kysely<Database>, eventId: string) {
@@ -98,16 +98,6 @@ export async function markFannedOut(
     .set({ fanned_out_at: now })
     .where('event_id', 'in', [...eventIds])
     .execute();
-}
-
-/** The highest `seq` of an application's events, 0 when it has none. */
-export async function lastSeq(db: Kysely<Database>, busiWaterNo: string): Promise<number> {
-  const row = await db
-    .selectFrom('events')
-    .select((eb) => eb.fn.max('seq').as('seq'))
-    .where('busi_water_no', '=', busiWaterNo)
-    .executeTakeFirst();
-  return Number(row?.seq ?? 0);
 }
 
 export interface AppEventsQuery {

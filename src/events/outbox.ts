@@ -1,15 +1,15 @@
 import { pooledRandomBytes } from '../crypto/randomPool.ts';
-import type { Kysely } from 'kysely';
 import type { DocumentOutcomes } from './documentOutcomes.ts';
-import type { Database, EventHistory, EventsTable } from '../store/tables.ts';
-import { insertEvent, lastSeq } from './eventRepository.ts';
+import type { EventHistory, EventsTable } from '../store/tables.ts';
 
 /**
- * The outbox: an event row is written in the same transaction as the change it reports, so there
- * is no change without its event and no event without its change. The webhook dispatcher fans new
- * rows out into deliveries later (`fanned_out_at` is null until then), so the change itself pays
- * for one insert only. The event of a change of state is also its entry in the application's
- * history (`history`: from, to, actor, reason, details): one row for both.
+ * The outbox's rules: an event row is written in the same transaction as the change it reports, so
+ * there is no change without its event and no event without its change. The webhook dispatcher
+ * fans new rows out into deliveries later (`fanned_out_at` is null until then), so the change
+ * itself pays for one insert only. The event of a change of state is also its entry in the
+ * application's history (`history`: from, to, actor, reason, details): one row for both. This file
+ * builds the row and touches no store: the application's repository appends it
+ * (record/applicationRepository.ts, `appendEvent`), in the change's transaction.
  */
 export interface ApplicationEventPayload {
   busi_water_no: string;
@@ -43,8 +43,11 @@ export interface NewEvent {
   history?: EventHistory | undefined;
 }
 
-/** The row of an application's first event (its submission): sequence 1, nothing to look up. */
-export function firstEventRow(event: NewEvent & { history: EventHistory }): EventsTable & EventHistory {
+/** An event's row, all but its place in the application's sequence (`appendEvent` gives it). */
+export type EventRow = Omit<EventsTable, 'seq'>;
+
+/** The row of an event to append to its application's. */
+export function eventRow(event: NewEvent): EventRow {
   return {
     event_id: newEventId(),
     app_id: event.appId,
@@ -52,33 +55,13 @@ export function firstEventRow(event: NewEvent & { history: EventHistory }): Even
     type: event.type,
     payload: JSON.stringify(event.payload),
     created_at: event.at,
-    seq: 1,
     fanned_out_at: null,
     ...event.history,
   };
 }
 
-/**
- * Records an event inside the caller's transaction. Its `seq` is the next number in the
- * application's own sequence (1 for the submission), which receivers order by. Call it after the
- * application row has been changed in the same transaction: on PostgreSQL the row lock then
- * serialises two changes of one application, so each sees the other's event (a unique index on
- * (busi_water_no, seq) refuses a duplicate in any case).
- */
-export async function recordEvent(db: Kysely<Database>, event: NewEvent): Promise<string> {
-  const eventId = newEventId();
-  // The submission (no previous status) is an application's first event: no lookup on that path.
-  const last = event.payload.previous_status === null ? 0 : await lastSeq(db, event.payload.busi_water_no);
-  await insertEvent(db, {
-    event_id: eventId,
-    app_id: event.appId,
-    busi_water_no: event.payload.busi_water_no,
-    type: event.type,
-    payload: JSON.stringify(event.payload),
-    created_at: event.at,
-    seq: last + 1,
-    fanned_out_at: null,
-    ...event.history,
-  });
-  return eventId;
+/** The row of an application's first event (its submission): sequence 1, nothing to look up. */
+export function firstEventRow(event: NewEvent & { history: EventHistory }): EventsTable & EventHistory {
+  // The history once more, for the type: a first event always has one.
+  return { ...eventRow(event), ...event.history, seq: 1 };
 }

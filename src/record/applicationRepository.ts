@@ -1,14 +1,15 @@
 import { sql, type Kysely, type Updateable } from 'kysely';
 import type { Store } from '../store/connect.ts';
 import type { ScreeningHitState } from '../store/screeningTables.ts';
-import type { ApplicationsTable, Database, ReviewClaimsTable } from '../store/tables.ts';
+import type { ApplicationsTable, Database, EventsTable, ReviewClaimsTable } from '../store/tables.ts';
 
 export type { SubmissionRows } from '../store/connect.ts';
 
 /**
- * Queries over applications and what a move reads and writes with them: their screening hits'
- * count, their review claims (at most one per application). Their history is their events':
- * events/eventRepository.ts. Takes a Kysely handle or a transaction.
+ * Queries over applications and what a change reads and writes with them: its event (which is its
+ * history's entry too), the count of its screening hits, its review claim (at most one per
+ * application). The events' reads and the relay's queries are events/eventRepository.ts's. Takes
+ * a Kysely handle or a transaction.
  */
 
 /** The active application (not in a final state) for an identity document, if any. */
@@ -263,6 +264,25 @@ export async function updateAtVersion(
     .where('version', '=', version)
     .executeTakeFirst();
   return updated.numUpdatedRows > 0n;
+}
+
+/**
+ * Appends an event (the outbox's row, events/outbox.ts) to its application's at the next number of
+ * the application's own sequence (`seq`), which receivers order by. Call it after the application
+ * row has been changed in the same transaction: on PostgreSQL the row lock then serialises two
+ * changes of one application, so each sees the other's event (a unique index on
+ * (busi_water_no, seq) refuses a duplicate in any case).
+ */
+export async function appendEvent(db: Kysely<Database>, row: Omit<EventsTable, 'seq'>): Promise<void> {
+  const last = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .where('busi_water_no', '=', row.busi_water_no)
+    .executeTakeFirst();
+  await db
+    .insertInto('events')
+    .values({ ...row, seq: Number(last?.seq ?? 0) + 1 })
+    .execute();
 }
 
 /** Applications waiting for an amendment past their due time, the longest due first. */

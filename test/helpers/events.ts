@@ -3,7 +3,8 @@ import { eventTypeFor, type Status } from '../../src/record/lifecycle.ts';
 import { submitApplication } from '../../src/applications/submitApplication.ts';
 import { createApp } from '../../src/callers/credentials.ts';
 import type { ServiceContext } from '../../src/context.ts';
-import { recordEvent } from '../../src/events/outbox.ts';
+import { eventRow } from '../../src/events/outbox.ts';
+import { appendEvent } from '../../src/record/applicationRepository.ts';
 import { uniqueApplicant } from './applicants.ts';
 
 /** Events made the way the service makes them: a submission, or a state change with its event. */
@@ -48,7 +49,7 @@ export async function moveTo(
       .set({ status: to, status_reason: reason, version: sql<number>`version + 1`, updated_at: now })
       .where('busi_water_no', '=', busiWaterNo)
       .execute();
-    return recordEvent(trx, {
+    const event = eventRow({
       appId: row.app_id,
       type: eventTypeFor(to),
       payload: {
@@ -70,6 +71,8 @@ export async function moveTo(
         details: null,
       },
     });
+    await appendEvent(trx, event);
+    return event.event_id;
   });
 }
 
