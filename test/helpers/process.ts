@@ -47,7 +47,12 @@ export async function spawnService(env: Record<string, string>): Promise<Service
         resolve(url);
       }
     });
-    void exited.then((code) => reject(new Error(`service exited with ${code}:\n${output.join('\n')}`)));
+    void exited.then((code) => {
+      // A start that fails ends the wait, and its ceiling with it: a pending timer would keep the
+      // test file's process alive for the whole ceiling after its last test.
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${code}:\n${output.join('\n')}`));
+    });
   });
   return { child, baseUrl, output, exited };
 }

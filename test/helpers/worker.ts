@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { budgetMs } from './budget.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/cardapply.js', import.meta.url));
 
@@ -21,10 +22,12 @@ export async function spawnWorker(env: Record<string, string>): Promise<WorkerPr
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   createInterface({ input: child.stderr! }).on('line', (line) => output.push(line));
   const workerId = await new Promise<string>((resolve, reject) => {
+    // A ceiling for the start, derived from the machine's load (a cold start takes 1-2 s idle).
+    const ceiling = budgetMs(10_000);
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`worker did not start:\n${output.join('\n')}`));
-    }, 20_000);
+      reject(new Error(`worker did not start within ${ceiling} ms:\n${output.join('\n')}`));
+    }, ceiling);
     createInterface({ input: child.stdout! }).on('line', (line) => {
       output.push(line);
       const parsed = JSON.parse(line) as { msg?: string; worker?: string };
@@ -33,7 +36,10 @@ export async function spawnWorker(env: Record<string, string>): Promise<WorkerPr
         resolve(parsed.worker);
       }
     });
-    void exited.then((code) => reject(new Error(`worker exited with ${code}:\n${output.join('\n')}`)));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited with ${code}:\n${output.join('\n')}`));
+    });
   });
   return { child, workerId, output, exited };
 }
