@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { PGBOUNCER_BIN } from './pgbouncer.ts';
 import { privatePostgresAvailable } from './privatePostgres.ts';
 
@@ -18,6 +19,14 @@ export interface Component {
   readonly install: string;
   available(): boolean;
 }
+
+/**
+ * The release a rolling deploy starts from: the last one before a change of state wrote one row (its
+ * history and its event as one record, migrations 0066 and 0067), whose instances run beside the new
+ * schema during the deploy.
+ */
+export const EARLIER_RELEASE = 'd5c7e1a79b9741e3864cd345ae7cbda7c0b42133';
+export const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url));
 
 const PG_VERSION_DIR = '$(ls /etc/postgresql | sort -V | tail -n 1)';
 
@@ -54,6 +63,13 @@ export const COMPONENTS = {
     needs: 'the shared rate limit across instances',
     install: 'apt-get install -y redis-server && redis-server --daemonize yes --bind 127.0.0.1 --save ""',
     available: redisAnswers,
+  },
+  earlierRelease: {
+    name: `the earlier release (commit ${EARLIER_RELEASE.slice(0, 7)} in git history)`,
+    needs: 'the rolling deploy from it (test/rollingDeploy.test.ts)',
+    install: 'git clone the repository with its history (a tarball or a shallow clone has none)',
+    available: () =>
+      spawnSync('git', ['cat-file', '-e', `${EARLIER_RELEASE}^{commit}`], { cwd: REPOSITORY }).status === 0,
   },
   chromium: {
     name: 'Chromium (/usr/bin/chromium)',

@@ -14,8 +14,9 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
-export async function spawnService(env: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [MAIN], {
+/** `main`: another checkout's server (an earlier release, in a rolling deploy); this one's by default. */
+export async function spawnService(env: Record<string, string>, main = MAIN): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [main], {
     // As in startService: no per-app rate limit or concurrency cap unless the test sets one.
     env: {
       ...process.env,
