@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { createApp } from '../src/callers/credentials.ts';
+import { createApp } from '../src/partners/credentials.ts';
 import { encodeCursor } from '../src/applications/listCursor.ts';
 import { loadConfig } from '../src/config.ts';
 import { ENVIRONMENT } from '../src/environment.ts';

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../src/callers/credentials.ts';
+import { createApp } from '../src/partners/credentials.ts';
 import { loadConfig } from '../src/config.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { createLogger } from '../src/logger.ts';

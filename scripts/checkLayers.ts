@@ -67,7 +67,7 @@ export const DOMAIN_RANKS: Readonly<Record<string, number>> = {
   ratelimit: 1,
   'context.ts': 2,
   audit: 3,
-  callers: 4,
+  partners: 4,
   idempotency: 4,
   operators: 4,
   events: 5,

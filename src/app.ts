@@ -19,7 +19,7 @@ import { webhookAdminRoutes } from './http/admin/webhookRoutes.ts';
 import { consoleRoutes } from './http/console/consoleRoutes.ts';
 import { applicationRoutes } from './http/routes/applicationRoutes.ts';
 import { codeRoutes } from './http/routes/codeRoutes.ts';
-import { webhookCallerRoutes } from './http/routes/webhookCallerRoutes.ts';
+import { partnerWebhookRoutes } from './http/routes/partnerWebhookRoutes.ts';
 import { eventRoutes } from './http/routes/eventRoutes.ts';
 import { systemRoutes } from './http/routes/systemRoutes.ts';
 import { tokenRoutes } from './http/routes/tokenRoutes.ts';
@@ -147,7 +147,7 @@ export async function build(ctx: ServiceContext, options: BuildOptions): Promise
   await app.register(consoleRoutes(ctx));
   await app.register(codeRoutes(ctx));
   await app.register(eventRoutes(ctx));
-  await app.register(webhookCallerRoutes(ctx));
+  await app.register(partnerWebhookRoutes(ctx));
   return app;
 }
 

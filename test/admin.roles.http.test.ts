@@ -5,7 +5,7 @@ import type { Role } from '../src/access/roles.ts';
 import { ADMIN, call, loginAs, TEST_PASSWORD, uniqueName, type Applications } from './helpers/operators.ts';
 import { storeNames } from './helpers/stores.ts';
 import { createOperator } from '../src/operators/operators.ts';
-import { createApp } from '../src/callers/credentials.ts';
+import { createApp } from '../src/partners/credentials.ts';
 import { SYSTEM } from '../src/audit/actor.ts';
 import { adminBench } from './helpers/adminService.ts';
 import { post } from './helpers/service.ts';

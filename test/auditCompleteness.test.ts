@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
 import * as OTPAuth from 'otpauth';
 import { SYSTEM } from '../src/audit/actor.ts';
-import { createApp } from '../src/callers/credentials.ts';
+import { createApp } from '../src/partners/credentials.ts';
 import { buildProgram } from '../src/cli/program.ts';
 import { createOperator } from '../src/operators/operators.ts';
 import { claimApplication } from '../src/applications/reviewClaims.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { mainlandId, validApplicant } from './helpers/applicantFixture.ts';
-import { createApp } from '../src/callers/credentials.ts';
+import { createApp } from '../src/partners/credentials.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { post, startService, type TestService } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';

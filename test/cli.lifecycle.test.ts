@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { createApp } from '../src/callers/credentials.ts';
+import { createApp } from '../src/partners/credentials.ts';
 import { submitApplication } from '../src/applications/submitApplication.ts';
 import { loadConfig } from '../src/config.ts';
 import type { ServiceContext } from '../src/context.ts';

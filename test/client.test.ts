@@ -13,8 +13,8 @@ import {
   type RetryEvent,
   type WebhookEvent,
 } from '../packages/client/src/index.ts';
-import { setRateLimit } from '../src/callers/manageCredentials.ts';
-import { createApp } from '../src/callers/credentials.ts';
+import { setRateLimit } from '../src/partners/manageCredentials.ts';
+import { createApp } from '../src/partners/credentials.ts';
 import { ERRORS } from '../src/errors/catalogue.ts';
 import { createLogger } from '../src/logger.ts';
 import { startDispatcher } from '../src/webhooks/dispatcher.ts';

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { verifyWebhook } from '../packages/client/src/index.ts';
 import { generateSchema, SCHEMA_FILE } from '../packages/client/scripts/generateSchema.ts';
-import { createApp } from '../src/callers/credentials.ts';
+import { createApp } from '../src/partners/credentials.ts';
 import { EVENT_TYPES } from '../src/record/lifecycle.ts';
 import { post, startService, type TestService } from './helpers/service.ts';
 

@@ -3,10 +3,10 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import { rotateSecret, revokeTokens } from '../src/callers/manageCredentials.ts';
+import { rotateSecret, revokeTokens } from '../src/partners/manageCredentials.ts';
 import { hashSecret } from '../src/crypto/secrets.ts';
 import { PATHS } from '../src/http/paths.ts';
-import { setAppStatus } from '../src/callers/appAdministration.ts';
+import { setAppStatus } from '../src/partners/appAdministration.ts';
 import {
   newCaller,
   nowSeconds,

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { submitApplication } from '../src/applications/submitApplication.ts';
 import { transitionApplication } from '../src/applications/transitionApplication.ts';
-import { createApp } from '../src/callers/credentials.ts';
+import { createApp } from '../src/partners/credentials.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { openContext } from '../src/start.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { submitApplication } from '../src/applications/submitApplication.ts';
-import { createApp } from '../src/callers/credentials.ts';
+import { createApp } from '../src/partners/credentials.ts';
 import { loadConfig } from '../src/config.ts';
 import type { ServiceContext } from '../src/context.ts';
 import { readBlob } from '../src/documents/documentStore.ts';

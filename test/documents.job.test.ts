@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { submitApplication } from '../src/applications/submitApplication.ts';
-import { createApp } from '../src/callers/credentials.ts';
+import { createApp } from '../src/partners/credentials.ts';
 import { documentFetchJob, type FetchJobPayload } from '../src/documents/fetchJob.ts';
 import { listApplications } from '../src/applications/listApplications.ts';
 import type { ClaimedJob, OutboxEvent } from '../src/jobs/jobQueue.ts';

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { describe, test } from 'node:test';
 import { submitApplication } from '../src/applications/submitApplication.ts';
-import { createApp } from '../src/callers/credentials.ts';
+import { createApp } from '../src/partners/credentials.ts';
 import { loadConfig } from '../src/config.ts';
 import type { ServiceContext } from '../src/context.ts';
 import { createLogger } from '../src/logger.ts';

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { submitApplication } from '../src/applications/submitApplication.ts';
 import { ServiceError } from '../src/errors/serviceError.ts';
 import type { ServiceContext } from '../src/context.ts';
-import { callerAuthentication } from '../src/http/callerAuth.ts';
+import { callerAuthentication } from '../src/http/partnerAuth.ts';
 import { success } from '../src/http/envelope.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { requestHash } from '../src/idempotency/canonicalJson.ts';

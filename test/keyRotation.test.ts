@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import type { ApplicationRequest } from '../src/record/schema.ts';
-import { createApp } from '../src/callers/credentials.ts';
+import { createApp } from '../src/partners/credentials.ts';
 import { loadConfig } from '../src/config.ts';
 import type { ServiceContext } from '../src/context.ts';
 import { parseEncryptionKeys } from '../src/crypto/keyRing.ts';

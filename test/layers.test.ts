@@ -121,16 +121,16 @@ describe('the check itself', () => {
 
   test('finds two folders of one rank that import each other through different files', () => {
     const root = tree({
-      'callers/a.ts': "import { b } from '../operators/b.ts';\nexport const a = b;\n",
+      'partners/a.ts': "import { b } from '../operators/b.ts';\nexport const a = b;\n",
       'operators/b.ts': 'export const b = 1;\n',
-      'operators/c.ts': "import { d } from '../callers/d.ts';\nexport const c = d;\n",
-      'callers/d.ts': 'export const d = 1;\n',
+      'operators/c.ts': "import { d } from '../partners/d.ts';\nexport const c = d;\n",
+      'partners/d.ts': 'export const d = 1;\n',
     });
     try {
       const report = checkLayers(root, { pending: [] });
       assert.deepEqual(report.upward, []);
       assert.deepEqual(report.circles, []);
-      assert.deepEqual(report.folderCircles, [['callers', 'operators']]);
+      assert.deepEqual(report.folderCircles, [['operators', 'partners']]);
     } finally {
       rmSync(root, { recursive: true });
     }
@@ -155,8 +155,8 @@ describe('the check itself', () => {
   test('finds a query outside a repository, tolerates a pending one and reports one that is gone', () => {
     const query = "export const f = (db) => db.selectFrom('apps').selectAll().execute();\n";
     const root = tree({
-      'callers/appRepository.ts': query,
-      'callers/credentials.ts': query,
+      'partners/appRepository.ts': query,
+      'partners/credentials.ts': query,
       'operators/sessions.ts': "export const g = (db) => db\n  .updateTable('operators');\n",
       'store/connect.ts': query,
       'keys/rotate.ts': "export const h = 'no query here: selectFrom';\n",
@@ -164,7 +164,7 @@ describe('the check itself', () => {
     });
     try {
       const report = checkLayers(root, { queriesPending: ['operators/sessions.ts', 'keys/rotate.ts'] });
-      assert.deepEqual(report.queries.sort(), ['callers/credentials.ts', 'retention/erase.ts']);
+      assert.deepEqual(report.queries.sort(), ['partners/credentials.ts', 'retention/erase.ts']);
       assert.deepEqual(report.staleQueries, ['keys/rotate.ts']);
     } finally {
       rmSync(root, { recursive: true });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createApp } from '../src/callers/credentials.ts';
-import { setRateLimit } from '../src/callers/manageCredentials.ts';
+import { createApp } from '../src/partners/credentials.ts';
+import { setRateLimit } from '../src/partners/manageCredentials.ts';
 import { ERRORS } from '../src/errors/catalogue.ts';
 import { loadConfig } from '../src/config.ts';
 import { PATHS } from '../src/http/paths.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createApp } from '../src/callers/credentials.ts';
+import { createApp } from '../src/partners/credentials.ts';
 import { ERRORS } from '../src/errors/catalogue.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
-import { setRateLimit } from '../src/callers/manageCredentials.ts';
+import { setRateLimit } from '../src/partners/manageCredentials.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { startInstances, type Instances } from './helpers/instances.ts';
 import {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { createApp } from '../src/callers/credentials.ts';
-import { setRateLimit } from '../src/callers/manageCredentials.ts';
+import { createApp } from '../src/partners/credentials.ts';
+import { setRateLimit } from '../src/partners/manageCredentials.ts';
 import { loadConfig } from '../src/config.ts';
 import { ERRORS } from '../src/errors/catalogue.ts';
 import { PATHS } from '../src/http/paths.ts';

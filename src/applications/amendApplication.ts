@@ -1,6 +1,6 @@
 import { restartDocuments } from '../documents/fetchDocuments.ts';
 import { actorName } from '../audit/actor.ts';
-import type { Caller } from '../callers/credentials.ts';
+import type { Caller } from '../partners/credentials.ts';
 import { maskCardNumber } from '../cards/cardNumber.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';

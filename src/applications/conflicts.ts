@@ -1,4 +1,4 @@
-import type { Caller } from '../callers/credentials.ts';
+import type { Caller } from '../partners/credentials.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 
 /** The 409s of a submission or amendment that meets another active application. */

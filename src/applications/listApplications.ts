@@ -1,4 +1,4 @@
-import type { Caller } from '../callers/credentials.ts';
+import type { Caller } from '../partners/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 import { ValidationError } from '../errors/serviceError.ts';

@@ -1,4 +1,4 @@
-import type { Caller } from '../callers/credentials.ts';
+import type { Caller } from '../partners/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import { Type, type Static } from 'typebox';

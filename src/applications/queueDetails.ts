@@ -1,7 +1,7 @@
 import { maskName } from '../record/masking.ts';
 import type { ServiceContext } from '../context.ts';
 import { openApplication } from '../record/sealedPayload.ts';
-import { appNames } from '../callers/appRepository.ts';
+import { appNames } from '../partners/appRepository.ts';
 import { liveClaimsOf, sealedPayloads } from '../record/applicationRepository.ts';
 
 /**

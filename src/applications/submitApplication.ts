@@ -1,4 +1,4 @@
-import type { Caller } from '../callers/credentials.ts';
+import type { Caller } from '../partners/credentials.ts';
 import { generateCardNumber, maskCardNumber } from '../cards/cardNumber.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';

@@ -22,7 +22,7 @@ export function appCredentialsCommands(apps: Command): void {
     )
     .option('--json', 'print {"app_id", "app_secret", "previous_secrets_expire_at"} as JSON')
     .action(async (options: { app: string; overlapSeconds: number; json?: boolean }) => {
-      const { rotateSecret } = await import('../callers/manageCredentials.ts');
+      const { rotateSecret } = await import('../partners/manageCredentials.ts');
       const rotated = await withContext((ctx) =>
         rotateSecret(ctx, options.app, options.overlapSeconds, cliChange()),
       );
@@ -49,7 +49,7 @@ export function appCredentialsCommands(apps: Command): void {
       .requiredOption('--app <app_id>', 'the app')
       .option('--json', 'print the app as JSON')
       .action(async (options: { app: string; json?: boolean }) => {
-        const { setAppStatus } = await import('../callers/appAdministration.ts');
+        const { setAppStatus } = await import('../partners/appAdministration.ts');
         const view = await withContext((ctx) => setAppStatus(ctx, options.app, status, cliChange()));
         print(options.json, view, () => `${view.app_id}  ${view.status}`);
       });
@@ -80,7 +80,7 @@ export function appCredentialsCommands(apps: Command): void {
         if (options.default === true ? !neither : !both)
           throw new Error('give --per-second and --burst, or --default alone');
         const limit = both ? { perSecond: options.perSecond!, burst: options.burst! } : null;
-        const { setRateLimit } = await import('../callers/manageCredentials.ts');
+        const { setRateLimit } = await import('../partners/manageCredentials.ts');
         const view = await withContext((ctx) => setRateLimit(ctx, options.app, limit, cliChange()));
         print(options.json, view, () =>
           view.rate_limit_per_second === null
@@ -102,7 +102,7 @@ export function appCredentialsCommands(apps: Command): void {
     .action(async (options: { app: string; limit?: number; default?: boolean; json?: boolean }) => {
       if ((options.limit === undefined) === (options.default !== true))
         throw new Error('give --limit or --default');
-      const { setConcurrencyLimit } = await import('../callers/manageCredentials.ts');
+      const { setConcurrencyLimit } = await import('../partners/manageCredentials.ts');
       const view = await withContext((ctx) =>
         setConcurrencyLimit(ctx, options.app, options.limit ?? null, cliChange()),
       );

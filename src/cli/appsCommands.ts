@@ -14,7 +14,7 @@ export function appsCommands(program: Command): void {
     .requiredOption('--name <name>', 'display name of the partner platform')
     .option('--json', 'print {"app_id", "app_secret"} as JSON')
     .action(async (options: { name: string; json?: boolean }) => {
-      const { createAppAudited } = await import('../callers/appAdministration.ts');
+      const { createAppAudited } = await import('../partners/appAdministration.ts');
       const created = await withContext((ctx) => createAppAudited(ctx, options.name, cliChange()));
       print(
         options.json,
@@ -29,7 +29,7 @@ export function appsCommands(program: Command): void {
     .description('list apps')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
-      const { listApps } = await import('../callers/appRepository.ts');
+      const { listApps } = await import('../partners/appRepository.ts');
       const rows = await withContext((ctx) => listApps(ctx.store.db));
       const view = rows.map((row) => ({
         app_id: row.app_id,

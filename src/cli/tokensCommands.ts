@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { TokenSelector } from '../callers/manageCredentials.ts';
+import type { TokenSelector } from '../partners/manageCredentials.ts';
 import { cliChange } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
@@ -27,7 +27,7 @@ export function tokensCommands(program: Command): void {
           : options.token !== undefined
             ? { token: options.token }
             : { tokenHash: options.tokenHash! };
-      const { revokeTokens } = await import('../callers/manageCredentials.ts');
+      const { revokeTokens } = await import('../partners/manageCredentials.ts');
       const result = await withContext((ctx) => revokeTokens(ctx, selector, cliChange()));
       print(options.json, result, () =>
         result.revoked === 0 ? 'no live token matched' : `revoked ${result.revoked} token(s)`,

@@ -18,7 +18,7 @@ import {
   type IdempotencyClaim,
   type IdempotencySettings,
 } from '../idempotency/idempotencyKeys.ts';
-import { bodyOf, callerOf } from './callerAuth.ts';
+import { bodyOf, callerOf } from './partnerAuth.ts';
 import { success } from './envelope.ts';
 import { describe } from '../errors/describe.ts';
 import { raises } from './routeErrors.ts';

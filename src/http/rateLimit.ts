@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Caller } from '../callers/credentials.ts';
+import type { Caller } from '../partners/credentials.ts';
 import type { Config } from '../config.ts';
 import type { ErrorName } from '../errors/catalogue.ts';
 import { ServiceError } from '../errors/serviceError.ts';

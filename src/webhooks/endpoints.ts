@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Type, type Static, type TSchema } from 'typebox';
-import { findApp } from '../callers/appRepository.ts';
+import { findApp } from '../partners/appRepository.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';

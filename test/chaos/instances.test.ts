@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createApp } from '../../src/callers/credentials.ts';
+import { createApp } from '../../src/partners/credentials.ts';
 import { generateCardNumber } from '../../src/cards/cardNumber.ts';
 import { loadConfig } from '../../src/config.ts';
 import { PATHS } from '../../src/http/paths.ts';

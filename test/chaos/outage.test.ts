@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { createApp } from '../../src/callers/credentials.ts';
+import { createApp } from '../../src/partners/credentials.ts';
 import { loadConfig } from '../../src/config.ts';
 import { PATHS } from '../../src/http/paths.ts';
 import { createLogger } from '../../src/logger.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { createApp } from '../../src/callers/credentials.ts';
+import { createApp } from '../../src/partners/credentials.ts';
 import { createOperator } from '../../src/operators/operators.ts';
 import { claimApplication } from '../../src/applications/reviewClaims.ts';
 import { SYSTEM } from '../../src/audit/actor.ts';

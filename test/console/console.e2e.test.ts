@@ -4,7 +4,7 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { amendApplication } from '../../src/applications/amendApplication.ts';
 import { submitApplication } from '../../src/applications/submitApplication.ts';
-import { createApp } from '../../src/callers/credentials.ts';
+import { createApp } from '../../src/partners/credentials.ts';
 import { PATHS } from '../../src/http/paths.ts';
 import { createOperator } from '../../src/operators/operators.ts';
 import type { Role } from '../../src/access/roles.ts';

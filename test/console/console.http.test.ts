@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { createApp } from '../../src/callers/credentials.ts';
+import { createApp } from '../../src/partners/credentials.ts';
 import { OPERATOR_ACTIONS, STATUSES, TRANSITIONS } from '../../src/record/lifecycle.ts';
 import { CONTENT_SECURITY_POLICY } from '../../src/http/console/securityHeaders.ts';
 import { PATHS } from '../../src/http/paths.ts';

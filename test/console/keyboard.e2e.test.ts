@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { amendApplication } from '../../src/applications/amendApplication.ts';
-import { createApp } from '../../src/callers/credentials.ts';
+import { createApp } from '../../src/partners/credentials.ts';
 import { createOperator } from '../../src/operators/operators.ts';
 import { SYSTEM } from '../../src/audit/actor.ts';
 import { skipWithout } from '../helpers/components.ts';

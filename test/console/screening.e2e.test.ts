@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { pino } from 'pino';
 import { SYSTEM } from '../../src/audit/actor.ts';
 import { submitApplication } from '../../src/applications/submitApplication.ts';
-import { createApp } from '../../src/callers/credentials.ts';
+import { createApp } from '../../src/partners/credentials.ts';
 import { createOperator } from '../../src/operators/operators.ts';
 import { importList } from '../../src/screening/importList.ts';
 import { screeningIndexFor } from '../../src/screening/indexCache.ts';

@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import * as OTPAuth from 'otpauth';
 import { SYSTEM } from '../../src/audit/actor.ts';
 import { listAudit } from '../../src/audit/auditTrail.ts';
-import { createApp } from '../../src/callers/credentials.ts';
+import { createApp } from '../../src/partners/credentials.ts';
 import { createOperator } from '../../src/operators/operators.ts';
 import { Applications, enrolFactor, TEST_PASSWORD } from '../helpers/operators.ts';
 import { startService, type TestService } from '../helpers/service.ts';

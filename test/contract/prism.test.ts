@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { Status } from '../../src/record/lifecycle.ts';
 import { SYSTEM } from '../../src/audit/actor.ts';
-import { createApp } from '../../src/callers/credentials.ts';
+import { createApp } from '../../src/partners/credentials.ts';
 import { PATHS } from '../../src/http/paths.ts';
 import { createOperator } from '../../src/operators/operators.ts';
 import { SENSITIVE_FIELDS } from '../../src/redaction.ts';

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { eventTypeFor, type Status } from '../../src/record/lifecycle.ts';
 import { submitApplication } from '../../src/applications/submitApplication.ts';
-import { createApp } from '../../src/callers/credentials.ts';
+import { createApp } from '../../src/partners/credentials.ts';
 import type { ServiceContext } from '../../src/context.ts';
 import { eventRow } from '../../src/events/outbox.ts';
 import { appendEvent } from '../../src/record/applicationRepository.ts';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Caller } from '../../src/callers/credentials.ts';
+import type { Caller } from '../../src/partners/credentials.ts';
 import { submitApplication } from '../../src/applications/submitApplication.ts';
 import { transitionApplication } from '../../src/applications/transitionApplication.ts';
 import { findTransition, TRANSITIONS, INITIAL_STATUS, type Status } from '../../src/record/lifecycle.ts';

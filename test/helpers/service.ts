@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { build } from '../../src/app.ts';
-import { createApp } from '../../src/callers/credentials.ts';
+import { createApp } from '../../src/partners/credentials.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { ServiceContext } from '../../src/context.ts';
 import { PATHS } from '../../src/http/paths.ts';

@@ -1,6 +1,6 @@
 import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
-import { RotatedSecret, rotateSecret } from '../../callers/manageCredentials.ts';
+import { RotatedSecret, rotateSecret } from '../../partners/manageCredentials.ts';
 import type { ServiceContext } from '../../context.ts';
 import { success } from '../envelope.ts';
 import { changedBy, requireOperator } from './operatorAuth.ts';

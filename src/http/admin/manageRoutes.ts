@@ -1,9 +1,9 @@
 import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import { listAudit } from '../../audit/auditTrail.ts';
-import { CreatedApp } from '../../callers/credentials.ts';
+import { CreatedApp } from '../../partners/credentials.ts';
 import type { ServiceContext } from '../../context.ts';
-import { createAppAudited, listAppViews, setAppStatus } from '../../callers/appAdministration.ts';
+import { createAppAudited, listAppViews, setAppStatus } from '../../partners/appAdministration.ts';
 import {
   createOperator,
   listOperatorViews,

@@ -5,7 +5,7 @@ import { StatusView } from '../../applications/queryApplication.ts';
 import { ApplicationRequest, ExternalId, SerialNumber } from '../../record/schema.ts';
 import type { ServiceContext } from '../../context.ts';
 import type { ErrorName } from '../../errors/catalogue.ts';
-import { callerOf } from '../callerAuth.ts';
+import { callerOf } from '../partnerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';
 import { AppId, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';

@@ -6,7 +6,7 @@ import { ApplicationRequest, ExternalId, SerialNumber } from '../../record/schem
 import { checkSubmission, submitApplication } from '../../applications/submitApplication.ts';
 import type { ServiceContext } from '../../context.ts';
 import type { ErrorName } from '../../errors/catalogue.ts';
-import { callerAuthentication, callerOf } from '../callerAuth.ts';
+import { callerAuthentication, callerOf } from '../partnerAuth.ts';
 import { success } from '../envelope.ts';
 import { idempotencyOf } from '../idempotency.ts';
 import { PATHS } from '../paths.ts';

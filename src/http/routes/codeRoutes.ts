@@ -2,7 +2,7 @@ import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import { CodeTables } from '../../codes/codeEntries.ts';
 import type { ServiceContext } from '../../context.ts';
-import { callerAuthentication } from '../callerAuth.ts';
+import { callerAuthentication } from '../partnerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';
 import { AppId, CALLER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';

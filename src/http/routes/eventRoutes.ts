@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { EVENT_TYPES } from '../../record/lifecycle.ts';
 import type { ServiceContext } from '../../context.ts';
 import { EventPage, listEvents } from '../../applications/listEvents.ts';
-import { callerAuthentication, callerOf } from '../callerAuth.ts';
+import { callerAuthentication, callerOf } from '../partnerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';
 import { AppId, CALLER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';

@@ -1,6 +1,6 @@
 import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
-import { cancelApplication, simulateTransition } from '../../applications/callerTransitions.ts';
+import { cancelApplication, simulateTransition } from '../../applications/partnerTransitions.ts';
 import { INITIAL_STATUS, STATUSES, type Status } from '../../record/lifecycle.ts';
 import { listApplications, MAX_LIMIT } from '../../applications/listApplications.ts';
 import { MAX_REASON_CODES } from '../../applications/reasonCodes.ts';
@@ -9,7 +9,7 @@ import { StatusView } from '../../applications/queryApplication.ts';
 import { ExternalId, LIMITS, SerialNumber } from '../../record/schema.ts';
 import { DETAIL_LIMIT, TRACKING_URL_LIMIT } from '../../applications/transitionApplication.ts';
 import type { ServiceContext } from '../../context.ts';
-import { callerOf } from '../callerAuth.ts';
+import { callerOf } from '../partnerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';
 import { AppId, CALLER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';

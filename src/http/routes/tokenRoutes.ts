@@ -1,8 +1,8 @@
 import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
-import { IssuedToken, issueToken } from '../../callers/credentials.ts';
+import { IssuedToken, issueToken } from '../../partners/credentials.ts';
 import type { ServiceContext } from '../../context.ts';
-import { bodyOf, checkTimestamp } from '../callerAuth.ts';
+import { bodyOf, checkTimestamp } from '../partnerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';
 import { AppId, CALLER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';

@@ -1,4 +1,4 @@
-import type { Caller } from '../callers/credentials.ts';
+import type { Caller } from '../partners/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { resolveSerial, type ApplicationReference } from './applicationReference.ts';
 import type { Status } from '../record/lifecycle.ts';

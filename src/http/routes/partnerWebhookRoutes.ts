@@ -15,11 +15,11 @@ import {
   setOwnEndpointStatus,
   showOwnEndpoint,
   TestDelivery,
-} from '../../webhooks/callerWebhooks.ts';
+} from '../../webhooks/partnerWebhooks.ts';
 import { DeliveryView, MAX_DELIVERIES_LISTED, Redelivery } from '../../webhooks/deliveries.ts';
 import { MAX_URL_LENGTH } from '../../network/endpointUrl.ts';
 import { CreatedEndpoint, EndpointView } from '../../webhooks/endpoints.ts';
-import { callerAuthentication, callerOf } from '../callerAuth.ts';
+import { callerAuthentication, callerOf } from '../partnerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';
 import { AppId, CALLER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
@@ -73,7 +73,7 @@ function operation<B extends TSchema, R extends TSchema>(spec: {
   };
 }
 
-export function webhookCallerRoutes(ctx: ServiceContext) {
+export function partnerWebhookRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
     app.addHook('preValidation', callerAuthentication(ctx));
     const appOf = (request: FastifyRequest) => callerOf(request).appId;

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
-import { cachedCaller, lookupCaller, type Caller } from '../callers/credentials.ts';
+import { cachedCaller, lookupCaller, type Caller } from '../partners/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 // `request.server.limits`, installed by build().
