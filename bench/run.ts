@@ -108,7 +108,7 @@ async function dropSchema(env: Record<string, string>): Promise<void> {
 }
 
 /** A caller of the service on `env`'s store, with its token. */
-async function caller(
+async function partner(
   env: Record<string, string>,
   server: Server,
   name = 'bench',
@@ -127,7 +127,7 @@ async function caller(
 
 let applicantCounter = 0;
 /** The duplicate flood's other caller numbers its applicants from here (born in the 1980s, apart from the rest). */
-const OTHER_CALLER_APPLICANTS = 3_000_000;
+const OTHER_PARTNER_APPLICANTS = 3_000_000;
 const freshBody = (appId: string) => () => JSON.stringify(uniqueApplicant(applicantCounter++, appId));
 
 interface Measured extends LoadResult {
@@ -193,7 +193,7 @@ async function onFreshServer<T>(
       : { ...env, ...SERVICE_ENV },
   );
   try {
-    const auth = kind === 'service' ? await caller(env, server) : { appId: 'floor', token: 'none' };
+    const auth = kind === 'service' ? await partner(env, server) : { appId: 'floor', token: 'none' };
     return await work(
       server,
       {
@@ -305,8 +305,8 @@ async function duplicateFlood(target: TargetName, freshRps: number) {
   const env = storeEnv(target);
   let server = await startServer('service', { ...env, ...SERVICE_ENV });
   try {
-    const flooder = await caller(env, server, 'flooder');
-    const other = await caller(env, server, 'other');
+    const flooder = await partner(env, server, 'flooder');
+    const other = await partner(env, server, 'other');
     const applicant = uniqueApplicant(applicantCounter++, flooder.appId);
     const first = await fetch(`${server.url}${PATHS.apply}`, {
       method: 'POST',
@@ -335,16 +335,16 @@ async function duplicateFlood(target: TargetName, freshRps: number) {
       connections: 64,
       firstApplicant,
     });
-    const alone = await pacedInThread(fresh(OTHER_CALLER_APPLICANTS));
+    const alone = await pacedInThread(fresh(OTHER_PARTNER_APPLICANTS));
     const [during] = await Promise.all([
-      pacedInThread(fresh(OTHER_CALLER_APPLICANTS + 500_000)),
+      pacedInThread(fresh(OTHER_PARTNER_APPLICANTS + 500_000)),
       load({ ...flood, seconds: SECONDS + 1 }),
     ]);
     // As deployed: the flooding app under the default per-app limit (most of its flood is 429s).
     await setAppRate(env, flooder.appId, DEFAULT_APP_RATE, DEFAULT_APP_BURST);
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // the token cache (TOKEN_CACHE_MS)
     const [duringLimited, limitedFlood] = await Promise.all([
-      pacedInThread(fresh(OTHER_CALLER_APPLICANTS + 1_000_000)),
+      pacedInThread(fresh(OTHER_PARTNER_APPLICANTS + 1_000_000)),
       load({ ...flood, seconds: SECONDS + 1 }),
     ]);
     // With the cap: the flood's rate unlimited again, the service restarted with the cap on.
@@ -357,7 +357,7 @@ async function duplicateFlood(target: TargetName, freshRps: number) {
     });
     const capped = { alone: [] as LoadResult[], during: [] as LoadResult[], flood: [] as LoadResult[] };
     const cappedFresh = (run: number, during: boolean) => ({
-      ...fresh(OTHER_CALLER_APPLICANTS + 1_500_000 + run * 200_000 + (during ? 100_000 : 0)),
+      ...fresh(OTHER_PARTNER_APPLICANTS + 1_500_000 + run * 200_000 + (during ? 100_000 : 0)),
       url: server.url,
     });
     if (WARMUP > 0) await load({ ...flood, url: server.url, seconds: WARMUP }); // warms the new process
@@ -382,7 +382,7 @@ async function duplicateFlood(target: TargetName, freshRps: number) {
       other2xx: runs.reduce((sum, r) => sum + (r.statuses['2xx'] ?? 0), 0),
       fiveXx: runs.reduce((sum, r) => sum + (r.statuses['5xx'] ?? 0), 0),
       ratioToFresh: Math.round((s.rps / freshRps) * 100) / 100,
-      otherCaller: {
+      otherPartner: {
         rate,
         alone: { p50: alone.p50, p99: alone.p99, non2xx: alone.non2xx },
         duringFlood: { p50: during.p50, p99: during.p99, non2xx: during.non2xx },
@@ -452,7 +452,7 @@ async function readBenchmarks(target: TargetName) {
   const env = storeEnv(target);
   const server = await startServer('service', { ...env, ...SERVICE_ENV });
   try {
-    const auth = await caller(env, server);
+    const auth = await partner(env, server);
     const ctx = await openContext(loadConfig(env), createLogger({ logLevel: 'silent' }));
     const headers = { authorization: auth.token };
     const query = async (size: number) => {
@@ -526,7 +526,7 @@ async function sizeBenchmarks(target: TargetName) {
     const env = storeEnv(target);
     const server = await startServer('service', { ...env, ...SERVICE_ENV });
     try {
-      const auth = await caller(env, server);
+      const auth = await partner(env, server);
       const grownSeconds = count === 0 ? 0 : await growStore(env, auth.appId, count);
       return { grownSeconds, rps: await sizeLoads(server.url, auth, SECONDS, WARMUP) };
     } finally {

@@ -105,12 +105,12 @@ async function run(variant: Variant): Promise<LoadResult & { cpuMsPerRequest: nu
   const env = storeEnv();
   const server = await startServer('service', { ...env, ...variant.env });
   try {
-    const caller = await prepare(env, server, variant.listEntries);
+    const partner = await prepare(env, server, variant.listEntries);
     const options = {
       url: server.url,
       path: PATHS.apply,
-      headers: { authorization: caller.token },
-      body: () => JSON.stringify(uniqueApplicant(applicants++, caller.appId)),
+      headers: { authorization: partner.token },
+      body: () => JSON.stringify(uniqueApplicant(applicants++, partner.appId)),
     };
     if (variant.listEntries > 0) {
       // The index of the list is built once per process, at its first screening (1 to 2.5 s of

@@ -41,12 +41,12 @@ let applicants = 5_000_000;
 /** Requests per second of each load against a running service, for its caller. */
 export async function sizeLoads(
   url: string,
-  caller: { appId: string; token: string },
+  partner: { appId: string; token: string },
   seconds: number,
   warmupSeconds: number,
 ): Promise<SizeLoads> {
-  const headers = { authorization: caller.token };
-  const duplicate = JSON.stringify(uniqueApplicant(applicants++, caller.appId));
+  const headers = { authorization: partner.token };
+  const duplicate = JSON.stringify(uniqueApplicant(applicants++, partner.appId));
   const first = await fetch(`${url}${PATHS.apply}`, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
@@ -54,7 +54,7 @@ export async function sizeLoads(
   });
   const serial = ((await first.json()) as { data: { busi_water_no: string } }).data.busi_water_no;
   const signed = (body: Record<string, unknown>) => () =>
-    JSON.stringify({ app_id: caller.appId, timestamp: Math.floor(Date.now() / 1000), ...body });
+    JSON.stringify({ app_id: partner.appId, timestamp: Math.floor(Date.now() / 1000), ...body });
   // Each load first runs unmeasured on the fresh process, as the other parts' loads do: without it
   // the first load measured the JIT's warm-up (SQLite submit 366 requests/s against ~1,300 warm).
   const rps = async (path: string, body: () => string) => {
@@ -62,7 +62,7 @@ export async function sizeLoads(
     return Math.round((await load({ url, path, headers, body, seconds })).rps);
   };
   return {
-    submit: await rps(PATHS.apply, () => JSON.stringify(uniqueApplicant(applicants++, caller.appId))),
+    submit: await rps(PATHS.apply, () => JSON.stringify(uniqueApplicant(applicants++, partner.appId))),
     duplicate: await rps(PATHS.apply, () => duplicate),
     query: await rps(PATHS.query, signed({ busi_water_no: serial })),
     list: await rps(PATHS.list, signed({ limit: 20 })),

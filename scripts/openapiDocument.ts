@@ -10,7 +10,7 @@ import { openContext } from '../src/start.ts';
  * The OpenAPI documents as the service serves them with default settings, built on a throwaway
  * store: the caller API (`/openapi.json`) and the admin API (`/admin/openapi.json`).
  */
-export async function openapiDocuments(): Promise<{ caller: string; admin: string }> {
+export async function openapiDocuments(): Promise<{ partner: string; admin: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cardapply-openapi-'));
   try {
     const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
@@ -20,7 +20,7 @@ export async function openapiDocuments(): Promise<{ caller: string; admin: strin
     await app.ready();
     const served = async (url: string) =>
       `${JSON.stringify(JSON.parse((await app.inject({ method: 'GET', url })).body), null, 2)}\n`;
-    const documents = { caller: await served('/openapi.json'), admin: await served('/admin/openapi.json') };
+    const documents = { partner: await served('/openapi.json'), admin: await served('/admin/openapi.json') };
     await app.close();
     await ctx.store.close();
     return documents;
@@ -31,5 +31,5 @@ export async function openapiDocuments(): Promise<{ caller: string; admin: strin
 
 /** The caller API's document (what `openapi.json` holds and the client is generated from). */
 export async function openapiDocument(): Promise<string> {
-  return (await openapiDocuments()).caller;
+  return (await openapiDocuments()).partner;
 }

@@ -13,7 +13,7 @@ import { installRouteErrors } from './http/routeErrors.ts';
 import { installHttpMetrics } from './http/metricsHooks.ts';
 import { installRequestHooks } from './http/requestHooks.ts';
 import { DOCUMENT_SCHEMAS, SERVERS, TAGS, webhooksSection, withExamples } from './http/openapiDocs.ts';
-import { callerDocument } from './http/openapiDocuments.ts';
+import { partnerDocument } from './http/openapiDocuments.ts';
 import { adminRoutes, ADMIN_PREFIX } from './http/admin/adminRoutes.ts';
 import { webhookAdminRoutes } from './http/admin/webhookRoutes.ts';
 import { consoleRoutes } from './http/console/consoleRoutes.ts';
@@ -69,7 +69,7 @@ export async function build(ctx: ServiceContext, options: BuildOptions): Promise
     frameworkErrors: frameworkError,
     clientErrorHandler: clientError,
   });
-  app.decorateRequest('caller', null);
+  app.decorateRequest('partner', null);
   app.decorateRequest('operator', null);
   closeConnectionsAsTheyIdle(app);
 
@@ -136,7 +136,7 @@ export async function build(ctx: ServiceContext, options: BuildOptions): Promise
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     staticCSP: true,
-    transformSpecification: (document) => callerDocument(document as Record<string, unknown>),
+    transformSpecification: (document) => partnerDocument(document as Record<string, unknown>),
   });
 
   await app.register(systemRoutes(ctx));

@@ -48,10 +48,10 @@ describe('log redaction, the second line of defence', () => {
 
   test('the object logged is not changed, and harmless fields pass as they are', () => {
     const { lines, logger } = capture();
-    const object = { status: 200, route: '/x', caller: { app_id: 'app_1', token: VALUE } };
+    const object = { status: 200, route: '/x', partner: { app_id: 'app_1', token: VALUE } };
     logger.info(object, 'request');
-    assert.equal(object.caller.token, VALUE);
-    assert.deepEqual(lines[0]!['caller'], { app_id: 'app_1', token: '[redacted]' });
+    assert.equal(object.partner.token, VALUE);
+    assert.deepEqual(lines[0]!['partner'], { app_id: 'app_1', token: '[redacted]' });
     assert.equal(lines[0]!['status'], 200);
     assert.equal(lines[0]!['route'], '/x');
   });

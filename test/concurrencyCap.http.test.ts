@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PATHS } from '../src/http/paths.ts';
-import { callerAuthentication } from '../src/http/partnerAuth.ts';
+import { partnerAuthentication } from '../src/http/partnerAuth.ts';
 import { setConcurrencyLimit } from '../src/partners/manageCredentials.ts';
 import { SYSTEM } from '../src/audit/actor.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
@@ -61,7 +61,7 @@ for (const storeName of storeNames()) {
       const target = createStoreTarget(storeName);
       const instance = await startInstanceOn(target, { APP_CONCURRENCY_LIMIT: String(LIMIT) }, (app, ctx) => {
         void app.register(async (scope) => {
-          scope.addHook('preValidation', callerAuthentication(ctx));
+          scope.addHook('preValidation', partnerAuthentication(ctx));
           scope.post(HELD, { config: { operation: 'test.held' } }, async () => {
             await gate.opened;
             return { code: 0, data: null, msg: 'ok' };

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { submitApplication } from '../src/applications/submitApplication.ts';
 import { ServiceError } from '../src/errors/serviceError.ts';
 import type { ServiceContext } from '../src/context.ts';
-import { callerAuthentication } from '../src/http/partnerAuth.ts';
+import { partnerAuthentication } from '../src/http/partnerAuth.ts';
 import { success } from '../src/http/envelope.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { requestHash } from '../src/idempotency/canonicalJson.ts';
@@ -28,7 +28,7 @@ const runs = new Map<string, number>();
 /** A test-only idempotent route: `fault-once` fails with a 500 on its first run, `conflict` is a 409. */
 function testRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   void app.register(async (scope) => {
-    scope.addHook('preValidation', callerAuthentication(ctx));
+    scope.addHook('preValidation', partnerAuthentication(ctx));
     scope.post(
       '/test/idempotent',
       { config: { operation: 'test.idempotent', idempotent: true } },

@@ -1,6 +1,6 @@
 import { restartDocuments } from '../documents/fetchDocuments.ts';
 import { actorName } from '../audit/actor.ts';
-import type { Caller } from '../partners/credentials.ts';
+import type { Partner } from '../partners/credentials.ts';
 import { maskCardNumber } from '../cards/cardNumber.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
@@ -32,13 +32,13 @@ const SUBMIT_FIELDS = new Set(Object.keys(ApplicationRequest.properties));
 
 export async function amendApplication(
   ctx: ServiceContext,
-  caller: Caller,
+  partner: Partner,
   body: Record<string, unknown>,
 ): Promise<StatusView> {
   const reference = referenceOf(body);
-  const serial = await resolveSerial(ctx, caller, reference);
+  const serial = await resolveSerial(ctx, partner, reference);
   if (!isSerialNumber(serial)) throw new ServiceError('applicationNotFound');
-  const row = await findForAmend(ctx.store.db, serial, caller.appId);
+  const row = await findForAmend(ctx.store.db, serial, partner.appId);
   if (row === undefined) throw new ServiceError('applicationNotFound');
   if (row.status !== 'SUPPLEMENT_REQUIRED') {
     throw new ServiceError('transitionNotAllowed', {
@@ -72,19 +72,19 @@ export async function amendApplication(
   const cardHash = ctx.keyRing.blindIndex('card', cardNo);
   const payload = sealApplication(ctx.keyRing, serial, { ...application, card_no: cardNo });
   const now = ctx.now();
-  const actor = actorName({ kind: 'caller', id: caller.appId });
+  const actor = actorName({ kind: 'caller', id: partner.appId });
 
   try {
     await ctx.store.transaction(async (trx) => {
       const holder = await findActiveByCertHash(trx, documentHash);
-      if (holder !== undefined && holder.busi_water_no !== serial) throw duplicateOf(caller, holder);
+      if (holder !== undefined && holder.busi_water_no !== serial) throw duplicateOf(partner, holder);
       if (cardHash !== row.card_no_hash && (await isCardNumberTaken(trx, cardHash))) {
         throw new ServiceError('cardNoTaken');
       }
       const fields = { amended_fields: requested, changed_fields: changed };
       await changeState(ctx, trx, {
         busi_water_no: serial,
-        app_id: caller.appId,
+        app_id: partner.appId,
         from: 'SUPPLEMENT_REQUIRED',
         to: 'IN_REVIEW',
         version: row.version,
@@ -119,10 +119,10 @@ export async function amendApplication(
     // PostgreSQL: another submission or amendment took the document or the card number meanwhile.
     const constraint = violatedConstraint(error);
     if (constraint === 'applications_card_no_hash_key') throw new ServiceError('cardNoTaken');
-    throw duplicateOf(caller, await findActiveByCertHash(ctx.store.db, documentHash));
+    throw duplicateOf(partner, await findActiveByCertHash(ctx.store.db, documentHash));
   }
   ctx.metrics.onTransition('SUPPLEMENT_REQUIRED', 'IN_REVIEW');
-  return queryApplication(ctx, caller, serial);
+  return queryApplication(ctx, partner, serial);
 }
 
 function referenceOf(body: Record<string, unknown>): { busi_water_no?: string; external_id?: string } {

@@ -1,4 +1,4 @@
-import type { Caller } from '../partners/credentials.ts';
+import type { Partner } from '../partners/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
@@ -19,7 +19,7 @@ export interface ApplicationReference {
  */
 export async function resolveSerial(
   ctx: ServiceContext,
-  caller: Caller,
+  partner: Partner,
   reference: ApplicationReference,
 ): Promise<string> {
   const { busi_water_no: serial, external_id: externalId } = reference;
@@ -27,7 +27,7 @@ export async function resolveSerial(
     throw new ValidationError([problem('busi_water_no', 'fieldRequired')]);
   }
   if (externalId === undefined) return serial!;
-  const found = await findSerialByExternalId(ctx.store.db, caller.appId, externalId);
+  const found = await findSerialByExternalId(ctx.store.db, partner.appId, externalId);
   if (found === undefined || (serial !== undefined && serial !== found)) {
     throw new ServiceError('applicationNotFound');
   }

@@ -7,7 +7,7 @@ import { eventRow, type ApplicationEventPayload } from '../events/outbox.ts';
 import type { ApplicationsTable, Database } from '../store/tables.ts';
 import { appendEvent, updateAtVersion } from '../record/applicationRepository.ts';
 import { eventTypeFor, isFinal, type Status } from '../record/lifecycle.ts';
-import { callerReasonCodes, storedReasonCodes } from './reasonCodes.ts';
+import { partnerReasonCodes, storedReasonCodes } from './reasonCodes.ts';
 
 /**
  * The one write of an application's change of state, whoever makes it (an operator's review, a
@@ -131,7 +131,7 @@ export function eventPayload(
     previous_status: change.from,
     reason: change.reason,
     // The caller's reading of the codes: events and webhooks go to the caller.
-    reason_codes: callerReasonCodes(change.reason_codes),
+    reason_codes: partnerReasonCodes(change.reason_codes),
     card_no_masked: change.card_no_masked,
     external_id: change.external_id,
     ...(requested.length === 0 ? {} : { requested_fields: [...requested] }),

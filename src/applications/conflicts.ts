@@ -1,4 +1,4 @@
-import type { Caller } from '../partners/credentials.ts';
+import type { Partner } from '../partners/credentials.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 
 /** The 409s of a submission or amendment that meets another active application. */
@@ -9,10 +9,10 @@ import { ServiceError } from '../errors/serviceError.ts';
  * between: then it is a 409 all the same, and a retry goes through.
  */
 export function duplicateOf(
-  caller: Caller,
+  partner: Partner,
   existing: { busi_water_no: string; app_id: string } | undefined,
 ): ServiceError {
-  const own = existing !== undefined && existing.app_id === caller.appId;
+  const own = existing !== undefined && existing.app_id === partner.appId;
   return new ServiceError(
     'duplicateApplication',
     own ? { data: { busi_water_no: existing.busi_water_no } } : {},

@@ -1,8 +1,8 @@
-import type { Caller } from '../partners/credentials.ts';
+import type { Partner } from '../partners/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 import { ValidationError } from '../errors/serviceError.ts';
-import { callerOutcomes } from '../documents/documentView.ts';
+import { partnerOutcomes } from '../documents/documentView.ts';
 import { listHistories } from '../events/eventRepository.ts';
 import {
   listApplicationRows,
@@ -95,13 +95,13 @@ async function page(ctx: ServiceContext, filter: ApplicationFilter): Promise<Pag
 /** A caller's applications, with their histories. Only the caller's own, whatever the query says. */
 export async function listApplications(
   ctx: ServiceContext,
-  caller: Caller,
+  partner: Partner,
   query: Omit<ApplicationQuery, 'app_id' | 'busi_water_no'>,
 ): Promise<Page<StatusView>> {
   // A caller never filters on screening (no tipping off), whatever its query says.
   const result = await page(ctx, {
     ...filterOf(query),
-    appId: caller.appId,
+    appId: partner.appId,
     busiWaterNo: undefined,
     screeningOpen: false,
   });
@@ -109,7 +109,7 @@ export async function listApplications(
     ctx.store.db,
     result.items.map((row) => row.busi_water_no),
   );
-  const documents = await callerOutcomes(ctx.store.db, result.items);
+  const documents = await partnerOutcomes(ctx.store.db, result.items);
   return {
     items: result.items.map((row) =>
       statusView(row, histories.get(row.busi_water_no) ?? [], documents.get(row.busi_water_no) ?? {}),

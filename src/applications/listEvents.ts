@@ -1,4 +1,4 @@
-import type { Caller } from '../partners/credentials.ts';
+import type { Partner } from '../partners/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { problem } from '../errors/problems.ts';
 import { ValidationError } from '../errors/serviceError.ts';
@@ -29,13 +29,13 @@ export const DEFAULT_LIMIT = 20;
 
 export async function listEvents(
   ctx: ServiceContext,
-  caller: Caller,
+  partner: Partner,
   request: ListEventsRequest,
 ): Promise<EventPage> {
   const limit = request.limit ?? DEFAULT_LIMIT;
   const after = request.cursor === undefined ? undefined : decodeCursor(request.cursor);
   const rows = await findAppEvents(ctx.store.db, {
-    appId: caller.appId,
+    appId: partner.appId,
     type: request.type,
     busiWaterNo: request.busi_water_no,
     after,

@@ -1,4 +1,4 @@
-import type { Caller } from '../partners/credentials.ts';
+import type { Partner } from '../partners/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { resolveSerial, type ApplicationReference } from './applicationReference.ts';
 import type { Status } from '../record/lifecycle.ts';
@@ -7,24 +7,24 @@ import { transitionApplication } from './transitionApplication.ts';
 
 /** The moves a caller makes on its own applications, answered with the status view. */
 
-export const CALLER_SOURCE = 'caller-api';
+export const PARTNER_SOURCE = 'caller-api';
 
 /** Cancel: allowed from SUBMITTED or IN_REVIEW (the lifecycle table says so), else 409. */
 export async function cancelApplication(
   ctx: ServiceContext,
-  caller: Caller,
+  partner: Partner,
   request: ApplicationReference & { reason?: string | undefined },
 ): Promise<StatusView> {
-  const serial = await resolveSerial(ctx, caller, request);
+  const serial = await resolveSerial(ctx, partner, request);
   await transitionApplication(ctx, {
     busiWaterNo: serial,
     to: 'CANCELLED',
-    actor: { kind: 'caller', id: caller.appId },
+    actor: { kind: 'caller', id: partner.appId },
     reason: request.reason,
-    appId: caller.appId,
-    source: CALLER_SOURCE,
+    appId: partner.appId,
+    source: PARTNER_SOURCE,
   });
-  return queryApplication(ctx, caller, serial);
+  return queryApplication(ctx, partner, serial);
 }
 
 /**
@@ -35,7 +35,7 @@ export async function cancelApplication(
  */
 export async function simulateTransition(
   ctx: ServiceContext,
-  caller: Caller,
+  partner: Partner,
   request: {
     busi_water_no: string;
     status: Status;
@@ -50,7 +50,7 @@ export async function simulateTransition(
   await transitionApplication(ctx, {
     busiWaterNo: request.busi_water_no,
     to: request.status,
-    actor: { kind: 'caller', id: caller.appId },
+    actor: { kind: 'caller', id: partner.appId },
     reason: request.reason,
     reasonCodes: request.reason_codes,
     requestedFields: request.requested_fields,
@@ -59,9 +59,9 @@ export async function simulateTransition(
       tracking_no: request.tracking_no ?? `SIM${request.busi_water_no.slice(-12)}`,
       tracking_url: request.tracking_url,
     },
-    appId: caller.appId,
+    appId: partner.appId,
     simulated: true,
-    source: `${CALLER_SOURCE} sandbox`,
+    source: `${PARTNER_SOURCE} sandbox`,
   });
-  return queryApplication(ctx, caller, request.busi_water_no);
+  return queryApplication(ctx, partner, request.busi_water_no);
 }

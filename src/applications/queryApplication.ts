@@ -1,13 +1,13 @@
-import type { Caller } from '../partners/credentials.ts';
+import type { Partner } from '../partners/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import { Type, type Static } from 'typebox';
-import { callerOutcomes } from '../documents/documentView.ts';
+import { partnerOutcomes } from '../documents/documentView.ts';
 import { DocumentOutcomes } from '../events/documentOutcomes.ts';
 import { listHistory, type HistoryRow } from '../events/eventRepository.ts';
 import { findApplicationOfApp } from '../record/applicationRepository.ts';
 import { STATUSES, storedStatus } from '../record/lifecycle.ts';
-import { callerReasonCodes, reasonCodesOf } from './reasonCodes.ts';
+import { partnerReasonCodes, reasonCodesOf } from './reasonCodes.ts';
 import { fieldListOf } from './requestedFields.ts';
 import { SerialNumber } from '../record/schema.ts';
 import { isSerialNumber } from '../record/serialNumber.ts';
@@ -130,7 +130,7 @@ export function statusView(
     external_id: row.external_id ?? null,
     status: storedStatus(row.status),
     status_reason: row.status_reason,
-    reason_codes: callerReasonCodes(reasonCodesOf(row.reason_codes)),
+    reason_codes: partnerReasonCodes(reasonCodesOf(row.reason_codes)),
     requested_fields: fieldListOf(row.requested_fields),
     card_no_masked: row.card_no_masked,
     created_at: seconds(row.created_at),
@@ -140,7 +140,7 @@ export function statusView(
         status: h.to_status,
         at: seconds(h.at),
         reason: h.reason,
-        reason_codes: callerReasonCodes(reasonCodesOf(h.reason_codes)),
+        reason_codes: partnerReasonCodes(reasonCodesOf(h.reason_codes)),
       };
       const shipment = shipmentOf(h.details);
       if (shipment !== undefined) entry.details = shipment;
@@ -153,14 +153,14 @@ export function statusView(
 
 export async function queryApplication(
   ctx: ServiceContext,
-  caller: Caller,
+  partner: Partner,
   busiWaterNo: string,
 ): Promise<StatusView> {
   // A string that cannot be a serial is not looked up: it answers like an unknown one.
   if (!isSerialNumber(busiWaterNo)) throw new ServiceError('applicationNotFound');
-  const row = await findApplicationOfApp(ctx.store.db, caller.appId, busiWaterNo);
+  const row = await findApplicationOfApp(ctx.store.db, partner.appId, busiWaterNo);
   if (row === undefined) throw new ServiceError('applicationNotFound');
   const history = await listHistory(ctx.store.db, busiWaterNo);
-  const documents = await callerOutcomes(ctx.store.db, [row]);
+  const documents = await partnerOutcomes(ctx.store.db, [row]);
   return statusView(row, history, documents.get(busiWaterNo) ?? {});
 }

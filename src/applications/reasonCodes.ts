@@ -42,9 +42,9 @@ export function reasonCodesOf(stored: string | null | undefined): string[] {
 }
 
 /** Codes a caller never sees as they are (no tipping off): a sanctions hit reads as the risk policy. */
-const CALLER_READING: Readonly<Record<string, string>> = { sanctions_hit: 'risk_policy' };
+const PARTNER_READING: Readonly<Record<string, string>> = { sanctions_hit: 'risk_policy' };
 
 /** The codes as a caller sees them (status view, events, webhooks), repeats removed. */
-export function callerReasonCodes(codes: readonly string[]): string[] {
-  return [...new Set(codes.map((code) => CALLER_READING[code] ?? code))];
+export function partnerReasonCodes(codes: readonly string[]): string[] {
+  return [...new Set(codes.map((code) => PARTNER_READING[code] ?? code))];
 }

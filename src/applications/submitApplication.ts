@@ -1,4 +1,4 @@
-import type { Caller } from '../partners/credentials.ts';
+import type { Partner } from '../partners/credentials.ts';
 import { generateCardNumber, maskCardNumber } from '../cards/cardNumber.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
@@ -50,7 +50,7 @@ export function certHash(ctx: ServiceContext, application: ApplicationRequest): 
  */
 export async function submitApplication(
   ctx: ServiceContext,
-  caller: Caller,
+  partner: Partner,
   body: unknown,
   options: { idempotency?: IdempotencyClaim | undefined } = {},
 ): Promise<SubmitResult> {
@@ -59,11 +59,11 @@ export async function submitApplication(
   const documentHash = certHash(ctx, application);
   // Applications stored before the canonical hash, until they are re-keyed (documentRekey.ts).
   const legacy = await findLegacyDuplicate(ctx, application);
-  if (legacy !== undefined) throw duplicateOf(caller, legacy);
+  if (legacy !== undefined) throw duplicateOf(partner, legacy);
 
   for (let attempt = 1; ; attempt++) {
     const cardNo = requested ?? generateCardNumber(ctx.config.card);
-    const rows = submissionRows(ctx, caller, { ...application, card_no: cardNo }, documentHash);
+    const rows = submissionRows(ctx, partner, { ...application, card_no: cardNo }, documentHash);
     const result: SubmitResult = { busi_water_no: rows.application.busi_water_no };
     const claim = options.idempotency;
     const outcome = await ctx.store.insertSubmission(
@@ -75,11 +75,14 @@ export async function submitApplication(
         ctx.metrics.onSubmitted();
         return result;
       case 'document_taken':
-        throw duplicateOf(caller, outcome.holder ?? (await findActiveByCertHash(ctx.store.db, documentHash)));
+        throw duplicateOf(
+          partner,
+          outcome.holder ?? (await findActiveByCertHash(ctx.store.db, documentHash)),
+        );
       case 'external_id_taken':
         throw externalIdTaken(
           outcome.holder ??
-            (await findActiveByExternalId(ctx.store.db, caller.appId, application.external_id ?? '')),
+            (await findActiveByExternalId(ctx.store.db, partner.appId, application.external_id ?? '')),
         );
       case 'card_no_taken':
         // Requested: 409. Drawn at random (1 in 10^9 to collide): draw another.
@@ -98,14 +101,14 @@ export async function submitApplication(
  * The conflicts are read, not claimed, so a submit that follows may still meet one that arrived
  * in between; what validate answers is what the submit would have answered at that moment.
  */
-export async function checkSubmission(ctx: ServiceContext, caller: Caller, body: unknown): Promise<void> {
+export async function checkSubmission(ctx: ServiceContext, partner: Partner, body: unknown): Promise<void> {
   const application = validateApplication(body, validationContext(ctx));
   const legacy = await findLegacyDuplicate(ctx, application);
-  if (legacy !== undefined) throw duplicateOf(caller, legacy);
+  if (legacy !== undefined) throw duplicateOf(partner, legacy);
   const holder = await findActiveByCertHash(ctx.store.db, certHash(ctx, application));
-  if (holder !== undefined) throw duplicateOf(caller, holder);
+  if (holder !== undefined) throw duplicateOf(partner, holder);
   if (application.external_id !== undefined) {
-    const taken = await findActiveByExternalId(ctx.store.db, caller.appId, application.external_id);
+    const taken = await findActiveByExternalId(ctx.store.db, partner.appId, application.external_id);
     if (taken !== undefined) throw externalIdTaken(taken);
   }
   const requested = application.card_no;
@@ -123,7 +126,7 @@ export interface SubmitResult {
 /** Everything a submission stores, built before the store is touched (CPU only). */
 function submissionRows(
   ctx: ServiceContext,
-  caller: Caller,
+  partner: Partner,
   application: ApplicationRequest & { card_no: string },
   documentHash: string,
 ): SubmissionRows {
@@ -134,7 +137,7 @@ function submissionRows(
   return {
     application: {
       busi_water_no: busiWaterNo,
-      app_id: caller.appId,
+      app_id: partner.appId,
       status: INITIAL_STATUS,
       status_reason: null,
       cert_type: application.cert_type,
@@ -151,7 +154,7 @@ function submissionRows(
       active_external_id: application.external_id ?? null,
     },
     event: firstEventRow({
-      appId: caller.appId,
+      appId: partner.appId,
       type: eventTypeFor(INITIAL_STATUS),
       payload: eventPayload({
         busi_water_no: busiWaterNo,
@@ -166,7 +169,7 @@ function submissionRows(
       history: {
         from_status: null,
         to_status: INITIAL_STATUS,
-        actor: `caller:${caller.appId}`,
+        actor: `caller:${partner.appId}`,
         reason: null,
         reason_codes: null,
         details: null,

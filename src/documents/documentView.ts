@@ -105,7 +105,7 @@ export function outcomesOf(
  * status (a list page in one query). A final application the service has not started on (or
  * whose documents retention erased) shows none.
  */
-export async function callerOutcomes(
+export async function partnerOutcomes(
   db: Kysely<Database>,
   applications: readonly { busi_water_no: string; status: string }[],
 ): Promise<Map<string, DocumentOutcomes>> {

@@ -18,7 +18,7 @@ import {
   type IdempotencyClaim,
   type IdempotencySettings,
 } from '../idempotency/idempotencyKeys.ts';
-import { bodyOf, callerOf } from './partnerAuth.ts';
+import { bodyOf, partnerOf } from './partnerAuth.ts';
 import { success } from './envelope.ts';
 import { describe } from '../errors/describe.ts';
 import { raises } from './routeErrors.ts';
@@ -106,7 +106,7 @@ function claimKey(ctx: ServiceContext) {
     const operation = request.routeOptions.config.operation ?? request.routeOptions.url ?? '';
     const outcome = await beginIdempotentRequest(
       ctx,
-      { appId: callerOf(request).appId, key, requestHash: requestHash(operation, bodyOf(request)) },
+      { appId: partnerOf(request).appId, key, requestHash: requestHash(operation, bodyOf(request)) },
       settings,
       ctx.now,
     );

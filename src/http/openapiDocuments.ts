@@ -152,7 +152,7 @@ function document(
   };
 }
 
-export function callerDocument(full: Json): Json {
+export function partnerDocument(full: Json): Json {
   return document(full, {
     title: 'Card application service: caller API',
     description:

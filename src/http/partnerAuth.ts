@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
-import { cachedCaller, lookupCaller, type Caller } from '../partners/credentials.ts';
+import { cachedPartner, lookupPartner, type Partner } from '../partners/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 // `request.server.limits`, installed by build().
@@ -8,7 +8,7 @@ import type {} from './rateLimit.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated app, set by the caller authentication hook. */
-    caller: Caller | null;
+    partner: Partner | null;
   }
 }
 
@@ -51,8 +51,8 @@ export function bodyOf(request: FastifyRequest): Record<string, unknown> {
  * Not an async function: with the token in the process's cache and the rate limit in memory it runs
  * through without a promise, which Fastify runs cheaper; it awaits only a store lookup or Redis.
  */
-export function callerAuthentication(ctx: ServiceContext): preValidationHookHandler {
-  return function authenticateCaller(request, reply, done) {
+export function partnerAuthentication(ctx: ServiceContext): preValidationHookHandler {
+  return function authenticatePartner(request, reply, done) {
     let pending: Promise<void> | undefined;
     try {
       pending = admit(ctx, request, reply);
@@ -67,37 +67,37 @@ export function callerAuthentication(ctx: ServiceContext): preValidationHookHand
 
 function admit(ctx: ServiceContext, request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined {
   const now = ctx.now();
-  const cached = cachedCaller(ctx, request.headers.authorization, now);
-  if (!('tokenHash' in cached)) return admitCaller(ctx, request, reply, cached, now);
-  return lookupCaller(ctx, cached.tokenHash, now).then((caller) =>
-    admitCaller(ctx, request, reply, caller, now),
+  const cached = cachedPartner(ctx, request.headers.authorization, now);
+  if (!('tokenHash' in cached)) return admitPartner(ctx, request, reply, cached, now);
+  return lookupPartner(ctx, cached.tokenHash, now).then((partner) =>
+    admitPartner(ctx, request, reply, partner, now),
   );
 }
 
-function admitCaller(
+function admitPartner(
   ctx: ServiceContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  caller: Caller,
+  partner: Partner,
   now: number,
 ): Promise<void> | undefined {
-  request.caller = caller;
+  request.partner = partner;
   const limits = request.server.limits;
-  limits.concurrency.admit(caller.appId, reply, caller.concurrencyLimit);
-  const limited = limits.limitCaller(reply, caller);
-  if (limited === undefined) return checkBody(ctx, request, caller, now);
-  return limited.then(() => checkBody(ctx, request, caller, now));
+  limits.concurrency.admit(partner.appId, reply, partner.concurrencyLimit);
+  const limited = limits.limitPartner(reply, partner);
+  if (limited === undefined) return checkBody(ctx, request, partner, now);
+  return limited.then(() => checkBody(ctx, request, partner, now));
 }
 
-function checkBody(ctx: ServiceContext, request: FastifyRequest, caller: Caller, now: number): undefined {
+function checkBody(ctx: ServiceContext, request: FastifyRequest, partner: Partner, now: number): undefined {
   const body = bodyOf(request);
-  if (typeof body['app_id'] === 'string' && body['app_id'] !== caller.appId)
+  if (typeof body['app_id'] === 'string' && body['app_id'] !== partner.appId)
     throw new ServiceError('appMismatch');
   checkTimestamp(body['timestamp'], now, ctx.config.timestampSkewSeconds);
   return undefined;
 }
 
-export function callerOf(request: FastifyRequest): Caller {
-  if (request.caller === null) throw new Error('caller route without caller authentication');
-  return request.caller;
+export function partnerOf(request: FastifyRequest): Partner {
+  if (request.partner === null) throw new Error('caller route without caller authentication');
+  return request.partner;
 }

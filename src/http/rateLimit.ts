@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Caller } from '../partners/credentials.ts';
+import type { Partner } from '../partners/credentials.ts';
 import type { Config } from '../config.ts';
 import type { ErrorName } from '../errors/catalogue.ts';
 import { ServiceError } from '../errors/serviceError.ts';
@@ -38,10 +38,10 @@ export class RequestLimits {
     };
   }
 
-  policyOf(caller: Caller): BucketPolicy {
+  policyOf(partner: Partner): BucketPolicy {
     return {
-      ratePerSecond: caller.rateLimitPerSecond ?? this.#defaults.ratePerSecond,
-      burst: caller.rateLimitBurst ?? this.#defaults.burst,
+      ratePerSecond: partner.rateLimitPerSecond ?? this.#defaults.ratePerSecond,
+      burst: partner.rateLimitBurst ?? this.#defaults.burst,
     };
   }
 
@@ -49,9 +49,9 @@ export class RequestLimits {
    * Takes a token of the caller's app; sets the RateLimit headers; throws 429 when there is none.
    * Returns a promise only when the buckets are in Redis: in memory it is all synchronous.
    */
-  limitCaller(reply: FastifyReply, caller: Caller): Promise<void> | undefined {
-    const key = `app:${caller.appId}`;
-    const policy = this.policyOf(caller);
+  limitPartner(reply: FastifyReply, partner: Partner): Promise<void> | undefined {
+    const key = `app:${partner.appId}`;
+    const policy = this.policyOf(partner);
     const local = this.limiter.takeLocally(key, policy);
     if (local !== undefined) return applyDecision(reply, local);
     return this.limiter.take(key, policy).then((decision) => applyDecision(reply, decision));

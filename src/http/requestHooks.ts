@@ -36,7 +36,7 @@ export function installRequestHooks(app: FastifyInstance, ctx: ServiceContext): 
         operation,
         status,
         duration_ms: Math.round(elapsedMs * 100) / 100,
-        app_id: request.caller?.appId,
+        app_id: request.partner?.appId,
         operator: request.operator?.username,
       },
       'request',

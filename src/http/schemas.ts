@@ -82,7 +82,7 @@ const ErrorEnvelope = (description: string, first: ErrorName, codes: number[]) =
  * Errors every caller route can answer with, besides its own (those of the body reader and of the
  * schemas are added to every route by routeErrors.ts).
  */
-export const CALLER_ERRORS: ErrorName[] = [
+export const PARTNER_ERRORS: ErrorName[] = [
   'tokenMissing',
   'tokenInvalid',
   'tokenExpired',

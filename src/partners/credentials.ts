@@ -82,7 +82,7 @@ export async function issueToken(
   return { access_token: token, token_type: 'Bearer', expires_in: request.ttlSeconds };
 }
 
-export interface Caller {
+export interface Partner {
   appId: string;
   rateLimitPerSecond: number | null;
   rateLimitBurst: number | null;
@@ -102,26 +102,26 @@ export function tokenFromHeader(header: string | undefined): string | undefined 
  * round trip; otherwise the token's hash, to look up with `lookupCaller`. Throws when there is no
  * token or the remembered one has expired since.
  */
-export function cachedCaller(
+export function cachedPartner(
   ctx: Pick<ServiceContext, 'store' | 'config'>,
   header: string | undefined,
   now: number,
-): Caller | { tokenHash: string } {
+): Partner | { tokenHash: string } {
   const token = tokenFromHeader(header);
   if (token === undefined) throw new ServiceError('tokenMissing');
   // Looked up by its hash: the lookup itself reveals nothing about stored tokens.
   const tokenHash = hashSecret(token);
   const ttlMs = ctx.config.tokenCacheMs;
   const row = ttlMs > 0 ? tokenCacheOf(ctx.store, ttlMs).get(tokenHash) : undefined;
-  return row === undefined ? { tokenHash } : callerOfRow(row, now);
+  return row === undefined ? { tokenHash } : partnerOfRow(row, now);
 }
 
 /** The caller of a token the cache does not hold, from the store (remembered when it works). */
-export async function lookupCaller(
+export async function lookupPartner(
   ctx: Pick<ServiceContext, 'store' | 'config'>,
   tokenHash: string,
   now: number,
-): Promise<Caller> {
+): Promise<Partner> {
   const ttlMs = ctx.config.tokenCacheMs;
   const cache = ttlMs > 0 ? tokenCacheOf(ctx.store, ttlMs) : undefined;
   const generation = cache?.generation ?? 0;
@@ -129,19 +129,19 @@ export async function lookupCaller(
   if (row !== undefined && row.revoked_at === null && row.app_status === 'active' && row.expires_at > now) {
     cache?.set(tokenHash, row, generation);
   }
-  return callerOfRow(row, now);
+  return partnerOfRow(row, now);
 }
 
 export async function authenticate(
   ctx: Pick<ServiceContext, 'store' | 'config'>,
   header: string | undefined,
   now: number,
-): Promise<Caller> {
-  const cached = cachedCaller(ctx, header, now);
-  return 'tokenHash' in cached ? lookupCaller(ctx, cached.tokenHash, now) : cached;
+): Promise<Partner> {
+  const cached = cachedPartner(ctx, header, now);
+  return 'tokenHash' in cached ? lookupPartner(ctx, cached.tokenHash, now) : cached;
 }
 
-function callerOfRow(row: TokenWithApp | undefined, now: number): Caller {
+function partnerOfRow(row: TokenWithApp | undefined, now: number): Partner {
   if (row === undefined || row.revoked_at !== null) throw new ServiceError('tokenInvalid');
   if (row.expires_at <= now) throw new ServiceError('tokenExpired');
   if (row.app_status !== 'active') throw new ServiceError('appDisabled');

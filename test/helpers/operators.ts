@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Caller } from '../../src/partners/credentials.ts';
+import type { Partner } from '../../src/partners/credentials.ts';
 import { submitApplication } from '../../src/applications/submitApplication.ts';
 import { transitionApplication } from '../../src/applications/transitionApplication.ts';
 import { findTransition, TRANSITIONS, INITIAL_STATUS, type Status } from '../../src/record/lifecycle.ts';
@@ -96,7 +96,7 @@ export async function loginAs(
 }
 
 /** The caller as the domain sees it, for submitting without HTTP (no rate limit in the way). */
-export function callerOf(appId: string): Caller {
+export function callerOf(appId: string): Partner {
   return { appId, rateLimitPerSecond: null, rateLimitBurst: null, concurrencyLimit: null };
 }
 

@@ -92,7 +92,7 @@ const PATHS = {
   listWebhookDeliveries: '/mc-platformapi/v1/open/et/vs/card/webhooks/deliveries',
   redeliverWebhookEvent: '/mc-platformapi/v1/open/et/vs/card/webhooks/redeliver',
 } as const satisfies { [O in Operation]?: PathOf<O> };
-type CallerOperation = keyof typeof PATHS;
+type PartnerOperation = keyof typeof PATHS;
 
 interface HeldToken {
   value: string;
@@ -316,7 +316,7 @@ export class CardApplyClient {
     return held;
   }
 
-  async #call<O extends CallerOperation>(
+  async #call<O extends PartnerOperation>(
     operation: O,
     input: object,
     options: { idempotencyKey?: string; authenticated?: boolean } = {},

@@ -5,7 +5,7 @@ import { StatusView } from '../../applications/queryApplication.ts';
 import { ApplicationRequest, ExternalId, SerialNumber } from '../../record/schema.ts';
 import type { ServiceContext } from '../../context.ts';
 import type { ErrorName } from '../../errors/catalogue.ts';
-import { callerOf } from '../partnerAuth.ts';
+import { partnerOf } from '../partnerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';
 import { AppId, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
@@ -61,6 +61,6 @@ export function registerAmendRoute(app: TypedApp, ctx: ServiceContext, submitErr
         },
       },
     },
-    async (request) => success(request, await amendApplication(ctx, callerOf(request), request.body)),
+    async (request) => success(request, await amendApplication(ctx, partnerOf(request), request.body)),
   );
 }

@@ -6,11 +6,11 @@ import { ApplicationRequest, ExternalId, SerialNumber } from '../../record/schem
 import { checkSubmission, submitApplication } from '../../applications/submitApplication.ts';
 import type { ServiceContext } from '../../context.ts';
 import type { ErrorName } from '../../errors/catalogue.ts';
-import { callerAuthentication, callerOf } from '../partnerAuth.ts';
+import { partnerAuthentication, partnerOf } from '../partnerAuth.ts';
 import { success } from '../envelope.ts';
 import { idempotencyOf } from '../idempotency.ts';
 import { PATHS } from '../paths.ts';
-import { AppId, CALLER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
+import { AppId, PARTNER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
 import { registerAmendRoute } from './amendRoutes.ts';
 import { registerLifecycleRoutes } from './lifecycleRoutes.ts';
 
@@ -22,7 +22,7 @@ const checkedInDomain = () => (value: unknown) => ({ value });
 
 /** Field rules a submission can break: every 422 entry of the catalogue. */
 const SUBMIT_ERRORS: ErrorName[] = [
-  ...CALLER_ERRORS,
+  ...PARTNER_ERRORS,
   'fieldTooLong',
   'fieldEmpty',
   'fieldFormat',
@@ -91,7 +91,7 @@ const QueryRequest = Type.Object(
 
 export function applicationRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
-    app.addHook('preValidation', callerAuthentication(ctx));
+    app.addHook('preValidation', partnerAuthentication(ctx));
 
     app.post(
       PATHS.apply,
@@ -114,7 +114,7 @@ export function applicationRoutes(ctx: ServiceContext) {
       async (request) =>
         success(
           request,
-          await submitApplication(ctx, callerOf(request), request.body, {
+          await submitApplication(ctx, partnerOf(request), request.body, {
             idempotency: idempotencyOf(request),
           }),
         ),
@@ -139,7 +139,7 @@ export function applicationRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        await checkSubmission(ctx, callerOf(request), request.body);
+        await checkSubmission(ctx, partnerOf(request), request.body);
         return success(request, { valid: true as const });
       },
     );
@@ -158,7 +158,7 @@ export function applicationRoutes(ctx: ServiceContext) {
           response: {
             200: SuccessEnvelope(StatusView),
             ...errorResponses([
-              ...CALLER_ERRORS,
+              ...PARTNER_ERRORS,
               'fieldEmpty',
               'fieldTooLong',
               'fieldFormat',
@@ -168,9 +168,9 @@ export function applicationRoutes(ctx: ServiceContext) {
         },
       },
       async (request) => {
-        const caller = callerOf(request);
-        const serial = await resolveSerial(ctx, caller, request.body);
-        return success(request, await queryApplication(ctx, caller, serial));
+        const partner = partnerOf(request);
+        const serial = await resolveSerial(ctx, partner, request.body);
+        return success(request, await queryApplication(ctx, partner, serial));
       },
     );
 

@@ -2,15 +2,15 @@ import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import { CodeTables } from '../../codes/codeEntries.ts';
 import type { ServiceContext } from '../../context.ts';
-import { callerAuthentication } from '../partnerAuth.ts';
+import { partnerAuthentication } from '../partnerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';
-import { AppId, CALLER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
+import { AppId, PARTNER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
 
 /** The code tables in force: the defaults, or those of CODES_FILE. */
 export function codeRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
-    app.addHook('preValidation', callerAuthentication(ctx));
+    app.addHook('preValidation', partnerAuthentication(ctx));
     app.post(
       PATHS.codes,
       {
@@ -24,7 +24,7 @@ export function codeRoutes(ctx: ServiceContext) {
           body: Type.Object({ app_id: AppId, timestamp: Timestamp }, { additionalProperties: false }),
           response: {
             200: SuccessEnvelope(CodeTables),
-            ...errorResponses([...CALLER_ERRORS, 'fieldEmpty', 'fieldTooLong']),
+            ...errorResponses([...PARTNER_ERRORS, 'fieldEmpty', 'fieldTooLong']),
           },
         },
       },

@@ -3,10 +3,10 @@ import { Type } from 'typebox';
 import { EVENT_TYPES } from '../../record/lifecycle.ts';
 import type { ServiceContext } from '../../context.ts';
 import { EventPage, listEvents } from '../../applications/listEvents.ts';
-import { callerAuthentication, callerOf } from '../partnerAuth.ts';
+import { partnerAuthentication, partnerOf } from '../partnerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';
-import { AppId, CALLER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
+import { AppId, PARTNER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
 
 const ListEventsBody = Type.Object(
   {
@@ -29,7 +29,7 @@ const ListEventsBody = Type.Object(
 /** A caller's own events, oldest first, to reconcile with what its webhooks received. */
 export function eventRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
-    app.addHook('preValidation', callerAuthentication(ctx));
+    app.addHook('preValidation', partnerAuthentication(ctx));
     app.post(
       PATHS.events,
       {
@@ -44,7 +44,7 @@ export function eventRoutes(ctx: ServiceContext) {
           response: {
             200: SuccessEnvelope(EventPage),
             ...errorResponses([
-              ...CALLER_ERRORS,
+              ...PARTNER_ERRORS,
               'fieldEmpty',
               'fieldTooLong',
               'fieldFormat',
@@ -53,7 +53,7 @@ export function eventRoutes(ctx: ServiceContext) {
           },
         },
       },
-      async (request) => success(request, await listEvents(ctx, callerOf(request), request.body)),
+      async (request) => success(request, await listEvents(ctx, partnerOf(request), request.body)),
     );
   };
 }

@@ -9,10 +9,10 @@ import { StatusView } from '../../applications/queryApplication.ts';
 import { ExternalId, LIMITS, SerialNumber } from '../../record/schema.ts';
 import { DETAIL_LIMIT, TRACKING_URL_LIMIT } from '../../applications/transitionApplication.ts';
 import type { ServiceContext } from '../../context.ts';
-import { callerOf } from '../partnerAuth.ts';
+import { partnerOf } from '../partnerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';
-import { AppId, CALLER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
+import { AppId, PARTNER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
 
 const UnixSeconds = (description: string) =>
   Type.Integer({ minimum: 0, maximum: 99_999_999_999, description });
@@ -96,7 +96,7 @@ const SimulateRequest = Type.Object(
 );
 
 const MOVE_ERRORS = [
-  ...CALLER_ERRORS,
+  ...PARTNER_ERRORS,
   'fieldEmpty',
   'fieldTooLong',
   'fieldFormat',
@@ -125,7 +125,7 @@ export function registerLifecycleRoutes(app: TypedApp, ctx: ServiceContext): voi
         response: {
           200: SuccessEnvelope(ListResponse),
           ...errorResponses([
-            ...CALLER_ERRORS,
+            ...PARTNER_ERRORS,
             'fieldEmpty',
             'fieldTooLong',
             'fieldNotAllowed',
@@ -135,7 +135,7 @@ export function registerLifecycleRoutes(app: TypedApp, ctx: ServiceContext): voi
       },
     },
     async (request) => {
-      return success(request, await listApplications(ctx, callerOf(request), request.body));
+      return success(request, await listApplications(ctx, partnerOf(request), request.body));
     },
   );
 
@@ -154,7 +154,7 @@ export function registerLifecycleRoutes(app: TypedApp, ctx: ServiceContext): voi
       },
     },
     async (request) => {
-      return success(request, await cancelApplication(ctx, callerOf(request), request.body));
+      return success(request, await cancelApplication(ctx, partnerOf(request), request.body));
     },
   );
 
@@ -186,7 +186,7 @@ export function registerLifecycleRoutes(app: TypedApp, ctx: ServiceContext): voi
       },
     },
     async (request) => {
-      return success(request, await simulateTransition(ctx, callerOf(request), request.body));
+      return success(request, await simulateTransition(ctx, partnerOf(request), request.body));
     },
   );
 }

@@ -19,10 +19,10 @@ import {
 import { DeliveryView, MAX_DELIVERIES_LISTED, Redelivery } from '../../webhooks/deliveries.ts';
 import { MAX_URL_LENGTH } from '../../network/endpointUrl.ts';
 import { CreatedEndpoint, EndpointView } from '../../webhooks/endpoints.ts';
-import { callerAuthentication, callerOf } from '../partnerAuth.ts';
+import { partnerAuthentication, partnerOf } from '../partnerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';
-import { AppId, CALLER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
+import { AppId, PARTNER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
 
 /**
  * The caller's own webhook endpoints (self-service): register, list, show, rotate the secret with
@@ -38,7 +38,7 @@ const EventId = Type.String({ minLength: 1, maxLength: 64, description: 'Event i
 const body = <P extends TProperties>(properties: P) =>
   Type.Object({ app_id: AppId, timestamp: Timestamp, ...properties }, { additionalProperties: false });
 
-const BASE_ERRORS: ErrorName[] = [...CALLER_ERRORS, 'fieldEmpty', 'fieldTooLong'];
+const BASE_ERRORS: ErrorName[] = [...PARTNER_ERRORS, 'fieldEmpty', 'fieldTooLong'];
 const URL_ERRORS: ErrorName[] = [
   'fieldNotAllowed',
   'fieldTooManyItems',
@@ -75,8 +75,8 @@ function operation<B extends TSchema, R extends TSchema>(spec: {
 
 export function partnerWebhookRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
-    app.addHook('preValidation', callerAuthentication(ctx));
-    const appOf = (request: FastifyRequest) => callerOf(request).appId;
+    app.addHook('preValidation', partnerAuthentication(ctx));
+    const appOf = (request: FastifyRequest) => partnerOf(request).appId;
 
     app.post(
       PATHS.webhookRegister,

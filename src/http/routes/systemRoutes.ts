@@ -1,4 +1,4 @@
-import { adminDocument, callerDocument } from '../openapiDocuments.ts';
+import { adminDocument, partnerDocument } from '../openapiDocuments.ts';
 import type { TypedApp } from '../typedApp.ts';
 import type { ServiceContext } from '../../context.ts';
 import { ServiceError } from '../../errors/serviceError.ts';
@@ -59,12 +59,12 @@ export function systemRoutes(ctx: ServiceContext) {
     );
 
     // The caller API's own document; the operators' admin API has its own.
-    let caller: unknown;
+    let partner: unknown;
     let admin: unknown;
     app.get(
       '/openapi.json',
       { config: { operation: 'system.openapi' }, schema: { hide: true } },
-      async () => (caller ??= callerDocument(app.swagger() as unknown as Record<string, unknown>)),
+      async () => (partner ??= partnerDocument(app.swagger() as unknown as Record<string, unknown>)),
     );
     app.get(
       '/admin/openapi.json',

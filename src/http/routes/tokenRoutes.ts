@@ -5,7 +5,7 @@ import type { ServiceContext } from '../../context.ts';
 import { bodyOf, checkTimestamp } from '../partnerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';
-import { AppId, CALLER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
+import { AppId, PARTNER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
 
 const TokenRequest = Type.Object(
   {
@@ -42,7 +42,7 @@ export function tokenRoutes(ctx: ServiceContext) {
           response: {
             200: SuccessEnvelope(IssuedToken),
             ...errorResponses([
-              ...CALLER_ERRORS.filter(
+              ...PARTNER_ERRORS.filter(
                 (e) => !e.startsWith('token') && e !== 'appMismatch' && e !== 'rateLimited',
               ),
               'credentialsInvalid',
