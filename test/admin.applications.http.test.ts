@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SENSITIVE_FIELDS } from '../src/redaction.ts';
 import { PATHS } from '../src/http/paths.ts';
-import { newCaller, nowSeconds, post } from './helpers/service.ts';
+import { newPartner, nowSeconds, post } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
 import { adminBench } from './helpers/adminService.ts';
@@ -15,7 +15,7 @@ for (const storeName of storeNames()) {
 
     describe('applications', () => {
       test('show masks every identity field and never shows the payment password', async () => {
-        const partner = await newCaller(bench.service, 'shown partner');
+        const partner = await newPartner(bench.service, 'shown partner');
         const applicant = uniqueApplicant(900_000, partner.appId);
         const serial = (await post(bench.service.baseUrl, PATHS.apply, applicant, { token: partner.token }))
           .body.data as { busi_water_no: string };
@@ -158,7 +158,7 @@ for (const storeName of storeNames()) {
       });
 
       test('search filters by status, app, serial and creation time, page by page', async () => {
-        const own = await newCaller(bench.service, 'searched');
+        const own = await newPartner(bench.service, 'searched');
         const serials: string[] = [];
         for (let i = 0; i < 7; i++) serials.push(await bench.apps.submit(own.appId));
         await bench.as(bench.operators.reviewer, 'POST', `/applications/${serials[2]}/review`, {});

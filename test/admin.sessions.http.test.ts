@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ADMIN, call, loginAs, TEST_PASSWORD, uniqueName } from './helpers/operators.ts';
-import { newCaller, type Reply } from './helpers/service.ts';
+import { newPartner, type Reply } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
 import { createOperator } from '../src/operators/operators.ts';
 import { SYSTEM } from '../src/audit/actor.ts';
@@ -150,10 +150,10 @@ for (const storeName of storeNames()) {
       });
 
       test('a token that is not an operator session is a 401', async () => {
-        const caller = await newCaller(bench.service);
+        const partner = await newPartner(bench.service);
         for (const headers of [
           {},
-          { authorization: `Bearer ${caller.token}` },
+          { authorization: `Bearer ${partner.token}` },
           { authorization: 'Basic abc' },
         ] as Record<string, string>[]) {
           const reply = await call(bench.service, 'GET', `${ADMIN}/me`, { headers });

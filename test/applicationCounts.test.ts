@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { keptCounts } from '../src/applications/countRepository.ts';
 import { ADMIN, Applications, call, move, newOperator } from './helpers/operators.ts';
-import { newCaller, startService, type TestService } from './helpers/service.ts';
+import { newPartner, startService, type TestService } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
 
 /**
@@ -22,7 +22,7 @@ for (const storeName of storeNames()) {
     test('equal to counting the applications, through every kind of change', async () => {
       const db = service.ctx.store.db;
       const applications = new Applications(service, 500_000);
-      const [first, second] = [(await newCaller(service)).appId, (await newCaller(service)).appId];
+      const [first, second] = [(await newPartner(service)).appId, (await newPartner(service)).appId];
       // At once: on PostgreSQL they share batches (one statement, one trigger call for many rows).
       const serials = await Promise.all(
         Array.from({ length: 24 }, (_, i) => applications.submit(i % 3 === 0 ? second : first)),
@@ -65,7 +65,7 @@ for (const storeName of storeNames()) {
     test('with a creation range: equal to counting the range, whole days, partial days or none', async () => {
       const db = service.ctx.store.db;
       const applications = new Applications(service);
-      const [first, second] = [(await newCaller(service)).appId, (await newCaller(service)).appId];
+      const [first, second] = [(await newPartner(service)).appId, (await newPartner(service)).appId];
       const serials = await Promise.all(
         Array.from({ length: 30 }, (_, i) => applications.submit(i % 3 === 0 ? second : first)),
       );

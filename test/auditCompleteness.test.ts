@@ -21,7 +21,7 @@ import {
   uniqueName,
   type TestOperator,
 } from './helpers/operators.ts';
-import { newCaller, post, startService, type TestService } from './helpers/service.ts';
+import { newPartner, post, startService, type TestService } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
 import { plantHit, unList } from './screening/screeningHelpers.ts';
 
@@ -418,7 +418,7 @@ for (const storeName of storeNames()) {
         '32',
       ],
       // A token to revoke: revoking none changes nothing and is not recorded.
-      'tokens revoke': async () => ['tokens', 'revoke', '--app', (await newCaller(service)).appId],
+      'tokens revoke': async () => ['tokens', 'revoke', '--app', (await newPartner(service)).appId],
       'operators create': async () => [
         'operators',
         'create',

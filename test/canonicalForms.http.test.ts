@@ -7,11 +7,11 @@ import type { ApplicationRequest } from '../src/record/schema.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { writtenForms } from './helpers/documentForms.ts';
 import {
-  newCaller,
+  newPartner,
   nowSeconds,
   post,
   startService,
-  type TestCaller,
+  type TestPartner,
   type TestService,
 } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
@@ -26,12 +26,12 @@ const RUNS = 20;
 for (const storeName of storeNames()) {
   describe(`one document however it is written, on ${storeName}`, () => {
     let service: TestService;
-    let caller: TestCaller;
+    let partner: TestPartner;
     let seq = 0;
 
     before(async () => {
       service = await startService(storeName);
-      caller = await newCaller(service);
+      partner = await newPartner(service);
     });
     after(() => service.close());
 
@@ -39,8 +39,8 @@ for (const storeName of storeNames()) {
       post(
         service.baseUrl,
         path,
-        { ...application, app_id: caller.appId, timestamp: nowSeconds() },
-        { token: caller.token },
+        { ...application, app_id: partner.appId, timestamp: nowSeconds() },
+        { token: partner.token },
       );
 
     /**

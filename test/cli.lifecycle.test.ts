@@ -10,7 +10,7 @@ import type { ServiceContext } from '../src/context.ts';
 import { createLogger } from '../src/logger.ts';
 import { openContext } from '../src/start.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
-import { callerOf, TEST_PASSWORD } from './helpers/operators.ts';
+import { partnerOf, TEST_PASSWORD } from './helpers/operators.ts';
 import { createStoreTarget, storeNames, type StoreTarget } from './helpers/stores.ts';
 
 /**
@@ -73,7 +73,7 @@ for (const storeName of storeNames()) {
       for (let i = 0; i < 3; i++) {
         const applicant = uniqueApplicant(i, app.app_id);
         certIds.push(applicant.cert_id);
-        serials.push((await submitApplication(ctx, callerOf(app.app_id), applicant)).busi_water_no);
+        serials.push((await submitApplication(ctx, partnerOf(app.app_id), applicant)).busi_water_no);
       }
     });
     after(async () => {
@@ -277,7 +277,7 @@ for (const storeName of storeNames()) {
       );
       assert.ok(reasons.some((entry) => entry.code === 'document_unreadable'));
       const app = await createApp(ctx.store.db, 'cli supplement partner', Date.now());
-      const serial = (await submitApplication(ctx, callerOf(app.app_id), uniqueApplicant(3, app.app_id)))
+      const serial = (await submitApplication(ctx, partnerOf(app.app_id), uniqueApplicant(3, app.app_id)))
         .busi_water_no;
       json(await cli(target, ['applications', 'review', serial, '--operator', 'rey', '--json']));
       const noFields = await cli(target, [

@@ -77,7 +77,7 @@ describe('the OpenAPI document for callers, and the client generated from it', (
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const callerOperations = () =>
+  const partnerOperations = () =>
     Object.entries(doc.paths)
       .filter(([path]) => path.startsWith('/mc-platformapi/'))
       .flatMap(([path, methods]) => Object.values(methods).map((operation) => ({ path, operation })));
@@ -91,7 +91,7 @@ describe('the OpenAPI document for callers, and the client generated from it', (
   });
 
   test('every caller operation has a summary, a description, examples, its security and its errors', () => {
-    const operations = callerOperations();
+    const operations = partnerOperations();
     assert.ok(operations.length >= 8, 'token, submit, validate, query, list, cancel, codes, events');
     assert.deepEqual(doc.security, [{ accessToken: [] }]);
     for (const { path, operation } of operations) {
@@ -143,7 +143,7 @@ describe('the OpenAPI document for callers, and the client generated from it', (
   test('the request examples are accepted by the service as documented', async () => {
     const app = await createApp(service.ctx.store.db, 'examples', Date.now());
     const byId = new Map(
-      callerOperations().map(({ path, operation }) => [operation.operationId, { path, operation }]),
+      partnerOperations().map(({ path, operation }) => [operation.operationId, { path, operation }]),
     );
     const example = (id: string) => {
       const entry = byId.get(id);

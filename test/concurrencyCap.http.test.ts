@@ -8,11 +8,11 @@ import { SYSTEM } from '../src/audit/actor.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
 import { createStoreTarget, storeNames } from './helpers/stores.ts';
 import {
-  newCaller,
+  newPartner,
   nowSeconds,
   post,
   startInstanceOn,
-  type TestCaller,
+  type TestPartner,
   type TestService,
 } from './helpers/service.ts';
 
@@ -33,11 +33,11 @@ function closeGate(): void {
 }
 
 /** A request of `caller` that stays in progress until the gate opens (or the client gives up). */
-function held(service: TestService, caller: TestCaller, signal?: AbortSignal): Promise<Response> {
+function held(service: TestService, partner: TestPartner, signal?: AbortSignal): Promise<Response> {
   return fetch(`${service.baseUrl}${HELD}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: caller.token },
-    body: JSON.stringify({ app_id: caller.appId, timestamp: nowSeconds() }),
+    headers: { 'content-type': 'application/json', authorization: partner.token },
+    body: JSON.stringify({ app_id: partner.appId, timestamp: nowSeconds() }),
     ...(signal === undefined ? {} : { signal }),
   });
 }
@@ -52,9 +52,9 @@ for (const storeName of storeNames()) {
   describe(`per-app concurrency cap on ${storeName}`, () => {
     let service: TestService;
     let applicants = 0;
-    const submit = (caller: TestCaller, body?: unknown) =>
-      post(service.baseUrl, PATHS.apply, body ?? uniqueApplicant(applicants++, caller.appId), {
-        token: caller.token,
+    const submit = (partner: TestPartner, body?: unknown) =>
+      post(service.baseUrl, PATHS.apply, body ?? uniqueApplicant(applicants++, partner.appId), {
+        token: partner.token,
       });
 
     before(async () => {
@@ -79,8 +79,8 @@ for (const storeName of storeNames()) {
     after(() => service.close());
 
     test('the excess of one app is refused at once with the envelope and Retry-After; another app passes', async () => {
-      const flooder = await newCaller(service, 'flooder');
-      const other = await newCaller(service, 'other');
+      const flooder = await newPartner(service, 'flooder');
+      const other = await newPartner(service, 'other');
       closeGate();
       const holding = [held(service, flooder), held(service, flooder)];
       await inFlightBecomes(service, flooder.appId, LIMIT);
@@ -118,7 +118,7 @@ for (const storeName of storeNames()) {
     });
 
     test("an app's own limit replaces the default for it alone, and --default brings the default back", async () => {
-      const large = await newCaller(service, 'large');
+      const large = await newPartner(service, 'large');
       const by = { actor: SYSTEM, source: 'test' };
       const own = LIMIT + 2;
       await setConcurrencyLimit(service.ctx, large.appId, own, by);
@@ -145,19 +145,19 @@ for (const storeName of storeNames()) {
     });
 
     test('aborted and timed-out requests give their slots back, each once', async () => {
-      const caller = await newCaller(service, 'impatient');
+      const partner = await newPartner(service, 'impatient');
       closeGate();
       const aborted = new AbortController();
       const gone = [
-        held(service, caller, aborted.signal),
-        held(service, caller, AbortSignal.timeout(300)),
+        held(service, partner, aborted.signal),
+        held(service, partner, AbortSignal.timeout(300)),
       ].map((request) =>
         request.then(
           () => assert.fail('answered while held'),
           (error: unknown) => error,
         ),
       );
-      await inFlightBecomes(service, caller.appId, LIMIT);
+      await inFlightBecomes(service, partner.appId, LIMIT);
       aborted.abort();
       const reasons = await Promise.all(gone);
       assert.deepEqual(
@@ -165,17 +165,17 @@ for (const storeName of storeNames()) {
         ['AbortError', 'TimeoutError'],
       );
       // Freed when the connections closed, though their handlers still wait at the gate.
-      await inFlightBecomes(service, caller.appId, 0);
+      await inFlightBecomes(service, partner.appId, 0);
 
       // Exactly zero, not below: the limit holds again, and the late handlers free nothing twice.
       closeGate();
-      const holding = [held(service, caller), held(service, caller)];
-      await inFlightBecomes(service, caller.appId, LIMIT);
-      assert.equal((await submit(caller)).status, 429);
+      const holding = [held(service, partner), held(service, partner)];
+      await inFlightBecomes(service, partner.appId, LIMIT);
+      assert.equal((await submit(partner)).status, 429);
       gate.open();
       await Promise.all(holding);
-      await inFlightBecomes(service, caller.appId, 0);
-      assert.equal((await submit(caller)).status, 200);
+      await inFlightBecomes(service, partner.appId, 0);
+      assert.equal((await submit(partner)).status, 200);
     });
   });
 }

@@ -6,11 +6,11 @@ import { PATHS } from '../src/http/paths.ts';
 import { CORPUS } from './corpus/applicants.ts';
 import { SECOND_ROUND } from './corpus/secondRound.ts';
 import {
-  newCaller,
+  newPartner,
   nowSeconds,
   post,
   startService,
-  type TestCaller,
+  type TestPartner,
   type TestService,
 } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
@@ -77,21 +77,21 @@ describe('the corpus', () => {
 for (const storeName of storeNames()) {
   describe(`the corpus on ${storeName}, over HTTP`, () => {
     let service: TestService;
-    let caller: TestCaller;
+    let partner: TestPartner;
 
     before(async () => {
       service = await startService(storeName);
-      caller = await newCaller(service);
+      partner = await newPartner(service);
     });
     after(() => service.close());
 
-    const body = (c: Case) => ({ ...c.application, app_id: caller.appId, timestamp: nowSeconds() });
+    const body = (c: Case) => ({ ...c.application, app_id: partner.appId, timestamp: nowSeconds() });
 
     for (const c of CASES) {
       const answer =
         c.expect === 'accepted' ? 'accepted' : c.expect.map(([f, e]) => `${f}:${ERRORS[e].code}`).join(' ');
       test(`${c.id} ${c.who} -> ${answer} (${c.why})`, async () => {
-        const validated = await post(service.baseUrl, PATHS.validate, body(c), { token: caller.token });
+        const validated = await post(service.baseUrl, PATHS.validate, body(c), { token: partner.token });
         if (c.expect === 'accepted') {
           assert.equal(validated.status, 200, validated.text);
           assert.deepEqual(validated.body.data, { valid: true });
@@ -112,7 +112,7 @@ for (const storeName of storeNames()) {
             assert.ok(!validated.text.includes(value), `${field} echoed: ${validated.text}`);
         }
         // The submit answers exactly what the validate-only call did (nothing is stored: it is refused).
-        const submitted = await post(service.baseUrl, PATHS.apply, body(c), { token: caller.token });
+        const submitted = await post(service.baseUrl, PATHS.apply, body(c), { token: partner.token });
         assert.deepEqual(submitted.body, validated.body);
         assert.equal(submitted.status, 422);
       });
@@ -120,14 +120,14 @@ for (const storeName of storeNames()) {
 
     /** An accepted case is stored by the submit; cancelled, its document is free for the next case. */
     async function submitThenCancel(c: Case): Promise<void> {
-      const submitted = await post(service.baseUrl, PATHS.apply, body(c), { token: caller.token });
+      const submitted = await post(service.baseUrl, PATHS.apply, body(c), { token: partner.token });
       assert.equal(submitted.status, 200, submitted.text);
       const { busi_water_no } = submitted.body.data as { busi_water_no: string };
       const cancelled = await post(
         service.baseUrl,
         PATHS.cancel,
-        { app_id: caller.appId, timestamp: nowSeconds(), busi_water_no },
-        { token: caller.token },
+        { app_id: partner.appId, timestamp: nowSeconds(), busi_water_no },
+        { token: partner.token },
       );
       assert.equal(cancelled.status, 200, cancelled.text);
     }

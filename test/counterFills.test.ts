@@ -8,7 +8,7 @@ import { fillPostgres, fillSqlite } from '../src/store/counterFills.ts';
 import { migratePostgres, migrateSqlite } from '../src/store/migrate.ts';
 import { openSqliteConnection } from '../src/store/sqliteConnection.ts';
 import { Applications, move } from './helpers/operators.ts';
-import { newCaller, startService, type TestService } from './helpers/service.ts';
+import { newPartner, startService, type TestService } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
 
 /**
@@ -122,7 +122,7 @@ for (const storeName of storeNames()) {
     test('the counts per day of creation, filled four rows at a time, equal counting', async () => {
       const db = service.ctx.store.db;
       const applications = new Applications(service);
-      const appId = (await newCaller(service)).appId;
+      const appId = (await newPartner(service)).appId;
       const serials: string[] = [];
       for (let i = 0; i < 14; i++) serials.push(await applications.submit(appId));
       // Days apart, two to a millisecond (a batch may end between rows of one key, or not).
@@ -192,7 +192,7 @@ for (const storeName of storeNames()) {
       const raw = await rawStore(service);
       try {
         const applications = new Applications(service, 100);
-        const appIds = [(await newCaller(service)).appId, (await newCaller(service)).appId];
+        const appIds = [(await newPartner(service)).appId, (await newPartner(service)).appId];
         const serials: string[] = [];
         for (let i = 0; i < 10; i++) serials.push(await applications.submit(appIds[i % 2]!));
         for (const [i, serial] of serials.slice(0, 4).entries())

@@ -8,12 +8,12 @@ import { hashSecret } from '../src/crypto/secrets.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { setAppStatus } from '../src/partners/appAdministration.ts';
 import {
-  newCaller,
+  newPartner,
   nowSeconds,
   post,
   startService,
   type Reply,
-  type TestCaller,
+  type TestPartner,
   type TestService,
 } from './helpers/service.ts';
 import { startInstances } from './helpers/instances.ts';
@@ -76,87 +76,87 @@ for (const storeName of storeNames()) {
       ).map((row) => row.action);
 
     test('a token revoked by itself or by its hash is refused at once; the others still work', async () => {
-      const caller = await newCaller(service);
-      const second = await tokenOf(caller.appId, caller.secret);
-      const third = await tokenOf(caller.appId, caller.secret);
-      assert.deepEqual(await revokeTokens(service.ctx, { token: caller.token }, by), { revoked: 1 });
-      const refused = await query(caller.token, caller.appId);
+      const partner = await newPartner(service);
+      const second = await tokenOf(partner.appId, partner.secret);
+      const third = await tokenOf(partner.appId, partner.secret);
+      assert.deepEqual(await revokeTokens(service.ctx, { token: partner.token }, by), { revoked: 1 });
+      const refused = await query(partner.token, partner.appId);
       assert.equal(refused.status, 401);
       assert.equal(refused.body.code, 40102);
-      assert.ok(await works(second, caller.appId));
+      assert.ok(await works(second, partner.appId));
       assert.deepEqual(await revokeTokens(service.ctx, { tokenHash: hashSecret(second) }, by), {
         revoked: 1,
       });
-      assert.equal((await query(second, caller.appId)).status, 401);
-      assert.ok(await works(third, caller.appId));
-      assert.deepEqual(await revokeTokens(service.ctx, { token: caller.token }, by), { revoked: 0 });
-      assert.deepEqual(await auditActions(caller.appId), ['app.token_revoke', 'app.token_revoke']);
+      assert.equal((await query(second, partner.appId)).status, 401);
+      assert.ok(await works(third, partner.appId));
+      assert.deepEqual(await revokeTokens(service.ctx, { token: partner.token }, by), { revoked: 0 });
+      assert.deepEqual(await auditActions(partner.appId), ['app.token_revoke', 'app.token_revoke']);
     });
 
     test("revoking all of an app's tokens refuses every one at once; new ones can be had", async () => {
-      const caller = await newCaller(service);
-      const tokens = [caller.token, await tokenOf(caller.appId, caller.secret)];
-      const other = await newCaller(service);
-      assert.deepEqual(await revokeTokens(service.ctx, { appId: caller.appId }, by), { revoked: 2 });
-      for (const token of tokens) assert.equal((await query(token, caller.appId)).status, 401);
+      const partner = await newPartner(service);
+      const tokens = [partner.token, await tokenOf(partner.appId, partner.secret)];
+      const other = await newPartner(service);
+      assert.deepEqual(await revokeTokens(service.ctx, { appId: partner.appId }, by), { revoked: 2 });
+      for (const token of tokens) assert.equal((await query(token, partner.appId)).status, 401);
       assert.ok(await works(other.token, other.appId), "another app's tokens are untouched");
-      assert.ok(await works(await tokenOf(caller.appId, caller.secret), caller.appId));
+      assert.ok(await works(await tokenOf(partner.appId, partner.secret), partner.appId));
     });
 
     test('an expired token is refused', async () => {
-      const caller = await newCaller(service);
+      const partner = await newPartner(service);
       await service.ctx.store.db
         .updateTable('access_tokens')
         .set({ expires_at: Date.now() - 1 })
-        .where('token_hash', '=', hashSecret(caller.token))
+        .where('token_hash', '=', hashSecret(partner.token))
         .execute();
-      const reply = await query(caller.token, caller.appId);
+      const reply = await query(partner.token, partner.appId);
       assert.equal(reply.status, 401);
       assert.equal(reply.body.code, 40103);
     });
 
     test("a disabled app's tokens are refused at once, and it gets no new ones; enabling restores them", async () => {
-      const caller = await newCaller(service);
-      assert.ok(await works(caller.token, caller.appId));
-      await setAppStatus(service.ctx, caller.appId, 'disabled', by);
-      const refused = await query(caller.token, caller.appId);
+      const partner = await newPartner(service);
+      assert.ok(await works(partner.token, partner.appId));
+      await setAppStatus(service.ctx, partner.appId, 'disabled', by);
+      const refused = await query(partner.token, partner.appId);
       assert.equal(refused.status, 403);
       assert.equal(refused.body.code, 40302);
-      const exchanged = await exchange(caller.appId, caller.secret);
+      const exchanged = await exchange(partner.appId, partner.secret);
       assert.equal(exchanged.status, 403);
       assert.equal(exchanged.body.code, 40302);
-      await setAppStatus(service.ctx, caller.appId, 'active', by);
-      assert.ok(await works(caller.token, caller.appId));
+      await setAppStatus(service.ctx, partner.appId, 'active', by);
+      assert.ok(await works(partner.token, partner.appId));
     });
 
     test('rotation keeps both secrets working during the overlap, and only the new one after', async () => {
-      const caller = await newCaller(service);
-      const rotated = await rotateSecret(service.ctx, caller.appId, 1, by);
+      const partner = await newPartner(service);
+      const rotated = await rotateSecret(service.ctx, partner.appId, 1, by);
       assert.match(rotated.app_secret, /^sk_[A-Za-z0-9_-]{43}$/);
-      assert.notEqual(rotated.app_secret, caller.secret);
+      assert.notEqual(rotated.app_secret, partner.secret);
       assert.ok(Math.abs(rotated.previous_secrets_expire_at - (nowSeconds() + 1)) <= 1);
       assert.equal(
-        (await exchange(caller.appId, caller.secret)).status,
+        (await exchange(partner.appId, partner.secret)).status,
         200,
         'old secret during the overlap',
       );
-      assert.equal((await exchange(caller.appId, rotated.app_secret)).status, 200, 'new secret at once');
+      assert.equal((await exchange(partner.appId, rotated.app_secret)).status, 200, 'new secret at once');
       await new Promise((resolve) => setTimeout(resolve, 1100));
-      const old = await exchange(caller.appId, caller.secret);
+      const old = await exchange(partner.appId, partner.secret);
       assert.equal(old.status, 401, 'old secret after the overlap');
       assert.equal(old.body.code, 40104);
-      assert.equal((await exchange(caller.appId, rotated.app_secret)).status, 200);
-      assert.ok(await works(caller.token, caller.appId), 'tokens already issued are not touched');
+      assert.equal((await exchange(partner.appId, rotated.app_secret)).status, 200);
+      assert.ok(await works(partner.token, partner.appId), 'tokens already issued are not touched');
 
       // A second rotation with no overlap retires the previous secret at once.
-      const again = await rotateSecret(service.ctx, caller.appId, 0, by);
-      assert.equal((await exchange(caller.appId, rotated.app_secret)).status, 401);
-      assert.equal((await exchange(caller.appId, again.app_secret)).status, 200);
-      assert.deepEqual(await auditActions(caller.appId), ['app.secret_rotate', 'app.secret_rotate']);
+      const again = await rotateSecret(service.ctx, partner.appId, 0, by);
+      assert.equal((await exchange(partner.appId, rotated.app_secret)).status, 401);
+      assert.equal((await exchange(partner.appId, again.app_secret)).status, 200);
+      assert.deepEqual(await auditActions(partner.appId), ['app.secret_rotate', 'app.secret_rotate']);
       const stored = await service.ctx.store.db
         .selectFrom('app_secrets')
         .select('secret_hash')
-        .where('app_id', '=', caller.appId)
+        .where('app_id', '=', partner.appId)
         .execute();
       assert.ok(!JSON.stringify(stored).includes(again.app_secret), 'only hashes are stored');
     });
@@ -169,15 +169,15 @@ for (const storeName of storeNames()) {
     });
 
     describe('the replay window on every caller route', () => {
-      let caller: TestCaller;
+      let partner: TestPartner;
       before(async () => {
-        caller = await newCaller(service);
+        partner = await newPartner(service);
       });
-      const callerPaths = () =>
+      const partnerPaths = () =>
         Object.entries(PATHS).filter(([, path]) => service.app.hasRoute({ method: 'POST', url: path }));
 
       test('the routes under test include at least submit, validate, query and the token exchange', () => {
-        const names = callerPaths().map(([name]) => name);
+        const names = partnerPaths().map(([name]) => name);
         for (const name of ['token', 'apply', 'validate', 'query']) assert.ok(names.includes(name), name);
       });
 
@@ -187,13 +187,13 @@ for (const storeName of storeNames()) {
         [305, 'too far ahead'],
       ] as const) {
         test(`a timestamp ${label} is a 401 with the server time, on every route`, async () => {
-          for (const [name, path] of callerPaths()) {
+          for (const [name, path] of partnerPaths()) {
             const body =
               name === 'token'
-                ? { app_id: caller.appId, app_secret: caller.secret, timestamp: nowSeconds() + skew }
-                : { app_id: caller.appId, timestamp: nowSeconds() + skew };
+                ? { app_id: partner.appId, app_secret: partner.secret, timestamp: nowSeconds() + skew }
+                : { app_id: partner.appId, timestamp: nowSeconds() + skew };
             const before = nowSeconds();
-            const reply = await post(service.baseUrl, path, body, { token: caller.token });
+            const reply = await post(service.baseUrl, path, body, { token: partner.token });
             assert.equal(reply.status, 401, `${name}: ${reply.text}`);
             assert.equal(reply.body.code, 40105, name);
             const serverTime = (reply.body.data as { server_time: number }).server_time;
@@ -203,12 +203,12 @@ for (const storeName of storeNames()) {
       }
 
       test('a timestamp within the skew passes the window on every route', async () => {
-        for (const [name, path] of callerPaths()) {
+        for (const [name, path] of partnerPaths()) {
           const body =
             name === 'token'
-              ? { app_id: caller.appId, app_secret: caller.secret, timestamp: nowSeconds() - 290 }
-              : { app_id: caller.appId, timestamp: nowSeconds() + 290 };
-          const reply = await post(service.baseUrl, path, body, { token: caller.token });
+              ? { app_id: partner.appId, app_secret: partner.secret, timestamp: nowSeconds() - 290 }
+              : { app_id: partner.appId, timestamp: nowSeconds() + 290 };
+          const reply = await post(service.baseUrl, path, body, { token: partner.token });
           assert.notEqual(reply.body.code, 40105, `${name}: ${reply.text}`);
         }
       });
@@ -415,8 +415,8 @@ for (const storeName of storeNames()) {
       try {
         const [a, b] = group.instances as [TestService, TestService];
         const cacheMs = b.ctx.config.tokenCacheMs;
-        const caller = await newCaller(a);
-        const query = (instance: TestService, who: TestCaller = caller) =>
+        const partner = await newPartner(a);
+        const query = (instance: TestService, who: TestPartner = partner) =>
           post(
             instance.baseUrl,
             PATHS.query,
@@ -426,13 +426,13 @@ for (const storeName of storeNames()) {
         // Both have just accepted the token: each holds it in its cache.
         assert.equal((await query(a)).status, 404);
         assert.equal((await query(b)).status, 404);
-        await revokeTokens(a.ctx, { token: caller.token }, by);
+        await revokeTokens(a.ctx, { token: partner.token }, by);
         const revokedAt = performance.now();
         const onB = probeAfter(revokedAt, cacheMs, 401, () => query(b));
         assert.equal((await query(a)).status, 401, 'refused at once where it was revoked');
         assertRefusedWithinCache(await onB, revokedAt, cacheMs, 401, 'revoked token on the other instance');
 
-        const second = await newCaller(a, 'second partner');
+        const second = await newPartner(a, 'second partner');
         const other = (instance: TestService) => query(instance, second);
         assert.equal((await other(a)).status, 404);
         assert.equal((await other(b)).status, 404);

@@ -8,11 +8,11 @@ import { findLegacyDuplicate, rekeyDocuments, rekeyFinished } from '../src/appli
 import type { ApplicationRequest } from '../src/record/schema.ts';
 import { PATHS } from '../src/http/paths.ts';
 import {
-  newCaller,
+  newPartner,
   nowSeconds,
   post,
   startService,
-  type TestCaller,
+  type TestPartner,
   type TestService,
 } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
@@ -33,12 +33,12 @@ interface Row {
 for (const storeName of storeNames()) {
   describe(`document hash re-keying on ${storeName}`, () => {
     let service: TestService;
-    let caller: TestCaller;
+    let partner: TestPartner;
     let seq = 0;
 
     before(async () => {
       service = await startService(storeName);
-      caller = await newCaller(service);
+      partner = await newPartner(service);
     });
     after(() => service.close());
 
@@ -46,7 +46,7 @@ for (const storeName of storeNames()) {
     const hongKong = (overrides: Partial<ApplicationRequest> = {}): ApplicationRequest => {
       const digits = String(100000 + seq++).padStart(6, '0');
       return validApplicant({
-        app_id: caller.appId,
+        app_id: partner.appId,
         timestamp: nowSeconds(),
         country: 'HK',
         cert_id: `K${digits}(${hkidCheckDigit('K', digits)})`,
@@ -63,7 +63,7 @@ for (const storeName of storeNames()) {
       });
     };
     const submit = (body: ApplicationRequest) =>
-      post(service.baseUrl, PATHS.apply, body, { token: caller.token });
+      post(service.baseUrl, PATHS.apply, body, { token: partner.token });
     const serialOf = (reply: Awaited<ReturnType<typeof submit>>) =>
       (reply.body.data as { busi_water_no: string }).busi_water_no;
     const row = async (serial: string) =>
@@ -92,8 +92,8 @@ for (const storeName of storeNames()) {
       post(
         service.baseUrl,
         PATHS.cancel,
-        { app_id: caller.appId, timestamp: nowSeconds(), busi_water_no: serial },
-        { token: caller.token },
+        { app_id: partner.appId, timestamp: nowSeconds(), busi_water_no: serial },
+        { token: partner.token },
       );
 
     test('new applications carry the canonical hash at version 2', async () => {

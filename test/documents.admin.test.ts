@@ -19,7 +19,7 @@ import {
   type DocumentService,
 } from './helpers/documentService.ts';
 import { ADMIN, call, newOperator, type TestOperator } from './helpers/operators.ts';
-import { newCaller, nowSeconds, post, type TestCaller } from './helpers/service.ts';
+import { newPartner, nowSeconds, post, type TestPartner } from './helpers/service.ts';
 import { storeNames, TEST_ENCRYPTION_KEYS } from './helpers/stores.ts';
 
 /**
@@ -34,7 +34,7 @@ for (const storeName of storeNames()) {
   describe(`kept documents in the admin API (${storeName})`, () => {
     let service: DocumentService;
     let images: DocumentServer;
-    let caller: TestCaller;
+    let partner: TestPartner;
     let reviewer: TestOperator;
     let viewer: TestOperator;
     let serial: string;
@@ -43,7 +43,7 @@ for (const storeName of storeNames()) {
     before(async () => {
       images = await startDocumentServer();
       service = await startDocumentService(storeName, { ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS });
-      caller = await newCaller(service);
+      partner = await newPartner(service);
       reviewer = await newOperator(service, 'reviewer');
       viewer = await newOperator(service, 'viewer');
       const urls = Object.fromEntries(
@@ -55,12 +55,12 @@ for (const storeName of storeNames()) {
       const reply = await post(
         service.baseUrl,
         PATHS.apply,
-        { ...uniqueApplicant(7_000, caller.appId), ...urls, timestamp: nowSeconds() },
-        { token: caller.token },
+        { ...uniqueApplicant(7_000, partner.appId), ...urls, timestamp: nowSeconds() },
+        { token: partner.token },
       );
       assert.equal(reply.status, 200, reply.text);
       serial = (reply.body.data as { busi_water_no: string }).busi_water_no;
-      await settledDocuments(service, caller, serial);
+      await settledDocuments(service, partner, serial);
       // The partner's server is gone: from now on only the kept copies exist.
       await images.close();
     });
@@ -122,19 +122,19 @@ for (const storeName of storeNames()) {
         service.baseUrl,
         PATHS.amend,
         {
-          app_id: caller.appId,
+          app_id: partner.appId,
           timestamp: nowSeconds(),
           busi_water_no: serial,
           passport_img: `${images.origin}/passport-retaken.png`,
         },
-        { token: caller.token },
+        { token: partner.token },
       );
       assert.equal(amend.status, 200, amend.text);
-      const outcomes = await settledDocuments(service, caller, serial);
+      const outcomes = await settledDocuments(service, partner, serial);
       assert.deepEqual(outcomes['passport_img'], { state: 'failed', reason: 'unreachable' });
       // The caller's views never carry the copy kept of the replaced image: not the status, not
       // the amend's answer, and they hold to the caller's schema (which declares no `previous`).
-      const status = await queryStatus(service, caller, serial);
+      const status = await queryStatus(service, partner, serial);
       const checked = compileValidator(StatusView)(status);
       assert.ok(checked.ok, JSON.stringify(checked));
       assert.doesNotMatch(JSON.stringify(status), /"previous"/);
@@ -188,8 +188,8 @@ for (const storeName of storeNames()) {
       const cancelled = await post(
         service.baseUrl,
         PATHS.cancel,
-        { app_id: caller.appId, timestamp: nowSeconds(), busi_water_no: serial },
-        { token: caller.token },
+        { app_id: partner.appId, timestamp: nowSeconds(), busi_water_no: serial },
+        { token: partner.token },
       );
       assert.equal(cancelled.status, 200, cancelled.text);
       const later = { ...service.ctx, now: () => Date.now() + 3 * 86_400_000 };

@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { openContext } from '../src/start.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
-import { callerOf } from './helpers/operators.ts';
+import { partnerOf } from './helpers/operators.ts';
 import { createStoreTarget, storeNames } from './helpers/stores.ts';
 
 /**
@@ -24,10 +24,11 @@ for (const storeName of storeNames()) {
       try {
         const app = await createApp(ctx.store.db, 'old partner', Date.now());
         // Submitted in process, with no relay running: as before 0040, no job exists for them.
-        const active = (await submitApplication(ctx, callerOf(app.app_id), uniqueApplicant(1, app.app_id)))
+        const active = (await submitApplication(ctx, partnerOf(app.app_id), uniqueApplicant(1, app.app_id)))
           .busi_water_no;
-        const cancelled = (await submitApplication(ctx, callerOf(app.app_id), uniqueApplicant(2, app.app_id)))
-          .busi_water_no;
+        const cancelled = (
+          await submitApplication(ctx, partnerOf(app.app_id), uniqueApplicant(2, app.app_id))
+        ).busi_water_no;
         await transitionApplication(ctx, {
           busiWaterNo: cancelled,
           to: 'CANCELLED',

@@ -11,7 +11,7 @@ import { openContext } from '../src/start.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
 import { pngImage, sha256 } from './helpers/documentImages.ts';
 import { startDocumentServer } from './helpers/documentServer.ts';
-import { callerOf } from './helpers/operators.ts';
+import { partnerOf } from './helpers/operators.ts';
 import { spawnService, type ServiceProcess } from './helpers/process.ts';
 import { createStoreTarget, storeNames } from './helpers/stores.ts';
 
@@ -73,7 +73,7 @@ for (const storeName of storeNames()) {
             served.set(`${n}/${field}`, body);
           }
           const applicant = { ...uniqueApplicant(n, app.app_id), ...urls };
-          serials.push((await submitApplication(ctx, callerOf(app.app_id), applicant)).busi_water_no);
+          serials.push((await submitApplication(ctx, partnerOf(app.app_id), applicant)).busi_water_no);
         }
 
         service = await spawnService(env);

@@ -11,7 +11,7 @@ import {
 } from './helpers/documentService.ts';
 import { ADMIN, call, newOperator, type TestOperator } from './helpers/operators.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
-import { newCaller, nowSeconds, post, type TestCaller } from './helpers/service.ts';
+import { newPartner, nowSeconds, post, type TestPartner } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
 
 /**
@@ -26,14 +26,14 @@ for (const storeName of storeNames()) {
   describe(`documents over HTTP (${storeName})`, () => {
     let service: DocumentService;
     let images: DocumentServer;
-    let caller: TestCaller;
+    let partner: TestPartner;
     let reviewer: TestOperator;
     let n = 0;
 
     before(async () => {
       images = await startDocumentServer();
       service = await startDocumentService(storeName);
-      caller = await newCaller(service);
+      partner = await newPartner(service);
       reviewer = await newOperator(service, 'reviewer');
     });
     after(async () => {
@@ -42,8 +42,8 @@ for (const storeName of storeNames()) {
     });
 
     async function submit(urls: Record<string, string>): Promise<string> {
-      const body = { ...uniqueApplicant(n++, caller.appId), ...urls, timestamp: nowSeconds() };
-      const reply = await post(service.baseUrl, PATHS.apply, body, { token: caller.token });
+      const body = { ...uniqueApplicant(n++, partner.appId), ...urls, timestamp: nowSeconds() };
+      const reply = await post(service.baseUrl, PATHS.apply, body, { token: partner.token });
       assert.equal(reply.status, 200, reply.text);
       return (reply.body.data as { busi_water_no: string }).busi_water_no;
     }
@@ -67,12 +67,12 @@ for (const storeName of storeNames()) {
       );
       const submittedAt = Date.now();
       const serial = await submit(urls);
-      const first = await queryStatus(service, caller, serial);
+      const first = await queryStatus(service, partner, serial);
       assert.ok(
         Object.values(first.documents).every((d) => d.state === 'pending' || d.state === 'kept'),
         'pending right after the acknowledgement',
       );
-      const documents = await settledDocuments(service, caller, serial, 10_000);
+      const documents = await settledDocuments(service, partner, serial, 10_000);
       assert.ok(Date.now() - submittedAt < 10_000);
       for (const field of FIELDS) {
         assert.equal(documents[field]?.state, 'kept', field);
@@ -92,8 +92,8 @@ for (const storeName of storeNames()) {
       const events = await post(
         service.baseUrl,
         PATHS.events,
-        { app_id: caller.appId, timestamp: nowSeconds(), busi_water_no: serial },
-        { token: caller.token },
+        { app_id: partner.appId, timestamp: nowSeconds(), busi_water_no: serial },
+        { token: partner.token },
       );
       const items = (events.body.data as { items: { type: string; data: { documents?: unknown } }[] }).items;
       const kept = items.filter((e) => e.type === 'application.documents_kept');
@@ -122,7 +122,7 @@ for (const storeName of storeNames()) {
         sign_applicant: unreachable,
         pay_voucher: images.route(`/${storeName}/voucher.png`, { kind: 'bytes', body: pngImage(600, 400) }),
       });
-      const documents = await settledDocuments(service, caller, serial);
+      const documents = await settledDocuments(service, partner, serial);
       assert.deepEqual(
         Object.fromEntries(FIELDS.map((f) => [f, documents[f]?.reason ?? documents[f]?.state])),
         {
@@ -156,17 +156,17 @@ for (const storeName of storeNames()) {
         service.baseUrl,
         PATHS.amend,
         {
-          app_id: caller.appId,
+          app_id: partner.appId,
           timestamp: nowSeconds(),
           busi_water_no: serial,
           passport_img: images.route(`/${storeName}/passport-retaken.png`, { kind: 'bytes', body: better }),
         },
-        { token: caller.token },
+        { token: partner.token },
       );
       assert.equal(amend.status, 200, amend.text);
       const amended = amend.body.data as { documents: Record<string, { state: string }> };
       assert.equal(amended.documents['passport_img']?.state, 'pending', 'pending from the amend on');
-      const after = await settledDocuments(service, caller, serial);
+      const after = await settledDocuments(service, partner, serial);
       assert.equal(after['passport_img']?.sha256, sha256(better));
     });
 
@@ -186,7 +186,7 @@ for (const storeName of storeNames()) {
           ...Object.fromEntries(ok),
           id_card_img: outside.route('/to-loopback', { kind: 'redirect', location: secret }),
         });
-        const outcomes = await settledDocuments(service, caller, serial);
+        const outcomes = await settledDocuments(service, partner, serial);
         assert.equal(outcomes['id_card_img']?.reason, 'refused_address');
         assert.equal(outcomes['passport_img']?.state, 'kept');
         assert.equal(images.requests.length, reached, 'the loopback server was never asked');
@@ -210,8 +210,8 @@ for (const storeName of storeNames()) {
         );
       const first = await submit(urls('first'));
       const second = await submit(urls('second'));
-      await settledDocuments(service, caller, first);
-      await settledDocuments(service, caller, second);
+      await settledDocuments(service, partner, first);
+      await settledDocuments(service, partner, second);
       const flag = (await adminView(second)).risk_flags.find((f) => f.code === 'document_reused');
       assert.deepEqual(flag?.fields, ['id_card_img']);
       assert.equal(flag?.params['serial'], first);

@@ -11,7 +11,7 @@ import { uniqueApplicant } from './helpers/applicants.ts';
 import { pngImage } from './helpers/documentImages.ts';
 import { startDocumentServer, type DocumentServer } from './helpers/documentServer.ts';
 import { newAppId, submitMany } from './helpers/events.ts';
-import { callerOf } from './helpers/operators.ts';
+import { partnerOf } from './helpers/operators.ts';
 import { startService, type TestService } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
 
@@ -43,7 +43,7 @@ for (const storeName of storeNames()) {
     });
 
     const submit = async (urls: Record<string, string>) =>
-      (await submitApplication(service.ctx, callerOf(appId), { ...uniqueApplicant(n++, appId), ...urls }))
+      (await submitApplication(service.ctx, partnerOf(appId), { ...uniqueApplicant(n++, appId), ...urls }))
         .busi_water_no;
     /** A job of a relay batch, for `serials` (each with `fields`). */
     const job = (
@@ -180,7 +180,7 @@ for (const storeName of storeNames()) {
         false,
         'no URL in the error',
       );
-      const [list] = (await listApplications(service.ctx, callerOf(appId), { limit: 100 })).items.filter(
+      const [list] = (await listApplications(service.ctx, partnerOf(appId), { limit: 100 })).items.filter(
         (item) => item.busi_water_no === serial,
       );
       assert.equal(list?.documents['sign_applicant']?.state, 'pending', 'pending while tried again');
@@ -204,7 +204,7 @@ for (const storeName of storeNames()) {
         new AbortController().signal,
       );
       assert.deepEqual(last, { outcome: 'done' });
-      const [after] = (await listApplications(service.ctx, callerOf(appId), { limit: 100 })).items.filter(
+      const [after] = (await listApplications(service.ctx, partnerOf(appId), { limit: 100 })).items.filter(
         (item) => item.busi_water_no === serial,
       );
       assert.deepEqual(after?.documents['sign_applicant'], { state: 'failed', reason: 'unreachable' });

@@ -12,7 +12,7 @@ import { openContext } from '../src/start.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
 import { pngImage } from './helpers/documentImages.ts';
 import { startDocumentServer, type DocumentServer } from './helpers/documentServer.ts';
-import { callerOf } from './helpers/operators.ts';
+import { partnerOf } from './helpers/operators.ts';
 import { spawnService } from './helpers/process.ts';
 import { createStoreTarget, storeNames } from './helpers/stores.ts';
 
@@ -60,7 +60,7 @@ async function submitAll(
         ),
       ]),
     );
-    await submitApplication(ctx, callerOf(appId), { ...uniqueApplicant(n, appId), ...urls });
+    await submitApplication(ctx, partnerOf(appId), { ...uniqueApplicant(n, appId), ...urls });
   }
 }
 

@@ -12,7 +12,7 @@ import { requestHash } from '../src/idempotency/canonicalJson.ts';
 import { purgeExpiredKeys } from '../src/idempotency/idempotencyKeys.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
 import { startInstances, type Instances } from './helpers/instances.ts';
-import { newCaller, nowSeconds, post, type Reply, type TestCaller } from './helpers/service.ts';
+import { newPartner, nowSeconds, post, type Reply, type TestPartner } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
 
 /**
@@ -48,15 +48,15 @@ function testRoutes(app: FastifyInstance, ctx: ServiceContext): void {
 for (const storeName of storeNames()) {
   describe(`idempotency on ${storeName}`, () => {
     let group: Instances;
-    let caller: TestCaller;
+    let partner: TestPartner;
     let counter = 0;
-    const fresh = () => uniqueApplicant(counter++, caller.appId);
+    const fresh = () => uniqueApplicant(counter++, partner.appId);
     const urls = () => group.instances.map((i) => i.baseUrl);
     const submit = (
       body: unknown,
       key: string | undefined,
       instance = 0,
-      token = caller.token,
+      token = partner.token,
     ): Promise<Reply> =>
       post(urls()[instance]!, PATHS.apply, body, {
         token,
@@ -81,12 +81,12 @@ for (const storeName of storeNames()) {
         (i): Record<string, string> => (i === 2 ? { IDEMPOTENCY_WAIT_MS: '300' } : {}),
         testRoutes,
       );
-      caller = await newCaller(group.instances[0]!);
+      partner = await newPartner(group.instances[0]!);
     });
     after(() => group.close());
 
     test('50 concurrent submissions with one key, on two instances, create one application', async () => {
-      const applicant = await newCaller(group.instances[0]!, 'racing partner');
+      const applicant = await newPartner(group.instances[0]!, 'racing partner');
       const body = uniqueApplicant(counter++, applicant.appId);
       const key = newKey();
       const replies = await Promise.all(
@@ -111,7 +111,7 @@ for (const storeName of storeNames()) {
       const first = await submit(body, key);
       assert.equal(first.status, 200, first.text);
       assert.equal(first.headers.get('idempotent-replayed'), null);
-      const before = await applicationsOf(caller.appId);
+      const before = await applicationsOf(partner.appId);
       // A retry carries a fresh timestamp (the replay window demands it) and keys in another order.
       const reordered = Object.fromEntries(
         Object.entries({ ...body, timestamp: nowSeconds() + 1 }).reverse(),
@@ -123,25 +123,25 @@ for (const storeName of storeNames()) {
         assert.equal(again.headers.get('idempotent-replayed'), 'true');
         assert.match(again.headers.get('content-type') ?? '', /^application\/json/);
       }
-      assert.equal(await applicationsOf(caller.appId), before);
+      assert.equal(await applicationsOf(partner.appId), before);
     });
 
     test('the same key with a changed body is a 409, and nothing is stored', async () => {
       const body = fresh();
       const key = newKey();
       assert.equal((await submit(body, key)).status, 200);
-      const before = await applicationsOf(caller.appId);
+      const before = await applicationsOf(partner.appId);
       const changed = await submit({ ...body, company_name: 'Another Company Ltd' }, key, 1);
       assert.equal(changed.status, 409, changed.text);
       assert.equal(changed.body.code, 40903);
       assert.equal(changed.body.msg, 'Idempotency-Key: was used before with a different body');
-      assert.equal(await applicationsOf(caller.appId), before);
+      assert.equal(await applicationsOf(partner.appId), before);
     });
 
     test('keys belong to their app: another app may use the same key', async () => {
       const key = newKey();
       assert.equal((await submit(fresh(), key)).status, 200);
-      const other = await newCaller(group.instances[0]!, 'other partner');
+      const other = await newPartner(group.instances[0]!, 'other partner');
       const theirs = await submit(uniqueApplicant(counter++, other.appId), key, 0, other.token);
       assert.equal(theirs.status, 200, theirs.text);
       assert.equal(theirs.headers.get('idempotent-replayed'), null);
@@ -178,7 +178,7 @@ for (const storeName of storeNames()) {
       const row = await db()
         .selectFrom('idempotency_keys')
         .selectAll()
-        .where('app_id', '=', caller.appId)
+        .where('app_id', '=', partner.appId)
         .where('idempotency_key', '=', key)
         .executeTakeFirstOrThrow();
       assert.equal(row.state, 'completed');
@@ -211,7 +211,7 @@ for (const storeName of storeNames()) {
       const key = newKey();
       const now = Date.now();
       const claim = {
-        app_id: caller.appId,
+        app_id: partner.appId,
         idempotency_key: key,
         request_hash: requestHash('application.submit', body),
         state: 'in_progress' as const,
@@ -227,7 +227,7 @@ for (const storeName of storeNames()) {
       // Its holder could still be running: the request waits while the lease lasts.
       let settled = false;
       const waiting = post(urls()[1]!, PATHS.apply, body, {
-        token: caller.token,
+        token: partner.token,
         headers: { 'idempotency-key': key },
       }).finally(() => (settled = true));
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -250,7 +250,7 @@ for (const storeName of storeNames()) {
       await db()
         .insertInto('idempotency_keys')
         .values({
-          app_id: caller.appId,
+          app_id: partner.appId,
           idempotency_key: key,
           request_hash: requestHash('application.submit', body),
           state: 'in_progress',
@@ -263,20 +263,20 @@ for (const storeName of storeNames()) {
           expires_at: now + 86_400_000,
         })
         .execute();
-      const before = await applicationsOf(caller.appId);
-      const fencedOut = { appId: caller.appId, key, claimToken: 'the-old-holder' };
+      const before = await applicationsOf(partner.appId);
+      const fencedOut = { appId: partner.appId, key, claimToken: 'the-old-holder' };
       const instance = group.instances[0]!;
-      const callerView = {
-        appId: caller.appId,
+      const partnerView = {
+        appId: partner.appId,
         rateLimitPerSecond: null,
         rateLimitBurst: null,
         concurrencyLimit: null,
       };
       await assert.rejects(
-        submitApplication(instance.ctx, callerView, body, { idempotency: fencedOut }),
+        submitApplication(instance.ctx, partnerView, body, { idempotency: fencedOut }),
         (error: unknown) => error instanceof ServiceError && error.error === 'idempotencyInProgress',
       );
-      assert.equal(await applicationsOf(caller.appId), before);
+      assert.equal(await applicationsOf(partner.appId), before);
     });
 
     test('a holder that does not finish within the wait gets a 409 in progress with Retry-After', async () => {
@@ -286,7 +286,7 @@ for (const storeName of storeNames()) {
       await db()
         .insertInto('idempotency_keys')
         .values({
-          app_id: caller.appId,
+          app_id: partner.appId,
           idempotency_key: key,
           request_hash: requestHash('application.submit', body),
           state: 'in_progress',
@@ -313,9 +313,9 @@ for (const storeName of storeNames()) {
         post(
           urls()[0]!,
           '/test/idempotent',
-          { app_id: caller.appId, timestamp: nowSeconds(), ...body },
+          { app_id: partner.appId, timestamp: nowSeconds(), ...body },
           {
-            token: caller.token,
+            token: partner.token,
             headers: { 'idempotency-key': key },
           },
         );
@@ -348,8 +348,8 @@ for (const storeName of storeNames()) {
         post(
           urls()[instance]!,
           PATHS.cancel,
-          { app_id: caller.appId, timestamp: nowSeconds(), busi_water_no: serial, reason },
-          { token: caller.token, headers: { 'idempotency-key': key } },
+          { app_id: partner.appId, timestamp: nowSeconds(), busi_water_no: serial, reason },
+          { token: partner.token, headers: { 'idempotency-key': key } },
         );
       const first = await cancel(0, 'changed my mind');
       assert.equal(first.status, 200, first.text);

@@ -10,7 +10,7 @@ import { uniqueApplicant } from './helpers/applicants.ts';
 import { pngImage } from './helpers/documentImages.ts';
 import { startDocumentServer, type DocumentServer } from './helpers/documentServer.ts';
 import { settledDocuments, startDocumentService } from './helpers/documentService.ts';
-import { newCaller, post, type TestService } from './helpers/service.ts';
+import { newPartner, post, type TestService } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
 
 /**
@@ -30,10 +30,10 @@ for (const storeName of storeNames()) {
     before(async () => {
       images = await startDocumentServer();
       service = await startDocumentService(storeName);
-      const caller = await newCaller(service);
+      const partner = await newPartner(service);
       for (let i = 0; i < 10; i++) {
         const cardNo = generateCardNumber(service.ctx.config.card);
-        const applicant = uniqueApplicant(i, caller.appId, {
+        const applicant = uniqueApplicant(i, partner.appId, {
           card_no: cardNo,
           mob_no: `1390013${String(4000 + i)}`,
           consignee_mob_no: `1370013${String(5000 + i)}`,
@@ -42,7 +42,7 @@ for (const storeName of storeNames()) {
           name_en: 'OUYANG NANA',
           consignee: '欧阳娜娜',
         });
-        const reply = await post(service.baseUrl, PATHS.apply, applicant, { token: caller.token });
+        const reply = await post(service.baseUrl, PATHS.apply, applicant, { token: partner.token });
         assert.equal(reply.status, 200, reply.text);
         secrets.push(
           applicant.cert_id,
@@ -57,7 +57,7 @@ for (const storeName of storeNames()) {
           service.baseUrl,
           PATHS.apply,
           { ...applicant, sex: 'F', email: `${applicant.email}@` },
-          { token: caller.token },
+          { token: partner.token },
         );
         assert.equal(refused.status, 422);
         for (const value of [applicant.cert_id, applicant.email, cardNo])
@@ -84,19 +84,19 @@ for (const storeName of storeNames()) {
       const withDocuments = await post(
         service.baseUrl,
         PATHS.apply,
-        { ...uniqueApplicant(98, caller.appId), ...urls },
-        { token: caller.token },
+        { ...uniqueApplicant(98, partner.appId), ...urls },
+        { token: partner.token },
       );
       assert.equal(withDocuments.status, 200, withDocuments.text);
       const kept = await settledDocuments(
         service,
-        caller,
+        partner,
         (withDocuments.body.data as { busi_water_no: string }).busi_water_no,
       );
       assert.ok(Object.values(kept).every((d) => d.state === 'kept'));
       // An assigned card number too: read it back through the key ring to know what to look for.
-      const assigned = uniqueApplicant(99, caller.appId);
-      const reply = await post(service.baseUrl, PATHS.apply, assigned, { token: caller.token });
+      const assigned = uniqueApplicant(99, partner.appId);
+      const reply = await post(service.baseUrl, PATHS.apply, assigned, { token: partner.token });
       const serial = (reply.body.data as { busi_water_no: string }).busi_water_no;
       const row = await service.ctx.store.db
         .selectFrom('applications')

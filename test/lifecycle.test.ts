@@ -9,13 +9,13 @@ import {
   ADMIN,
   Applications,
   call,
-  callerOf,
+  partnerOf,
   move,
   newOperator,
   pathTo,
   type TestOperator,
 } from './helpers/operators.ts';
-import { newCaller, startService, type TestCaller, type TestService } from './helpers/service.ts';
+import { newPartner, startService, type TestPartner, type TestService } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
 
 /**
@@ -47,7 +47,7 @@ async function rejection(work: Promise<unknown>): Promise<ServiceError | Validat
 for (const storeName of storeNames()) {
   describe(`lifecycle on ${storeName}`, () => {
     let service: TestService;
-    let caller: TestCaller;
+    let partner: TestPartner;
     let apps: Applications;
 
     const snapshot = async (serial: string) => {
@@ -88,7 +88,7 @@ for (const storeName of storeNames()) {
 
     before(async () => {
       service = await startService(storeName);
-      caller = await newCaller(service);
+      partner = await newPartner(service);
       apps = new Applications(service);
     });
     after(() => service.close());
@@ -97,12 +97,12 @@ for (const storeName of storeNames()) {
       for (const to of STATUSES) {
         const rule = findTransition(from, to);
         test(`${from} -> ${to} is ${rule ? 'allowed' : 'refused'}`, async () => {
-          const serial = await apps.inState(caller.appId, from);
+          const serial = await apps.inState(partner.appId, from);
           const before = await snapshot(serial);
           const attempt = transitionApplication(service.ctx, {
             busiWaterNo: serial,
             to,
-            actor: actorFor(to, caller.appId, from),
+            actor: actorFor(to, partner.appId, from),
             reason: 'checked by hand',
             reasonCodes: ['other'],
             requestedFields: ['id_card_img'],
@@ -140,7 +140,7 @@ for (const storeName of storeNames()) {
             .executeTakeFirstOrThrow();
           assert.equal(last.from_status, from);
           assert.equal(last.to_status, to);
-          assert.equal(last.actor, actorName(actorFor(to, caller.appId, from)));
+          assert.equal(last.actor, actorName(actorFor(to, partner.appId, from)));
           assert.equal(last.reason, 'checked by hand');
           assert.equal(last.reason_codes, '["other"]');
           assert.deepEqual(
@@ -177,17 +177,17 @@ for (const storeName of storeNames()) {
     }
 
     test('a move by an actor the table does not name is refused and changes nothing', async () => {
-      const serial = await apps.inState(caller.appId, 'IN_REVIEW');
+      const serial = await apps.inState(partner.appId, 'IN_REVIEW');
       const before = await snapshot(serial);
-      const byCaller = await rejection(
+      const byPartner = await rejection(
         transitionApplication(service.ctx, {
           busiWaterNo: serial,
           to: 'APPROVED',
-          actor: { kind: 'caller', id: caller.appId },
+          actor: { kind: 'caller', id: partner.appId },
           source: 'test',
         }),
       );
-      assert.equal((byCaller as ServiceError).error, 'forbidden');
+      assert.equal((byPartner as ServiceError).error, 'forbidden');
       const cancelByOperator = await rejection(
         transitionApplication(service.ctx, {
           busiWaterNo: serial,
@@ -210,8 +210,8 @@ for (const storeName of storeNames()) {
     });
 
     test("another app's application is not found by a caller's move", async () => {
-      const serial = await apps.submit(caller.appId);
-      const other = await newCaller(service, 'other partner');
+      const serial = await apps.submit(partner.appId);
+      const other = await newPartner(service, 'other partner');
       const error = await rejection(
         transitionApplication(service.ctx, {
           busiWaterNo: serial,
@@ -225,12 +225,12 @@ for (const storeName of storeNames()) {
     });
 
     test('REJECTED needs a known reason code, SHIPPED a carrier and a tracking number', async () => {
-      const inReview = await apps.inState(caller.appId, 'IN_REVIEW');
+      const inReview = await apps.inState(partner.appId, 'IN_REVIEW');
       const noCode = await rejection(
         transitionApplication(service.ctx, {
           busiWaterNo: inReview,
           to: 'REJECTED',
-          actor: actorFor('REJECTED', caller.appId),
+          actor: actorFor('REJECTED', partner.appId),
           reason: 'the photo is blurred',
           source: 'test',
         }),
@@ -244,7 +244,7 @@ for (const storeName of storeNames()) {
         transitionApplication(service.ctx, {
           busiWaterNo: inReview,
           to: 'REJECTED',
-          actor: actorFor('REJECTED', caller.appId),
+          actor: actorFor('REJECTED', partner.appId),
           reasonCodes: ['document_unreadable', 'no_such_code', 'document_unreadable'],
           source: 'test',
         }),
@@ -261,17 +261,17 @@ for (const storeName of storeNames()) {
       const rejected = await transitionApplication(service.ctx, {
         busiWaterNo: inReview,
         to: 'REJECTED',
-        actor: actorFor('REJECTED', caller.appId),
+        actor: actorFor('REJECTED', partner.appId),
         reasonCodes: ['document_unreadable', 'name_mismatch'],
         source: 'test',
       });
       assert.equal(rejected.status, 'REJECTED');
-      const issued = await apps.inState(caller.appId, 'CARD_ISSUED');
+      const issued = await apps.inState(partner.appId, 'CARD_ISSUED');
       const noDetails = await rejection(
         transitionApplication(service.ctx, {
           busiWaterNo: issued,
           to: 'SHIPPED',
-          actor: actorFor('SHIPPED', caller.appId),
+          actor: actorFor('SHIPPED', partner.appId),
           source: 'test',
         }),
       );
@@ -287,14 +287,14 @@ for (const storeName of storeNames()) {
     });
 
     test('a reason carrying an identity or card number is refused', async () => {
-      const serial = await apps.inState(caller.appId, 'IN_REVIEW');
-      const applicant = apps.nextApplicant(caller.appId);
+      const serial = await apps.inState(partner.appId, 'IN_REVIEW');
+      const applicant = apps.nextApplicant(partner.appId);
       for (const reason of [`cert ${applicant.cert_id} unreadable`, 'card 5399 6612 3456 7890 blocked']) {
         const error = await rejection(
           transitionApplication(service.ctx, {
             busiWaterNo: serial,
             to: 'REJECTED',
-            actor: actorFor('REJECTED', caller.appId),
+            actor: actorFor('REJECTED', partner.appId),
             reason,
             source: 'test',
           }),
@@ -305,12 +305,12 @@ for (const storeName of storeNames()) {
     });
 
     test('a move against a version the actor no longer has is a concurrent change', async () => {
-      const serial = await apps.inState(caller.appId, 'IN_REVIEW');
+      const serial = await apps.inState(partner.appId, 'IN_REVIEW');
       const error = await rejection(
         transitionApplication(service.ctx, {
           busiWaterNo: serial,
           to: 'APPROVED',
-          actor: actorFor('APPROVED', caller.appId),
+          actor: actorFor('APPROVED', partner.appId),
           expectedVersion: 1,
           source: 'test',
         }),
@@ -319,7 +319,7 @@ for (const storeName of storeNames()) {
       const ok = await transitionApplication(service.ctx, {
         busiWaterNo: serial,
         to: 'APPROVED',
-        actor: actorFor('APPROVED', caller.appId),
+        actor: actorFor('APPROVED', partner.appId),
         expectedVersion: 2,
         source: 'test',
       });
@@ -328,12 +328,14 @@ for (const storeName of storeNames()) {
 
     for (const final of ['REJECTED', 'CANCELLED', 'DELIVERED'] as const) {
       test(`once ${final}, the same document may be applied for again`, async () => {
-        const applicant = apps.nextApplicant(caller.appId);
-        const first = await submitApplication(service.ctx, callerOf(caller.appId), applicant);
-        const duplicate = await rejection(submitApplication(service.ctx, callerOf(caller.appId), applicant));
+        const applicant = apps.nextApplicant(partner.appId);
+        const first = await submitApplication(service.ctx, partnerOf(partner.appId), applicant);
+        const duplicate = await rejection(
+          submitApplication(service.ctx, partnerOf(partner.appId), applicant),
+        );
         assert.equal((duplicate as ServiceError).error, 'duplicateApplication');
-        for (const to of pathTo(final)) await move(service, first.busi_water_no, to, caller.appId);
-        const again = await submitApplication(service.ctx, callerOf(caller.appId), applicant);
+        for (const to of pathTo(final)) await move(service, first.busi_water_no, to, partner.appId);
+        const again = await submitApplication(service.ctx, partnerOf(partner.appId), applicant);
         assert.notEqual(again.busi_water_no, first.busi_water_no);
       });
     }
@@ -346,7 +348,7 @@ for (const storeName of storeNames()) {
 
       test('20 concurrent approve/reject pairs over the admin API: exactly one winner each', async () => {
         const serials = await Promise.all(
-          Array.from({ length: 20 }, () => apps.inState(caller.appId, 'IN_REVIEW')),
+          Array.from({ length: 20 }, () => apps.inState(partner.appId, 'IN_REVIEW')),
         );
         const replies = await Promise.all(
           serials.flatMap((serial) => [
@@ -389,7 +391,7 @@ for (const storeName of storeNames()) {
 
       test('20 concurrent pairs in the domain, straight to the store: exactly one winner each', async () => {
         const serials = await Promise.all(
-          Array.from({ length: 20 }, () => apps.inState(caller.appId, 'IN_REVIEW')),
+          Array.from({ length: 20 }, () => apps.inState(partner.appId, 'IN_REVIEW')),
         );
         const results = await Promise.allSettled(
           serials.flatMap((serial) =>
@@ -397,7 +399,7 @@ for (const storeName of storeNames()) {
               transitionApplication(service.ctx, {
                 busiWaterNo: serial,
                 to,
-                actor: actorFor(to, caller.appId),
+                actor: actorFor(to, partner.appId),
                 reason: 'race',
                 reasonCodes: ['risk_policy'],
                 source: 'test',

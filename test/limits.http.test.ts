@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { spawnService } from './helpers/process.ts';
-import { newCaller, nowSeconds, post, startService, type TestService } from './helpers/service.ts';
+import { newPartner, nowSeconds, post, startService, type TestService } from './helpers/service.ts';
 import { createStoreTarget } from './helpers/stores.ts';
 
 /**
@@ -126,13 +126,13 @@ describe('connection limits on a running server', () => {
   });
 
   test('the body limit and the nesting depth come from the configuration', async () => {
-    const caller = await newCaller(service);
+    const partner = await newPartner(service);
     const large = await post(
       service.baseUrl,
       PATHS.query,
-      { app_id: caller.appId, pad: 'x'.repeat(3000) },
+      { app_id: partner.appId, pad: 'x'.repeat(3000) },
       {
-        token: caller.token,
+        token: partner.token,
       },
     );
     assert.equal(large.status, 413);
@@ -141,7 +141,7 @@ describe('connection limits on a running server', () => {
       service.baseUrl,
       PATHS.query,
       { a: { b: { c: { d: {} } } } },
-      { token: caller.token },
+      { token: partner.token },
     );
     assert.equal(deep.status, 400);
     assert.equal(deep.body.code, 40006);

@@ -13,7 +13,7 @@ import { sample, scrape } from './helpers/metrics.ts';
 import { move } from './helpers/operators.ts';
 import { spawnService } from './helpers/process.ts';
 import { startReceiver } from './helpers/receiver.ts';
-import { newCaller, nowSeconds, post, startService } from './helpers/service.ts';
+import { newPartner, nowSeconds, post, startService } from './helpers/service.ts';
 import { createStoreTarget, storeNames } from './helpers/stores.ts';
 import { SYSTEM } from '../src/audit/actor.ts';
 
@@ -29,27 +29,27 @@ for (const storeName of storeNames()) {
     test('requests, submissions, transitions, validation failures and rate-limit refusals are counted', async () => {
       const service = await startService(storeName);
       try {
-        const caller = await newCaller(service, 'metrics partner');
+        const partner = await newPartner(service, 'metrics partner');
         const serials: string[] = [];
         for (let i = 0; i < 5; i++) {
-          const reply = await post(service.baseUrl, PATHS.apply, uniqueApplicant(i, caller.appId), {
-            token: caller.token,
+          const reply = await post(service.baseUrl, PATHS.apply, uniqueApplicant(i, partner.appId), {
+            token: partner.token,
           });
           assert.equal(reply.body.code, 0, reply.text);
           serials.push((reply.body.data as { busi_water_no: string }).busi_water_no);
         }
         for (let i = 0; i < 3; i++) {
-          const bad = uniqueApplicant(10 + i, caller.appId, { email: 'not-an-email' });
-          const reply = await post(service.baseUrl, PATHS.apply, bad, { token: caller.token });
+          const bad = uniqueApplicant(10 + i, partner.appId, { email: 'not-an-email' });
+          const reply = await post(service.baseUrl, PATHS.apply, bad, { token: partner.token });
           assert.equal(reply.status, 422);
           const codes = (reply.body.data as { errors: { code: number }[] }).errors.map((e) => e.code);
           assert.deepEqual(codes, [ERRORS.emailInvalid.code]);
         }
-        await move(service, serials[0]!, 'IN_REVIEW', caller.appId);
-        await move(service, serials[0]!, 'REJECTED', caller.appId);
+        await move(service, serials[0]!, 'IN_REVIEW', partner.appId);
+        await move(service, serials[0]!, 'REJECTED', partner.appId);
 
         // An app of its own with a burst of 2: a flood of 6 sees 429s.
-        const limited = await newCaller(service, 'limited partner');
+        const limited = await newPartner(service, 'limited partner');
         await setRateLimit(
           service.ctx,
           limited.appId,
@@ -105,7 +105,7 @@ for (const storeName of storeNames()) {
         assert.ok(m.has('cardapply_webhook_oldest_undelivered_event_age_seconds'));
         // Never anything a caller sent.
         const text = await (await fetch(`${service.baseUrl}/metrics`)).text();
-        assert.equal(text.includes(caller.appId), false);
+        assert.equal(text.includes(partner.appId), false);
         assert.equal(text.includes(serials[0]!), false);
       } finally {
         await service.close();
@@ -139,8 +139,8 @@ for (const storeName of storeNames()) {
         const endpoint = await addEndpoint(ctx, { appId, url: receiver.url });
         receiver.secrets.push(endpoint.secret);
         const exchanged = await post(service.baseUrl, PATHS.token, { ...app, timestamp: nowSeconds() });
-        const caller = (exchanged.body.data as { access_token: string }).access_token;
-        const first = await post(service.baseUrl, PATHS.apply, uniqueApplicant(0, appId), { token: caller });
+        const partner = (exchanged.body.data as { access_token: string }).access_token;
+        const first = await post(service.baseUrl, PATHS.apply, uniqueApplicant(0, appId), { token: partner });
         assert.equal(first.body.code, 0, first.text);
 
         // The receiver fails: attempts are retried, the event waits and ages.
@@ -155,7 +155,7 @@ for (const storeName of storeNames()) {
         healthy = true;
         for (let i = 1; i <= 2; i++) {
           const reply = await post(service.baseUrl, PATHS.apply, uniqueApplicant(i, appId), {
-            token: caller,
+            token: partner,
           });
           assert.equal(reply.body.code, 0, reply.text);
         }

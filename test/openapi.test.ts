@@ -42,21 +42,21 @@ describe('OpenAPI document and reference', () => {
       readFileSync(new URL('../openapi.admin.json', import.meta.url), 'utf8'),
     ) as unknown;
     assert.deepEqual(admin, committed);
-    const caller = (await (await fetch(`${service.baseUrl}/openapi.json`)).json()) as Doc;
+    const partner = (await (await fetch(`${service.baseUrl}/openapi.json`)).json()) as Doc;
     assert.ok(
       Object.keys(admin.paths).length > 0 && Object.keys(admin.paths).every((p) => p.startsWith('/admin/')),
     );
     assert.ok(
-      Object.keys(caller.paths).every((p) => !p.startsWith('/admin/')),
+      Object.keys(partner.paths).every((p) => !p.startsWith('/admin/')),
       'no back office for partners',
     );
-    assert.deepEqual(Object.keys(caller.components.securitySchemes), ['accessToken']);
+    assert.deepEqual(Object.keys(partner.components.securitySchemes), ['accessToken']);
     assert.deepEqual(Object.keys(admin.components.securitySchemes).sort(), [
       'operatorCookie',
       'operatorToken',
     ]);
     assert.equal(admin.webhooks, undefined);
-    for (const doc of [caller, admin]) {
+    for (const doc of [partner, admin]) {
       for (const [path, item] of Object.entries(doc.paths)) {
         for (const operation of Object.values(item)) {
           assert.ok(
@@ -99,9 +99,9 @@ describe('OpenAPI document and reference', () => {
       }
       return found;
     };
-    const caller = (await (await fetch(`${service.baseUrl}/openapi.json`)).json()) as unknown;
-    assert.deepEqual(declared(caller), [], 'a caller never gets the copy an amend replaced');
-    assert.doesNotMatch(JSON.stringify(caller), /"previous"/);
+    const partner = (await (await fetch(`${service.baseUrl}/openapi.json`)).json()) as unknown;
+    assert.deepEqual(declared(partner), [], 'a caller never gets the copy an amend replaced');
+    assert.doesNotMatch(JSON.stringify(partner), /"previous"/);
     const admin = (await (await fetch(`${service.baseUrl}/admin/openapi.json`)).json()) as {
       paths: Record<string, unknown>;
     };

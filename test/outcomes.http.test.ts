@@ -6,11 +6,11 @@ import { PATHS } from '../src/http/paths.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
 import { ADMIN, Applications, call, newOperator, type TestOperator } from './helpers/operators.ts';
 import {
-  newCaller,
+  newPartner,
   nowSeconds,
   post,
   startService,
-  type TestCaller,
+  type TestPartner,
   type TestService,
 } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
@@ -26,19 +26,19 @@ let next = 70_000;
 for (const storeName of storeNames()) {
   describe(`outcomes on ${storeName}`, () => {
     let service: TestService;
-    let caller: TestCaller;
-    let other: TestCaller;
+    let partner: TestPartner;
+    let other: TestPartner;
     let reviewer: TestOperator;
     let apps: Applications;
 
-    const as = (who: TestCaller, path: string, body: Record<string, unknown> = {}) =>
+    const as = (who: TestPartner, path: string, body: Record<string, unknown> = {}) =>
       post(
         service.baseUrl,
         path,
         { app_id: who.appId, timestamp: nowSeconds(), ...body },
         { token: who.token },
       );
-    const submit = (who: TestCaller, extra: Record<string, unknown> = {}) =>
+    const submit = (who: TestPartner, extra: Record<string, unknown> = {}) =>
       post(
         service.baseUrl,
         PATHS.apply,
@@ -48,15 +48,15 @@ for (const storeName of storeNames()) {
 
     before(async () => {
       service = await startService(storeName);
-      caller = await newCaller(service);
-      other = await newCaller(service, 'other partner');
+      partner = await newPartner(service);
+      other = await newPartner(service, 'other partner');
       reviewer = await newOperator(service, 'reviewer');
       apps = new Applications(service, 80_000);
     });
     after(() => service.close());
 
     test('a rejection needs a known code; its codes are in the query, the list and the events', async () => {
-      const serial = await apps.inState(caller.appId, 'IN_REVIEW');
+      const serial = await apps.inState(partner.appId, 'IN_REVIEW');
       const reject = (body: Record<string, unknown>) =>
         call(service, 'POST', `${ADMIN}/applications/${serial}/reject`, { token: reviewer.token, body });
       const textOnly = await reject({ reason: 'blurred photo' });
@@ -71,7 +71,7 @@ for (const storeName of storeNames()) {
       });
       assert.equal(done.status, 200, done.text);
 
-      const view = (await as(caller, PATHS.query, { busi_water_no: serial })).body.data as StatusView;
+      const view = (await as(partner, PATHS.query, { busi_water_no: serial })).body.data as StatusView;
       assert.equal(view.status, 'REJECTED');
       assert.deepEqual(view.reason_codes, ['document_unreadable', 'image_missing']);
       assert.equal(view.status_reason, 'blurred photo');
@@ -83,21 +83,21 @@ for (const storeName of storeNames()) {
           ['REJECTED', ['document_unreadable', 'image_missing']],
         ],
       );
-      const listed = (await as(caller, PATHS.list, { status: 'REJECTED', limit: 100 })).body.data as {
+      const listed = (await as(partner, PATHS.list, { status: 'REJECTED', limit: 100 })).body.data as {
         items: StatusView[];
       };
       assert.deepEqual(listed.items.find((item) => item.busi_water_no === serial)?.reason_codes, [
         'document_unreadable',
         'image_missing',
       ]);
-      const events = (await as(caller, PATHS.events, { busi_water_no: serial })).body.data as {
+      const events = (await as(partner, PATHS.events, { busi_water_no: serial })).body.data as {
         items: EventView[];
       };
       const rejected = events.items.find((e) => e.type === 'application.rejected');
       assert.deepEqual(rejected?.data.reason_codes, ['document_unreadable', 'image_missing']);
       assert.deepEqual(events.items[0]?.data.reason_codes, []);
 
-      const codes = (await as(caller, PATHS.codes)).body.data as Record<
+      const codes = (await as(partner, PATHS.codes)).body.data as Record<
         string,
         { code: string; other: boolean }[]
       >;
@@ -109,7 +109,7 @@ for (const storeName of storeNames()) {
     });
 
     test('a shipment comes back (RETURNED, with a code) and is shipped again, with a tracking link', async () => {
-      const serial = await apps.inState(caller.appId, 'CARD_ISSUED');
+      const serial = await apps.inState(partner.appId, 'CARD_ISSUED');
       const admin = (action: string, body: Record<string, unknown>) =>
         call(service, 'POST', `${ADMIN}/applications/${serial}/${action}`, { token: reviewer.token, body });
       const insecure = await admin('ship', {
@@ -135,7 +135,7 @@ for (const storeName of storeNames()) {
       const again = await admin('ship', { carrier: 'EMS', tracking_no: 'EE200CN' });
       assert.equal(again.status, 200, again.text);
 
-      const view = (await as(caller, PATHS.query, { busi_water_no: serial })).body.data as StatusView;
+      const view = (await as(partner, PATHS.query, { busi_water_no: serial })).body.data as StatusView;
       assert.deepEqual(
         view.history.slice(-3).map((h) => [h.status, h.reason_codes, h.details]),
         [
@@ -148,7 +148,7 @@ for (const storeName of storeNames()) {
           ['SHIPPED', [], { carrier: 'EMS', tracking_no: 'EE200CN' }],
         ],
       );
-      const events = (await as(caller, PATHS.events, { busi_water_no: serial })).body.data as {
+      const events = (await as(partner, PATHS.events, { busi_water_no: serial })).body.data as {
         items: EventView[];
       };
       assert.deepEqual(
@@ -160,11 +160,11 @@ for (const storeName of storeNames()) {
     describe('external_id', () => {
       test('stored and shown; a second active use is a 409 naming the serial; free again once final', async () => {
         const reference = `ORD-${next}`;
-        const first = await submit(caller, { external_id: reference });
+        const first = await submit(partner, { external_id: reference });
         assert.equal(first.status, 200, first.text);
         const serial = (first.body.data as { busi_water_no: string }).busi_water_no;
 
-        const again = await submit(caller, { external_id: reference });
+        const again = await submit(partner, { external_id: reference });
         assert.equal(again.status, 409, again.text);
         assert.equal(again.body.code, 40921);
         assert.deepEqual(again.body.data, { busi_water_no: serial });
@@ -174,7 +174,7 @@ for (const storeName of storeNames()) {
         assert.equal(theirs.status, 200, theirs.text);
         const theirSerial = (theirs.body.data as { busi_water_no: string }).busi_water_no;
 
-        const byReference = await as(caller, PATHS.query, { external_id: reference });
+        const byReference = await as(partner, PATHS.query, { external_id: reference });
         assert.equal(byReference.status, 200, byReference.text);
         const view = byReference.body.data as StatusView;
         assert.equal(view.busi_water_no, serial);
@@ -182,7 +182,7 @@ for (const storeName of storeNames()) {
         const theirView = (await as(other, PATHS.query, { external_id: reference })).body.data as StatusView;
         assert.equal(theirView.busi_water_no, theirSerial);
 
-        const listed = (await as(caller, PATHS.list, { external_id: reference })).body.data as {
+        const listed = (await as(partner, PATHS.list, { external_id: reference })).body.data as {
           items: StatusView[];
         };
         assert.deepEqual(
@@ -190,22 +190,22 @@ for (const storeName of storeNames()) {
           [serial],
         );
 
-        const cancelled = await as(caller, PATHS.cancel, {
+        const cancelled = await as(partner, PATHS.cancel, {
           external_id: reference,
           reason: 'customer changed mind',
         });
         assert.equal(cancelled.status, 200, cancelled.text);
         assert.equal((cancelled.body.data as StatusView).status, 'CANCELLED');
 
-        const reused = await submit(caller, { external_id: reference });
+        const reused = await submit(partner, { external_id: reference });
         assert.equal(reused.status, 200, reused.text);
         const newSerial = (reused.body.data as { busi_water_no: string }).busi_water_no;
         // The reference now names the active application; the cancelled one keeps it in its view.
-        const now = (await as(caller, PATHS.query, { external_id: reference })).body.data as StatusView;
+        const now = (await as(partner, PATHS.query, { external_id: reference })).body.data as StatusView;
         assert.equal(now.busi_water_no, newSerial);
-        const old = (await as(caller, PATHS.query, { busi_water_no: serial })).body.data as StatusView;
+        const old = (await as(partner, PATHS.query, { busi_water_no: serial })).body.data as StatusView;
         assert.equal(old.external_id, reference);
-        const both = (await as(caller, PATHS.list, { external_id: reference })).body.data as {
+        const both = (await as(partner, PATHS.list, { external_id: reference })).body.data as {
           items: StatusView[];
         };
         assert.deepEqual(
@@ -216,23 +216,23 @@ for (const storeName of storeNames()) {
 
       test("another app's reference answers like an unknown one; a bad or missing reference is a 422", async () => {
         const reference = `INV/${next}`;
-        assert.equal((await submit(caller, { external_id: reference })).status, 200);
+        assert.equal((await submit(partner, { external_id: reference })).status, 200);
         for (const path of [PATHS.query, PATHS.cancel]) {
           const foreign = await as(other, path, { external_id: reference });
           const unknown = await as(other, path, { external_id: 'never-used' });
           assert.equal(foreign.status, 404, foreign.text);
           assert.equal(foreign.text, unknown.text);
         }
-        const mismatch = await as(caller, PATHS.query, {
+        const mismatch = await as(partner, PATHS.query, {
           external_id: reference,
           busi_water_no: '0'.repeat(32),
         });
         assert.equal(mismatch.status, 404);
-        const none = await as(caller, PATHS.query, {});
+        const none = await as(partner, PATHS.query, {});
         assert.equal(none.status, 422, none.text);
         assert.equal(none.body.msg, 'busi_water_no: is required');
         for (const bad of ['', ' padded', 'tab\there', 'x'.repeat(65), '订单1']) {
-          const reply = await submit(caller, { external_id: bad });
+          const reply = await submit(partner, { external_id: bad });
           assert.equal(reply.status, 422, `${JSON.stringify(bad)}: ${reply.text}`);
           assert.equal((reply.body.data as { errors: { field: string }[] }).errors[0]?.field, 'external_id');
         }

@@ -7,12 +7,12 @@ import { PATHS } from '../src/http/paths.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
 import { ADMIN, call, newOperator, type TestOperator } from './helpers/operators.ts';
 import {
-  newCaller,
+  newPartner,
   nowSeconds,
   post,
   startService,
   type Reply,
-  type TestCaller,
+  type TestPartner,
   type TestService,
 } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
@@ -33,30 +33,30 @@ const fieldsOf = (reply: Reply) =>
 for (const storeName of storeNames()) {
   describe(`caller contract on ${storeName}`, () => {
     let service: TestService;
-    let caller: TestCaller;
-    let other: TestCaller;
+    let partner: TestPartner;
+    let other: TestPartner;
     let reviewer: TestOperator;
 
     before(async () => {
       service = await startService(storeName);
-      caller = await newCaller(service);
-      other = await newCaller(service, 'other partner');
+      partner = await newPartner(service);
+      other = await newPartner(service, 'other partner');
       reviewer = await newOperator(service, 'reviewer');
     });
     after(() => service.close());
 
-    const send = (who: TestCaller, path: string, body: Record<string, unknown>) =>
+    const send = (who: TestPartner, path: string, body: Record<string, unknown>) =>
       post(service.baseUrl, path, body, { token: who.token });
     const submit = async (body: Record<string, unknown>) => {
-      const reply = await send(caller, PATHS.apply, body);
+      const reply = await send(partner, PATHS.apply, body);
       assert.equal(reply.status, 200, reply.text);
       return (reply.body.data as { busi_water_no: string }).busi_water_no;
     };
     const statusOf = async (serial: string) =>
       (
         (
-          await send(caller, PATHS.query, {
-            app_id: caller.appId,
+          await send(partner, PATHS.query, {
+            app_id: partner.appId,
             timestamp: nowSeconds(),
             busi_water_no: serial,
           })
@@ -64,7 +64,7 @@ for (const storeName of storeNames()) {
       ).status;
 
     test('an amend without app_id or timestamp, or with either of the wrong type, is a 422 and changes nothing', async () => {
-      const applicant = uniqueApplicant(next++, caller.appId);
+      const applicant = uniqueApplicant(next++, partner.appId);
       const serial = await submit(applicant);
       const admin = (action: string, body: Record<string, unknown> = {}) =>
         call(service, 'POST', `${ADMIN}/applications/${serial}/${action}`, { token: reviewer.token, body });
@@ -78,7 +78,7 @@ for (const storeName of storeNames()) {
 
       const cases: [string, Record<string, unknown>, string[]][] = [
         ['no app_id', { timestamp: nowSeconds(), ...fields }, [`app_id ${ERRORS.fieldRequired.code}`]],
-        ['no timestamp', { app_id: caller.appId, ...fields }, [`timestamp ${ERRORS.fieldRequired.code}`]],
+        ['no timestamp', { app_id: partner.appId, ...fields }, [`timestamp ${ERRORS.fieldRequired.code}`]],
         [
           'app_id a number',
           { app_id: 12345, timestamp: nowSeconds(), ...fields },
@@ -86,7 +86,7 @@ for (const storeName of storeNames()) {
         ],
         [
           'timestamp a string',
-          { app_id: caller.appId, timestamp: 'abc', ...fields },
+          { app_id: partner.appId, timestamp: 'abc', ...fields },
           [`timestamp ${ERRORS.fieldType.code}`],
         ],
         [
@@ -96,24 +96,24 @@ for (const storeName of storeNames()) {
         ],
         [
           'a field of the wrong type',
-          { app_id: caller.appId, timestamp: nowSeconds(), ...fields, id_card_img: 7 },
+          { app_id: partner.appId, timestamp: nowSeconds(), ...fields, id_card_img: 7 },
           [`id_card_img ${ERRORS.fieldType.code}`],
         ],
       ];
       for (const [what, body, expected] of cases) {
-        const reply = await send(caller, PATHS.amend, body);
+        const reply = await send(partner, PATHS.amend, body);
         assert.equal(reply.status, 422, `${what}: ${reply.text}`);
         assert.deepEqual(fieldsOf(reply).sort(), expected.sort(), what);
         assert.equal(await statusOf(serial), 'SUPPLEMENT_REQUIRED', `${what}: nothing changed`);
       }
       // The replay window and the app check hold for the amend as for every call.
-      const stale = await send(caller, PATHS.amend, {
-        app_id: caller.appId,
+      const stale = await send(partner, PATHS.amend, {
+        app_id: partner.appId,
         timestamp: nowSeconds() - 3600,
         ...fields,
       });
       assert.equal(stale.body.code, ERRORS.timestampSkew.code, stale.text);
-      const foreign = await send(caller, PATHS.amend, {
+      const foreign = await send(partner, PATHS.amend, {
         app_id: other.appId,
         timestamp: nowSeconds(),
         ...fields,
@@ -121,8 +121,8 @@ for (const storeName of storeNames()) {
       assert.equal(foreign.body.code, ERRORS.appMismatch.code, foreign.text);
       assert.equal(await statusOf(serial), 'SUPPLEMENT_REQUIRED');
 
-      const amended = await send(caller, PATHS.amend, {
-        app_id: caller.appId,
+      const amended = await send(partner, PATHS.amend, {
+        app_id: partner.appId,
         timestamp: nowSeconds(),
         ...fields,
       });
@@ -133,24 +133,24 @@ for (const storeName of storeNames()) {
     test('validate answers the 409 the submit answers: the same document, the same reference, the same card number', async () => {
       const reference = `VAL-${next}`;
       const cardNo = generateCardNumber(service.ctx.config.card);
-      const held = uniqueApplicant(next++, caller.appId);
+      const held = uniqueApplicant(next++, partner.appId);
       await submit({ ...held, external_id: reference, card_no: cardNo });
 
       const both = async (body: Record<string, unknown>) => {
-        const validated = await send(caller, PATHS.validate, { ...body, timestamp: nowSeconds() });
-        const submitted = await send(caller, PATHS.apply, { ...body, timestamp: nowSeconds() });
+        const validated = await send(partner, PATHS.validate, { ...body, timestamp: nowSeconds() });
+        const submitted = await send(partner, PATHS.apply, { ...body, timestamp: nowSeconds() });
         return { validated, submitted };
       };
       const conflicts: [string, Record<string, unknown>, number][] = [
         ['the same document', { ...held }, ERRORS.duplicateApplication.code],
         [
           'the same reference',
-          { ...uniqueApplicant(next++, caller.appId), external_id: reference },
+          { ...uniqueApplicant(next++, partner.appId), external_id: reference },
           ERRORS.externalIdTaken.code,
         ],
         [
           'the same card number',
-          { ...uniqueApplicant(next++, caller.appId), card_no: cardNo },
+          { ...uniqueApplicant(next++, partner.appId), card_no: cardNo },
           ERRORS.cardNoTaken.code,
         ],
       ];
@@ -174,14 +174,14 @@ for (const storeName of storeNames()) {
       assert.equal(foreign.body.data, null);
 
       // Valid and free: 200 and nothing stored, so the submit that follows goes through.
-      const fresh = uniqueApplicant(next++, caller.appId);
-      const validated = await send(caller, PATHS.validate, fresh);
+      const fresh = uniqueApplicant(next++, partner.appId);
+      const validated = await send(partner, PATHS.validate, fresh);
       assert.equal(validated.status, 200, validated.text);
       assert.deepEqual(validated.body.data, { valid: true });
-      const again = await send(caller, PATHS.validate, { ...fresh, timestamp: nowSeconds() });
+      const again = await send(partner, PATHS.validate, { ...fresh, timestamp: nowSeconds() });
       assert.equal(again.status, 200, again.text);
       await submit({ ...fresh, timestamp: nowSeconds() });
-      const after = await send(caller, PATHS.validate, { ...fresh, timestamp: nowSeconds() });
+      const after = await send(partner, PATHS.validate, { ...fresh, timestamp: nowSeconds() });
       assert.equal(after.body.code, ERRORS.duplicateApplication.code, after.text);
     });
   });

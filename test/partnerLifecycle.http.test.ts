@@ -4,11 +4,11 @@ import type { StatusView } from '../src/applications/queryApplication.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { Applications, move } from './helpers/operators.ts';
 import {
-  newCaller,
+  newPartner,
   nowSeconds,
   post,
   startService,
-  type TestCaller,
+  type TestPartner,
   type TestService,
 } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
@@ -27,10 +27,10 @@ interface Page {
 for (const storeName of storeNames()) {
   describe(`caller lifecycle on ${storeName}`, () => {
     let service: TestService;
-    let caller: TestCaller;
+    let partner: TestPartner;
     let apps: Applications;
 
-    const as = (who: TestCaller) => ({
+    const as = (who: TestPartner) => ({
       list: (body: Record<string, unknown> = {}) =>
         post(
           service.baseUrl,
@@ -56,14 +56,14 @@ for (const storeName of storeNames()) {
 
     before(async () => {
       service = await startService(storeName);
-      caller = await newCaller(service);
+      partner = await newPartner(service);
       apps = new Applications(service);
     });
     after(() => service.close());
 
     test('query shows the whole history, with carrier and tracking number once shipped', async () => {
-      const serial = await apps.inState(caller.appId, 'SHIPPED');
-      const reply = await as(caller).query(serial);
+      const serial = await apps.inState(partner.appId, 'SHIPPED');
+      const reply = await as(partner).query(serial);
       assert.equal(reply.status, 200, reply.text);
       const view = reply.body.data as StatusView;
       assert.equal(view.status, 'SHIPPED');
@@ -78,8 +78,8 @@ for (const storeName of storeNames()) {
 
     describe('cancel', () => {
       test('a SUBMITTED application is cancelled, with its reason, and the view says so', async () => {
-        const serial = await apps.submit(caller.appId);
-        const reply = await as(caller).cancel(serial, { reason: 'customer changed their mind' });
+        const serial = await apps.submit(partner.appId);
+        const reply = await as(partner).cancel(serial, { reason: 'customer changed their mind' });
         assert.equal(reply.status, 200, reply.text);
         const view = reply.body.data as StatusView;
         assert.equal(view.status, 'CANCELLED');
@@ -97,12 +97,12 @@ for (const storeName of storeNames()) {
           .where('busi_water_no', '=', serial)
           .where('to_status', '=', 'CANCELLED')
           .executeTakeFirstOrThrow();
-        assert.equal(row.actor, `caller:${caller.appId}`);
+        assert.equal(row.actor, `caller:${partner.appId}`);
       });
 
       test('an IN_REVIEW application may be cancelled too, without a reason', async () => {
-        const serial = await apps.inState(caller.appId, 'IN_REVIEW');
-        const reply = await as(caller).cancel(serial);
+        const serial = await apps.inState(partner.appId, 'IN_REVIEW');
+        const reply = await as(partner).cancel(serial);
         assert.equal(reply.status, 200, reply.text);
         assert.equal((reply.body.data as StatusView).status, 'CANCELLED');
       });
@@ -116,46 +116,46 @@ for (const storeName of storeNames()) {
         'CANCELLED',
       ] as const) {
         test(`cancelling from ${from} is a 409 naming both states`, async () => {
-          const serial = await apps.inState(caller.appId, from);
-          const reply = await as(caller).cancel(serial);
+          const serial = await apps.inState(partner.appId, from);
+          const reply = await as(partner).cancel(serial);
           assert.equal(reply.status, 409, reply.text);
           assert.equal(reply.body.code, 40905);
           assert.equal(reply.body.msg, `status: cannot move from ${from} to CANCELLED`);
-          const view = (await as(caller).query(serial)).body.data as StatusView;
+          const view = (await as(partner).query(serial)).body.data as StatusView;
           assert.equal(view.status, from);
         });
       }
 
       test("another app's application answers exactly like an unknown one, and stays as it is", async () => {
-        const serial = await apps.submit(caller.appId);
-        const other = await newCaller(service, 'other partner');
+        const serial = await apps.submit(partner.appId);
+        const other = await newPartner(service, 'other partner');
         const foreign = await as(other).cancel(serial);
         const unknown = await as(other).cancel(
           serial.slice(0, -4) + (serial.endsWith('AAAA') ? 'BBBB' : 'AAAA'),
         );
         assert.equal(foreign.status, 404);
         assert.deepEqual(foreign.body, unknown.body);
-        assert.equal(((await as(caller).query(serial)).body.data as StatusView).status, 'SUBMITTED');
+        assert.equal(((await as(partner).query(serial)).body.data as StatusView).status, 'SUBMITTED');
       });
 
       test('unknown fields, an empty reason and a reason with a card number are refused', async () => {
-        const serial = await apps.submit(caller.appId);
-        const extra = await as(caller).cancel(serial, { status: 'CANCELLED' });
+        const serial = await apps.submit(partner.appId);
+        const extra = await as(partner).cancel(serial, { status: 'CANCELLED' });
         assert.equal(extra.status, 422);
         assert.equal(extra.body.code, 42207);
-        const empty = await as(caller).cancel(serial, { reason: '' });
+        const empty = await as(partner).cancel(serial, { reason: '' });
         assert.equal(empty.body.code, 42204);
-        const number = await as(caller).cancel(serial, { reason: 'card 5399661234567897 lost' });
+        const number = await as(partner).cancel(serial, { reason: 'card 5399661234567897 lost' });
         assert.equal(number.status, 422);
         assert.equal(number.body.code, 42251);
       });
 
       test('a retried cancel with the same Idempotency-Key answers as the first did', async () => {
-        const serial = await apps.submit(caller.appId);
-        const body = { app_id: caller.appId, timestamp: nowSeconds(), busi_water_no: serial };
+        const serial = await apps.submit(partner.appId);
+        const body = { app_id: partner.appId, timestamp: nowSeconds(), busi_water_no: serial };
         const send = () =>
           post(service.baseUrl, PATHS.cancel, body, {
-            token: caller.token,
+            token: partner.token,
             headers: { 'idempotency-key': `cancel-${serial}` },
           });
         const first = await send();
@@ -167,7 +167,7 @@ for (const storeName of storeNames()) {
 
       test('without a token it is a 401', async () => {
         const reply = await post(service.baseUrl, PATHS.cancel, {
-          app_id: caller.appId,
+          app_id: partner.appId,
           timestamp: nowSeconds(),
           busi_water_no: 'X',
         });
@@ -176,16 +176,16 @@ for (const storeName of storeNames()) {
     });
 
     describe('list', () => {
-      let lister: TestCaller;
+      let lister: TestPartner;
       const serials: string[] = [];
 
       before(async () => {
-        lister = await newCaller(service, 'lister');
+        lister = await newPartner(service, 'lister');
         for (let i = 0; i < 25; i++) serials.push(await apps.submit(lister.appId));
         await move(service, serials[3]!, 'IN_REVIEW', lister.appId);
         await move(service, serials[7]!, 'IN_REVIEW', lister.appId);
         // Someone else's applications never show up.
-        const other = await newCaller(service, 'neighbour');
+        const other = await newPartner(service, 'neighbour');
         for (let i = 0; i < 3; i++) await apps.submit(other.appId);
       });
 
@@ -255,14 +255,14 @@ for (const storeName of storeNames()) {
         const reply = await post(
           service.baseUrl,
           PATHS.list,
-          { app_id: caller.appId, timestamp: nowSeconds() },
+          { app_id: partner.appId, timestamp: nowSeconds() },
           { token: lister.token },
         );
         assert.equal(reply.status, 403);
       });
 
       test('page by page while applications arrive: nothing skipped, nothing repeated', async () => {
-        const busy = await newCaller(service, 'busy partner');
+        const busy = await newPartner(service, 'busy partner');
         const existing: string[] = [];
         for (let i = 0; i < 45; i++) existing.push(await apps.submit(busy.appId));
         let arriving = true;
@@ -310,12 +310,12 @@ for (const storeName of storeNames()) {
     test('without SANDBOX the endpoint does not exist', async () => {
       const service = await startService(storeName);
       try {
-        const caller = await newCaller(service);
+        const partner = await newPartner(service);
         const reply = await post(
           service.baseUrl,
           PATHS.simulate,
-          { app_id: caller.appId, timestamp: nowSeconds(), busi_water_no: 'X', status: 'APPROVED' },
-          { token: caller.token },
+          { app_id: partner.appId, timestamp: nowSeconds(), busi_water_no: 'X', status: 'APPROVED' },
+          { token: partner.token },
         );
         assert.equal(reply.status, 404);
         assert.equal(reply.body.code, 40402);
@@ -327,23 +327,23 @@ for (const storeName of storeNames()) {
     test('with SANDBOX=true a caller drives its own application along the allowed moves only', async () => {
       const service = await startService(storeName, { SANDBOX: 'true' });
       try {
-        const caller = await newCaller(service);
+        const partner = await newPartner(service);
         const apps = new Applications(service);
-        const serial = await apps.submit(caller.appId);
-        const simulate = (who: TestCaller, status: string, extra: Record<string, unknown> = {}) =>
+        const serial = await apps.submit(partner.appId);
+        const simulate = (who: TestPartner, status: string, extra: Record<string, unknown> = {}) =>
           post(
             service.baseUrl,
             PATHS.simulate,
             { app_id: who.appId, timestamp: nowSeconds(), busi_water_no: serial, status, ...extra },
             { token: who.token },
           );
-        const skip = await simulate(caller, 'APPROVED');
+        const skip = await simulate(partner, 'APPROVED');
         assert.equal(skip.status, 409);
         assert.equal(skip.body.msg, 'status: cannot move from SUBMITTED to APPROVED');
-        const other = await newCaller(service, 'other');
+        const other = await newPartner(service, 'other');
         assert.equal((await simulate(other, 'IN_REVIEW')).status, 404);
         for (const status of ['IN_REVIEW', 'APPROVED', 'CARD_ISSUED', 'SHIPPED', 'DELIVERED']) {
-          const reply = await simulate(caller, status);
+          const reply = await simulate(partner, status);
           assert.equal(reply.status, 200, reply.text);
           assert.equal((reply.body.data as StatusView).status, status);
         }
@@ -351,21 +351,21 @@ for (const storeName of storeNames()) {
           await post(
             service.baseUrl,
             PATHS.query,
-            { app_id: caller.appId, timestamp: nowSeconds(), busi_water_no: serial },
-            { token: caller.token },
+            { app_id: partner.appId, timestamp: nowSeconds(), busi_water_no: serial },
+            { token: partner.token },
           )
         ).body.data as StatusView;
         assert.equal(view.history.length, 6);
         assert.equal(view.history[4]?.details?.carrier, 'SANDBOX');
-        const final = await simulate(caller, 'CANCELLED');
+        const final = await simulate(partner, 'CANCELLED');
         assert.equal(final.status, 409);
 
-        const another = await apps.submit(caller.appId);
+        const another = await apps.submit(partner.appId);
         const reject = await post(
           service.baseUrl,
           PATHS.simulate,
-          { app_id: caller.appId, timestamp: nowSeconds(), busi_water_no: another, status: 'REJECTED' },
-          { token: caller.token },
+          { app_id: partner.appId, timestamp: nowSeconds(), busi_water_no: another, status: 'REJECTED' },
+          { token: partner.token },
         );
         assert.equal(reject.status, 422, reject.text);
         assert.equal(reject.body.code, 42201);
@@ -394,14 +394,14 @@ for (const storeName of storeNames()) {
     test('with SANDBOX=true every new state can be driven: information requested and amended, expired, returned', async () => {
       const service = await startService(storeName, { SANDBOX: 'true' });
       try {
-        const caller = await newCaller(service);
+        const partner = await newPartner(service);
         const apps = new Applications(service, 50_000);
         const call = (path: string, body: Record<string, unknown>) =>
           post(
             service.baseUrl,
             path,
-            { app_id: caller.appId, timestamp: nowSeconds(), ...body },
-            { token: caller.token },
+            { app_id: partner.appId, timestamp: nowSeconds(), ...body },
+            { token: partner.token },
           );
         const simulate = async (serial: string, status: string, extra: Record<string, unknown> = {}) => {
           const reply = await call(PATHS.simulate, { busi_water_no: serial, status, ...extra });
@@ -409,7 +409,7 @@ for (const storeName of storeNames()) {
           return reply.body.data as StatusView;
         };
 
-        const asked = await apps.submit(caller.appId);
+        const asked = await apps.submit(partner.appId);
         await simulate(asked, 'IN_REVIEW');
         const noFields = await call(PATHS.simulate, {
           busi_water_no: asked,
@@ -432,7 +432,7 @@ for (const storeName of storeNames()) {
         assert.equal(amended.status, 200, amended.text);
         assert.equal((amended.body.data as StatusView).status, 'IN_REVIEW');
 
-        const lapsed = await apps.submit(caller.appId);
+        const lapsed = await apps.submit(partner.appId);
         await simulate(lapsed, 'IN_REVIEW');
         await simulate(lapsed, 'SUPPLEMENT_REQUIRED', {
           reason_codes: ['other'],
@@ -440,7 +440,7 @@ for (const storeName of storeNames()) {
         });
         assert.equal((await simulate(lapsed, 'EXPIRED')).status, 'EXPIRED');
 
-        const shipped = await apps.submit(caller.appId);
+        const shipped = await apps.submit(partner.appId);
         for (const status of ['IN_REVIEW', 'APPROVED', 'CARD_ISSUED', 'SHIPPED'])
           await simulate(shipped, status);
         const back = await simulate(shipped, 'RETURNED', { reason_codes: ['recipient_unreachable'] });

@@ -6,12 +6,12 @@ import { setRateLimit } from '../src/partners/manageCredentials.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { startInstances, type Instances } from './helpers/instances.ts';
 import {
-  newCaller,
+  newPartner,
   nowSeconds,
   post,
   startService,
   type Reply,
-  type TestCaller,
+  type TestPartner,
   type TestService,
 } from './helpers/service.ts';
 import { SYSTEM } from '../src/audit/actor.ts';
@@ -28,12 +28,12 @@ const LIMITED = { RATE_LIMIT_PER_SECOND: '2', RATE_LIMIT_BURST: '10' };
 const by = { actor: SYSTEM, source: 'test' };
 
 /** A cheap authenticated request: a query for a serial that does not exist (404 when allowed). */
-function query(baseUrl: string, caller: TestCaller): Promise<Reply> {
+function query(baseUrl: string, partner: TestPartner): Promise<Reply> {
   return post(
     baseUrl,
     PATHS.query,
-    { app_id: caller.appId, timestamp: nowSeconds(), busi_water_no: 'NOSUCHSERIAL' },
-    { token: caller.token },
+    { app_id: partner.appId, timestamp: nowSeconds(), busi_water_no: 'NOSUCHSERIAL' },
+    { token: partner.token },
   );
 }
 
@@ -56,8 +56,8 @@ describe('rate limit in memory, one instance', () => {
   after(() => service.close());
 
   test('a flood against one app sees 429s with Retry-After while another app still passes', async () => {
-    const flooder = await newCaller(service, 'flooder');
-    const bystander = await newCaller(service, 'bystander');
+    const flooder = await newPartner(service, 'flooder');
+    const bystander = await newPartner(service, 'bystander');
     const started = Date.now();
     const replies = await Promise.all(Array.from({ length: 40 }, () => query(service.baseUrl, flooder)));
     const limited = replies.filter((r) => r.status === 429);
@@ -78,17 +78,17 @@ describe('rate limit in memory, one instance', () => {
   });
 
   test('every authenticated response carries the headers, errors included; the bucket refills', async () => {
-    const caller = await newCaller(service);
-    const first = await query(service.baseUrl, caller);
+    const partner = await newPartner(service);
+    const first = await query(service.baseUrl, partner);
     assertLimitHeaders(first, 10);
     assert.equal(first.headers.get('ratelimit-remaining'), '9');
     assert.equal(first.headers.get('ratelimit-reset'), '1');
     const invalid = await post(
       service.baseUrl,
       PATHS.apply,
-      { app_id: caller.appId, timestamp: nowSeconds() },
+      { app_id: partner.appId, timestamp: nowSeconds() },
       {
-        token: caller.token,
+        token: partner.token,
       },
     );
     assert.equal(invalid.status, 422);
@@ -96,30 +96,30 @@ describe('rate limit in memory, one instance', () => {
     const stale = await post(
       service.baseUrl,
       PATHS.query,
-      { app_id: caller.appId, timestamp: 1, busi_water_no: 'X' },
+      { app_id: partner.appId, timestamp: 1, busi_water_no: 'X' },
       {
-        token: caller.token,
+        token: partner.token,
       },
     );
     assert.equal(stale.status, 401);
     assertLimitHeaders(stale, 10);
     assert.equal(stale.headers.get('ratelimit-remaining'), '7');
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    const later = await query(service.baseUrl, caller);
+    const later = await query(service.baseUrl, partner);
     assert.equal(later.headers.get('ratelimit-remaining'), '8', 'two tokens back after a second at 2/s');
   });
 
   test("an operator's per-app limit replaces the default", async () => {
-    const caller = await newCaller(service);
-    await setRateLimit(service.ctx, caller.appId, { perSecond: 1, burst: 3 }, by);
+    const partner = await newPartner(service);
+    await setRateLimit(service.ctx, partner.appId, { perSecond: 1, burst: 3 }, by);
     const started = Date.now();
-    const replies = await Promise.all(Array.from({ length: 8 }, () => query(service.baseUrl, caller)));
+    const replies = await Promise.all(Array.from({ length: 8 }, () => query(service.baseUrl, partner)));
     const passed = replies.filter((r) => r.status === 404).length;
     assert.ok(passed >= 3 && passed <= 3 + Math.ceil((Date.now() - started) / 1000), `${passed} passed`);
     assert.equal(replies.filter((r) => r.status === 429).length, 8 - passed);
     for (const reply of replies) assertLimitHeaders(reply, 3);
-    await setRateLimit(service.ctx, caller.appId, null, by);
-    const back = await query(service.baseUrl, caller);
+    await setRateLimit(service.ctx, partner.appId, null, by);
+    const back = await query(service.baseUrl, partner);
     assertLimitHeaders(back, 10);
   });
 });
@@ -141,10 +141,10 @@ describe('rate limit shared through Redis', { skip: skipWithout('redis') }, () =
 
   test('two instances enforce one limit', async () => {
     const [one, two] = group.instances.map((i) => i.baseUrl) as [string, string];
-    const caller = await newCaller(group.instances[0]!);
+    const partner = await newPartner(group.instances[0]!);
     const started = Date.now();
     const replies = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => query(i % 2 === 0 ? one : two, caller)),
+      Array.from({ length: 40 }, (_, i) => query(i % 2 === 0 ? one : two, partner)),
     );
     const passed = replies.filter((r) => r.status === 404).length;
     // One shared bucket of 10 (plus what refills meanwhile), not 10 per instance.
@@ -152,20 +152,20 @@ describe('rate limit shared through Redis', { skip: skipWithout('redis') }, () =
     assert.equal(replies.filter((r) => r.status === 429).length, 40 - passed);
     const redis = new Redis(REDIS_URL);
     try {
-      assert.equal(await redis.exists(`${prefix}ratelimit:app:${caller.appId}`), 1);
-      assert.ok((await redis.pttl(`${prefix}ratelimit:app:${caller.appId}`)) > 0, 'an idle bucket expires');
+      assert.equal(await redis.exists(`${prefix}ratelimit:app:${partner.appId}`), 1);
+      assert.ok((await redis.pttl(`${prefix}ratelimit:app:${partner.appId}`)) > 0, 'an idle bucket expires');
     } finally {
       redis.disconnect();
     }
   });
 
   test('the token exchange limit on failed secrets is shared too', async () => {
-    const caller = await newCaller(group.instances[0]!);
+    const partner = await newPartner(group.instances[0]!);
     const [one, two] = group.instances.map((i) => i.baseUrl) as [string, string];
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
       const reply = await post(i % 2 === 0 ? one : two, PATHS.token, {
-        app_id: caller.appId,
+        app_id: partner.appId,
         app_secret: 'sk_wrong',
         timestamp: nowSeconds(),
       });
@@ -184,9 +184,9 @@ describe('rate limit when Redis is down', () => {
   after(() => service.close());
 
   test('requests are served and each instance limits on its own, with a warning', async () => {
-    const caller = await newCaller(service);
+    const partner = await newPartner(service);
     const started = Date.now();
-    const replies = await Promise.all(Array.from({ length: 30 }, () => query(service.baseUrl, caller)));
+    const replies = await Promise.all(Array.from({ length: 30 }, () => query(service.baseUrl, partner)));
     const passed = replies.filter((r) => r.status === 404).length;
     assert.ok(passed >= 10 && passed <= refilled(10, started), `${passed} passed`);
     assert.equal(replies.filter((r) => r.status === 429).length, 30 - passed);
@@ -205,21 +205,21 @@ describe('failed secrets at the token exchange', () => {
     post(service.baseUrl, PATHS.token, { app_id: appId, app_secret: secret, timestamp: nowSeconds() });
 
   test('successful exchanges are not limited', async () => {
-    const caller = await newCaller(service);
-    for (let i = 0; i < 10; i++) assert.equal((await exchange(caller.appId, caller.secret)).status, 200);
+    const partner = await newPartner(service);
+    for (let i = 0; i < 10; i++) assert.equal((await exchange(partner.appId, partner.secret)).status, 200);
   });
 
   test('after the burst of failures for an app_id, even the right secret waits', async () => {
-    const caller = await newCaller(service);
-    for (let i = 0; i < 3; i++) assert.equal((await exchange(caller.appId, 'sk_guess')).status, 401);
-    const refused = await exchange(caller.appId, caller.secret);
+    const partner = await newPartner(service);
+    for (let i = 0; i < 3; i++) assert.equal((await exchange(partner.appId, 'sk_guess')).status, 401);
+    const refused = await exchange(partner.appId, partner.secret);
     assert.equal(refused.status, 429, refused.text);
     assert.equal(refused.body.code, 42902);
     assert.equal(refused.headers.get('retry-after'), '1');
     assert.deepEqual(refused.body.data, { retry_after: 1 });
     await new Promise((resolve) => setTimeout(resolve, 1100));
     assert.equal(
-      (await exchange(caller.appId, caller.secret)).status,
+      (await exchange(partner.appId, partner.secret)).status,
       200,
       'one failure a second comes back',
     );
@@ -230,8 +230,8 @@ describe('failed secrets at the token exchange', () => {
     for (let i = 0; i < 3; i++) {
       assert.equal((await exchange(`app_${randomBytes(8).toString('hex')}`, 'sk_guess')).status, 401);
     }
-    const caller = await newCaller(service).catch((error: unknown) => error);
-    assert.ok(caller instanceof Error && caller.message.includes('42902'), String(caller));
+    const partner = await newPartner(service).catch((error: unknown) => error);
+    assert.ok(partner instanceof Error && partner.message.includes('42902'), String(partner));
   });
 });
 

@@ -14,7 +14,7 @@ import { listAudit } from '../src/audit/auditTrail.ts';
 import { ERASED_CERT_HASH } from '../src/record/erasure.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
 import { newAppId } from './helpers/events.ts';
-import { callerOf, move, pathTo } from './helpers/operators.ts';
+import { partnerOf, move, pathTo } from './helpers/operators.ts';
 import { spawnService } from './helpers/process.ts';
 import { startService, type TestService } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
@@ -44,7 +44,7 @@ async function make(service: TestService, appId: string, status: Status, old: bo
     mob_no: `1390013${String(1000 + n).slice(-4)}`,
     address: `广东省-深圳市-南山区-保留路${100 + n}号`,
   });
-  const { busi_water_no: serial } = await submitApplication(service.ctx, callerOf(appId), applicant);
+  const { busi_water_no: serial } = await submitApplication(service.ctx, partnerOf(appId), applicant);
   for (const to of pathTo(status)) await move(service, serial, to, appId);
   if (old) {
     await service.ctx.store.db

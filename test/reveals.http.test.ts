@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { listAudit } from '../src/audit/auditTrail.ts';
 import { ADMIN, Applications, call, newOperator } from './helpers/operators.ts';
 import { sample, scrape } from './helpers/metrics.ts';
-import { newCaller, startService, type TestService } from './helpers/service.ts';
+import { newPartner, startService, type TestService } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
 
 /**
@@ -19,7 +19,7 @@ for (const storeName of storeNames()) {
     before(async () => {
       service = await startService(storeName, { OPERATOR_REVEALS_PER_HOUR: '3' });
       applications = new Applications(service);
-      appId = (await newCaller(service)).appId;
+      appId = (await newPartner(service)).appId;
     });
     after(() => service.close());
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { listAudit } from '../src/audit/auditTrail.ts';
 import { ADMIN, Applications, call, newOperator, type TestOperator } from './helpers/operators.ts';
-import { newCaller, startService, type TestService } from './helpers/service.ts';
+import { newPartner, startService, type TestService } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
 
 /**
@@ -21,7 +21,7 @@ for (const storeName of storeNames()) {
     before(async () => {
       service = await startService(storeName, { REVIEW_CLAIM_SECONDS: '60' });
       applications = new Applications(service);
-      appId = (await newCaller(service)).appId;
+      appId = (await newPartner(service)).appId;
       rita = await newOperator(service, 'reviewer');
       rob = await newOperator(service, 'reviewer');
       adam = await newOperator(service, 'admin');

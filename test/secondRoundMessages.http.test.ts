@@ -3,11 +3,11 @@ import { after, before, describe, test } from 'node:test';
 import { PATHS } from '../src/http/paths.ts';
 import { applicantOf } from './corpus/applicants.ts';
 import {
-  newCaller,
+  newPartner,
   nowSeconds,
   post,
   startService,
-  type TestCaller,
+  type TestPartner,
   type TestService,
 } from './helpers/service.ts';
 
@@ -18,17 +18,17 @@ import {
  */
 describe('second-round messages over HTTP', () => {
   let service: TestService;
-  let caller: TestCaller;
+  let partner: TestPartner;
   before(async () => {
     service = await startService('sqlite');
-    caller = await newCaller(service);
+    partner = await newPartner(service);
   });
   after(() => service.close());
 
   const messages = async (fields: Record<string, unknown>, language: 'en' | 'zh') => {
-    const body = { ...applicantOf('mainland', fields), app_id: caller.appId, timestamp: nowSeconds() };
+    const body = { ...applicantOf('mainland', fields), app_id: partner.appId, timestamp: nowSeconds() };
     const reply = await post(service.baseUrl, PATHS.validate, body, {
-      token: caller.token,
+      token: partner.token,
       headers: { 'accept-language': language },
     });
     assert.equal(reply.status, 422, reply.text);

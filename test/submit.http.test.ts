@@ -6,11 +6,11 @@ import { generateCardNumber, isLuhnValid } from '../src/cards/cardNumber.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
 import {
-  newCaller,
+  newPartner,
   nowSeconds,
   post,
   startService,
-  type TestCaller,
+  type TestPartner,
   type TestService,
 } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
@@ -31,15 +31,15 @@ function wrongType(field: string): unknown {
 for (const storeName of storeNames()) {
   describe(`submit on ${storeName}`, () => {
     let service: TestService;
-    let caller: TestCaller;
+    let partner: TestPartner;
     let counter = 0;
-    const fresh = (overrides = {}) => uniqueApplicant(counter++, caller.appId, overrides);
+    const fresh = (overrides = {}) => uniqueApplicant(counter++, partner.appId, overrides);
     const submit = (body: unknown, options = {}) =>
-      post(service.baseUrl, PATHS.apply, body, { token: caller.token, ...options });
+      post(service.baseUrl, PATHS.apply, body, { token: partner.token, ...options });
 
     before(async () => {
       service = await startService(storeName);
-      caller = await newCaller(service);
+      partner = await newPartner(service);
     });
     after(() => service.close());
 
@@ -54,8 +54,8 @@ for (const storeName of storeNames()) {
       const query = await post(
         service.baseUrl,
         PATHS.query,
-        { app_id: caller.appId, timestamp: nowSeconds(), busi_water_no },
-        { token: caller.token },
+        { app_id: partner.appId, timestamp: nowSeconds(), busi_water_no },
+        { token: partner.token },
       );
       assert.equal(query.status, 200, query.text);
       const view = query.body.data as Record<string, unknown>;
@@ -82,7 +82,7 @@ for (const storeName of storeNames()) {
 
     test('the Authorization header is accepted bare as well as Bearer', async () => {
       const reply = await post(service.baseUrl, PATHS.apply, fresh(), {
-        headers: { authorization: caller.token },
+        headers: { authorization: partner.token },
       });
       assert.equal(reply.status, 200, reply.text);
     });
@@ -189,8 +189,8 @@ for (const storeName of storeNames()) {
       const query = await post(
         service.baseUrl,
         PATHS.query,
-        { app_id: caller.appId, timestamp: nowSeconds(), busi_water_no: serial },
-        { token: caller.token },
+        { app_id: partner.appId, timestamp: nowSeconds(), busi_water_no: serial },
+        { token: partner.token },
       );
       assert.equal(
         (query.body.data as { card_no_masked: string }).card_no_masked,
@@ -215,7 +215,7 @@ for (const storeName of storeNames()) {
     test('another app learns nothing of an application: its query answers like an unknown serial', async () => {
       const own = await submit(fresh());
       const serial = (own.body.data as { busi_water_no: string }).busi_water_no;
-      const other = await newCaller(service, 'other partner');
+      const other = await newPartner(service, 'other partner');
       const foreign = await post(
         service.baseUrl,
         PATHS.query,
@@ -245,7 +245,7 @@ for (const storeName of storeNames()) {
         assert.equal(reply.body.code, 40102);
       });
       test('an expired token is a 401 saying so', async () => {
-        const expired = await newCaller(service);
+        const expired = await newPartner(service);
         await service.ctx.store.db
           .updateTable('access_tokens')
           .set({ expires_at: Date.now() - 1 })
@@ -276,7 +276,7 @@ for (const storeName of storeNames()) {
       });
       test('a wrong app secret is a 401', async () => {
         const reply = await post(service.baseUrl, PATHS.token, {
-          app_id: caller.appId,
+          app_id: partner.appId,
           app_secret: 'sk_wrong',
           timestamp: nowSeconds(),
         });
@@ -284,7 +284,7 @@ for (const storeName of storeNames()) {
         assert.equal(reply.body.code, 40104);
       });
       test('a disabled app is refused at once', async () => {
-        const disabled = await newCaller(service);
+        const disabled = await newPartner(service);
         await service.ctx.store.db
           .updateTable('apps')
           .set({ status: 'disabled' })
@@ -318,7 +318,7 @@ for (const storeName of storeNames()) {
       for (const [name, raw, headers, status, code] of cases) {
         test(`${name} is a ${status}`, async () => {
           const reply = await post(service.baseUrl, PATHS.apply, undefined, {
-            token: caller.token,
+            token: partner.token,
             raw,
             headers,
           });
@@ -335,11 +335,11 @@ for (const storeName of storeNames()) {
         .selectFrom('applications')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
-      const ok = await post(service.baseUrl, PATHS.validate, fresh(), { token: caller.token });
+      const ok = await post(service.baseUrl, PATHS.validate, fresh(), { token: partner.token });
       assert.equal(ok.status, 200, ok.text);
       assert.deepEqual(ok.body.data, { valid: true });
       const bad = { ...fresh(), sex: 'X' };
-      const validated = await post(service.baseUrl, PATHS.validate, bad, { token: caller.token });
+      const validated = await post(service.baseUrl, PATHS.validate, bad, { token: partner.token });
       const submitted = await submit(bad);
       assert.equal(validated.status, 422);
       assert.deepEqual(validated.body, submitted.body);
@@ -383,10 +383,10 @@ for (const storeName of storeNames()) {
     test('a valid applicant of the shared test data passes as is', async () => {
       const reply = await submit(
         validApplicant({
-          app_id: caller.appId,
+          app_id: partner.appId,
           timestamp: nowSeconds(),
-          cert_id: uniqueApplicant(counter++, caller.appId).cert_id,
-          birthday: uniqueApplicant(counter - 1, caller.appId).birthday,
+          cert_id: uniqueApplicant(counter++, partner.appId).cert_id,
+          birthday: uniqueApplicant(counter - 1, partner.appId).birthday,
         }),
       );
       assert.equal(reply.status, 200, reply.text);

@@ -7,11 +7,11 @@ import { PATHS } from '../src/http/paths.ts';
 import { uniqueApplicant } from './helpers/applicants.ts';
 import { ADMIN, call, newOperator, type TestOperator } from './helpers/operators.ts';
 import {
-  newCaller,
+  newPartner,
   nowSeconds,
   post,
   startService,
-  type TestCaller,
+  type TestPartner,
   type TestService,
 } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
@@ -30,11 +30,11 @@ let next = 90_000;
 for (const storeName of storeNames()) {
   describe(`request for information on ${storeName}`, () => {
     let service: TestService;
-    let caller: TestCaller;
-    let other: TestCaller;
+    let partner: TestPartner;
+    let other: TestPartner;
     let reviewer: TestOperator;
 
-    const as = (who: TestCaller, path: string, body: Record<string, unknown> = {}) =>
+    const as = (who: TestPartner, path: string, body: Record<string, unknown> = {}) =>
       post(
         service.baseUrl,
         path,
@@ -44,12 +44,12 @@ for (const storeName of storeNames()) {
     const admin = (serial: string, action: string, body: Record<string, unknown> = {}) =>
       call(service, 'POST', `${ADMIN}/applications/${serial}/${action}`, { token: reviewer.token, body });
     const submitted = async (extra: Record<string, unknown> = {}) => {
-      const applicant = uniqueApplicant(next++, caller.appId);
+      const applicant = uniqueApplicant(next++, partner.appId);
       const reply = await post(
         service.baseUrl,
         PATHS.apply,
         { ...applicant, ...extra },
-        { token: caller.token },
+        { token: partner.token },
       );
       assert.equal(reply.status, 200, reply.text);
       return { serial: (reply.body.data as { busi_water_no: string }).busi_water_no, applicant };
@@ -69,8 +69,8 @@ for (const storeName of storeNames()) {
 
     before(async () => {
       service = await startService(storeName);
-      caller = await newCaller(service);
-      other = await newCaller(service, 'other partner');
+      partner = await newPartner(service);
+      other = await newPartner(service, 'other partner');
       reviewer = await newOperator(service, 'reviewer');
     });
     after(() => service.close());
@@ -89,7 +89,7 @@ for (const storeName of storeNames()) {
         requested_fields: ['app_id'],
       });
       assert.equal(notAField.status, 422, notAField.text);
-      const view = (await as(caller, PATHS.query, { busi_water_no: serial })).body.data as StatusView;
+      const view = (await as(partner, PATHS.query, { busi_water_no: serial })).body.data as StatusView;
       assert.equal(view.status, 'IN_REVIEW');
       assert.deepEqual(view.requested_fields, []);
     });
@@ -97,14 +97,14 @@ for (const storeName of storeNames()) {
     test('amend exactly the asked fields: checked again, stored encrypted, back to IN_REVIEW, then approved', async () => {
       const reference = `SUP-${next}`;
       const { serial, applicant } = await awaiting({ external_id: reference });
-      const waiting = (await as(caller, PATHS.query, { busi_water_no: serial })).body.data as StatusView;
+      const waiting = (await as(partner, PATHS.query, { busi_water_no: serial })).body.data as StatusView;
       assert.equal(waiting.status, 'SUPPLEMENT_REQUIRED');
       assert.deepEqual(waiting.requested_fields, ['id_card_img', 'cert_id', 'birthday']);
       assert.deepEqual(waiting.reason_codes, ['document_unreadable']);
       assert.deepEqual(waiting.history.at(-1)?.requested_fields, ['id_card_img', 'cert_id', 'birthday']);
 
       const amend = (body: Record<string, unknown>) =>
-        as(caller, PATHS.amend, { busi_water_no: serial, ...body });
+        as(partner, PATHS.amend, { busi_water_no: serial, ...body });
       const asked = {
         id_card_img: 'https://img.example.com/b/front-sharp.jpg',
         cert_id: applicant.cert_id,
@@ -143,10 +143,11 @@ for (const storeName of storeNames()) {
       // Another app's application answers like an unknown one.
       const foreign = await as(other, PATHS.amend, { busi_water_no: serial, ...asked });
       assert.equal(foreign.status, 404, foreign.text);
-      const stillWaiting = (await as(caller, PATHS.query, { busi_water_no: serial })).body.data as StatusView;
+      const stillWaiting = (await as(partner, PATHS.query, { busi_water_no: serial })).body
+        .data as StatusView;
       assert.equal(stillWaiting.status, 'SUPPLEMENT_REQUIRED', 'a refused amend changes nothing');
 
-      const done = await as(caller, PATHS.amend, { external_id: reference, ...asked });
+      const done = await as(partner, PATHS.amend, { external_id: reference, ...asked });
       assert.equal(done.status, 200, done.text);
       const view = done.body.data as StatusView;
       assert.equal(view.status, 'IN_REVIEW');
@@ -171,7 +172,7 @@ for (const storeName of storeNames()) {
           .id_card_img,
         asked.id_card_img,
       );
-      const events = (await as(caller, PATHS.events, { busi_water_no: serial })).body.data as {
+      const events = (await as(partner, PATHS.events, { busi_water_no: serial })).body.data as {
         items: EventView[];
       };
       assert.deepEqual(
@@ -199,7 +200,7 @@ for (const storeName of storeNames()) {
       const { serial } = await awaiting();
       const rejected = await admin(serial, 'reject', { reason_codes: ['risk_policy'] });
       assert.equal(rejected.status, 200, rejected.text);
-      const view = (await as(caller, PATHS.query, { busi_water_no: serial })).body.data as StatusView;
+      const view = (await as(partner, PATHS.query, { busi_water_no: serial })).body.data as StatusView;
       assert.deepEqual(
         [view.status, view.reason_codes, view.requested_fields],
         ['REJECTED', ['risk_policy'], []],
@@ -213,15 +214,15 @@ for (const storeName of storeNames()) {
       assert.ok(!early.expired.includes(serial));
       const late = await expireSupplements(at(14.1), { source: 'test' });
       assert.ok(late.expired.includes(serial));
-      const view = (await as(caller, PATHS.query, { busi_water_no: serial })).body.data as StatusView;
+      const view = (await as(partner, PATHS.query, { busi_water_no: serial })).body.data as StatusView;
       assert.equal(view.status, 'EXPIRED');
       assert.equal(view.history.at(-1)?.status, 'EXPIRED');
-      const events = (await as(caller, PATHS.events, { busi_water_no: serial })).body.data as {
+      const events = (await as(partner, PATHS.events, { busi_water_no: serial })).body.data as {
         items: EventView[];
       };
       assert.equal(events.items.at(-1)?.type, 'application.expired');
       // Final: the document may be submitted again, and an amend is refused.
-      const amend = await as(caller, PATHS.amend, {
+      const amend = await as(partner, PATHS.amend, {
         busi_water_no: serial,
         id_card_img: 'https://img.example.com/x.jpg',
       });
@@ -230,7 +231,7 @@ for (const storeName of storeNames()) {
         service.baseUrl,
         PATHS.apply,
         { ...applicant, timestamp: nowSeconds() },
-        { token: caller.token },
+        { token: partner.token },
       );
       assert.equal(resubmitted.status, 200, resubmitted.text);
       const audit = await service.ctx.store.db

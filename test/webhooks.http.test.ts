@@ -6,11 +6,11 @@ import { startDispatcher } from '../src/webhooks/dispatcher.ts';
 import { startReceiver } from './helpers/receiver.ts';
 import { ADMIN, Applications, call, move, newOperator, type TestOperator } from './helpers/operators.ts';
 import {
-  newCaller,
+  newPartner,
   nowSeconds,
   post,
   startService,
-  type TestCaller,
+  type TestPartner,
   type TestService,
 } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
@@ -38,14 +38,14 @@ interface EventItem {
 for (const storeName of storeNames()) {
   describe(`webhooks over HTTP on ${storeName}`, () => {
     let service: TestService;
-    let caller: TestCaller;
-    let other: TestCaller;
+    let partner: TestPartner;
+    let other: TestPartner;
     let applications: Applications;
     let admin: TestOperator;
     let reviewer: TestOperator;
     const serials: string[] = [];
 
-    const listEvents = (body: Record<string, unknown>, who: TestCaller = caller) =>
+    const listEvents = (body: Record<string, unknown>, who: TestPartner = partner) =>
       post(
         service.baseUrl,
         PATHS.events,
@@ -55,14 +55,14 @@ for (const storeName of storeNames()) {
 
     before(async () => {
       service = await startService(storeName, FAST);
-      caller = await newCaller(service);
-      other = await newCaller(service, 'another partner');
+      partner = await newPartner(service);
+      other = await newPartner(service, 'another partner');
       applications = new Applications(service);
       admin = await newOperator(service, 'admin');
       reviewer = await newOperator(service, 'reviewer');
-      serials.push(await applications.inState(caller.appId, 'APPROVED'));
-      serials.push(await applications.inState(caller.appId, 'REJECTED'));
-      serials.push(await applications.submit(caller.appId));
+      serials.push(await applications.inState(partner.appId, 'APPROVED'));
+      serials.push(await applications.inState(partner.appId, 'REJECTED'));
+      serials.push(await applications.submit(partner.appId));
       await applications.submit(other.appId);
     });
     after(() => service.close());
@@ -123,7 +123,7 @@ for (const storeName of storeNames()) {
         assert.equal(reply.body.code, code, reply.text);
       }
       const noToken = await post(service.baseUrl, PATHS.events, {
-        app_id: caller.appId,
+        app_id: partner.appId,
         timestamp: nowSeconds(),
       });
       assert.equal(noToken.status, 401);
@@ -131,7 +131,7 @@ for (const storeName of storeNames()) {
         service.baseUrl,
         PATHS.events,
         { app_id: other.appId, timestamp: nowSeconds() },
-        { token: caller.token },
+        { token: partner.token },
       );
       assert.equal(mismatch.status, 403);
     });
@@ -145,13 +145,13 @@ for (const storeName of storeNames()) {
         assert.equal(anonymous.status, 401);
         const refused = await call(service, 'POST', `${ADMIN}/webhooks`, {
           token: reviewer.token,
-          body: { app_id: caller.appId, url: receiver.url },
+          body: { app_id: partner.appId, url: receiver.url },
         });
         assert.equal(refused.status, 403, refused.text);
 
         const added = await call(service, 'POST', `${ADMIN}/webhooks`, {
           token: admin.token,
-          body: { app_id: caller.appId, url: receiver.url },
+          body: { app_id: partner.appId, url: receiver.url },
         });
         assert.equal(added.status, 200, added.text);
         const endpoint = added.body.data as { id: string; secret: string; status: string };
@@ -160,7 +160,7 @@ for (const storeName of storeNames()) {
 
         const bad = await call(service, 'POST', `${ADMIN}/webhooks`, {
           token: admin.token,
-          body: { app_id: caller.appId, url: 'ftp://example.com/', events: ['application.nope'] },
+          body: { app_id: partner.appId, url: 'ftp://example.com/', events: ['application.nope'] },
         });
         assert.equal(bad.status, 422);
         const unknownApp = await call(service, 'POST', `${ADMIN}/webhooks`, {
@@ -169,7 +169,7 @@ for (const storeName of storeNames()) {
         });
         assert.equal(unknownApp.status, 404);
 
-        const listed = await call(service, 'GET', `${ADMIN}/webhooks?app_id=${caller.appId}`, {
+        const listed = await call(service, 'GET', `${ADMIN}/webhooks?app_id=${partner.appId}`, {
           token: reviewer.token,
         });
         assert.equal(listed.status, 200, listed.text);
@@ -180,8 +180,8 @@ for (const storeName of storeNames()) {
         assert.equal(listed.text.includes('whsec_'), false, 'never the secret');
 
         // A real lifecycle: every transition's event reaches the receiver, in sequence.
-        const serial = await applications.inState(caller.appId, 'SHIPPED');
-        await move(service, serial, 'DELIVERED', caller.appId);
+        const serial = await applications.inState(partner.appId, 'SHIPPED');
+        await move(service, serial, 'DELIVERED', partner.appId);
         await receiver.waitFor(() => receiver.received.length === 6, 15_000, 'six events');
         const types = receiver.received
           .sort((a, b) => a.parsed.data.sequence - b.parsed.data.sequence)

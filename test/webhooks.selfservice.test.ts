@@ -7,11 +7,11 @@ import { uniqueApplicant } from './helpers/applicants.ts';
 import { ADMIN, call, newOperator, type TestOperator } from './helpers/operators.ts';
 import { startReceiver, type Receiver } from './helpers/receiver.ts';
 import {
-  newCaller,
+  newPartner,
   nowSeconds,
   post,
   startService,
-  type TestCaller,
+  type TestPartner,
   type TestService,
 } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
@@ -46,24 +46,24 @@ interface Endpoint {
 for (const storeName of storeNames()) {
   describe(`self-service webhooks on ${storeName}`, () => {
     let service: TestService;
-    let caller: TestCaller;
-    let other: TestCaller;
+    let partner: TestPartner;
+    let other: TestPartner;
     let reviewer: TestOperator;
     const logger = createLogger({ logLevel: 'silent' });
 
-    const as = (who: TestCaller, path: string, body: Record<string, unknown> = {}) =>
+    const as = (who: TestPartner, path: string, body: Record<string, unknown> = {}) =>
       post(
         service.baseUrl,
         path,
         { app_id: who.appId, timestamp: nowSeconds(), ...body },
         { token: who.token },
       );
-    const ok = async <T>(who: TestCaller, path: string, body: Record<string, unknown> = {}) => {
+    const ok = async <T>(who: TestPartner, path: string, body: Record<string, unknown> = {}) => {
       const reply = await as(who, path, body);
       assert.equal(reply.status, 200, `${path}: ${reply.text}`);
       return reply.body.data as T;
     };
-    const submit = async (who: TestCaller) =>
+    const submit = async (who: TestPartner) =>
       (
         (await post(service.baseUrl, PATHS.apply, uniqueApplicant(next++, who.appId), { token: who.token }))
           .body.data as { busi_water_no: string }
@@ -71,8 +71,8 @@ for (const storeName of storeNames()) {
 
     before(async () => {
       service = await startService(storeName, FAST);
-      caller = await newCaller(service);
-      other = await newCaller(service, 'other partner');
+      partner = await newPartner(service);
+      other = await newPartner(service, 'other partner');
       reviewer = await newOperator(service, 'reviewer');
     });
     after(() => service.close());
@@ -81,10 +81,10 @@ for (const storeName of storeNames()) {
       const receiver: Receiver = await startReceiver();
       const dispatcher = startDispatcher(service.ctx, logger, { pollIntervalMs: 25 });
       try {
-        const created = await ok<Endpoint>(caller, PATHS.webhookRegister, { url: receiver.url });
+        const created = await ok<Endpoint>(partner, PATHS.webhookRegister, { url: receiver.url });
         assert.match(created.secret ?? '', /^whsec_/);
         receiver.secrets = [created.secret!];
-        const listed = await ok<{ items: Endpoint[] }>(caller, PATHS.webhookList);
+        const listed = await ok<{ items: Endpoint[] }>(partner, PATHS.webhookList);
         assert.deepEqual(
           listed.items.map((e) => e.id),
           [created.id],
@@ -94,7 +94,7 @@ for (const storeName of storeNames()) {
 
         // A test message, signed, now.
         const tested = await ok<{ delivered: boolean; status_code: number; event_id: string }>(
-          caller,
+          partner,
           PATHS.webhookTest,
           { endpoint_id: created.id },
         );
@@ -104,7 +104,7 @@ for (const storeName of storeNames()) {
         assert.equal(testMessage?.verifiedBy, 0);
 
         // Events of real transitions: a submission and a rejection with its codes.
-        const serial = await submit(caller);
+        const serial = await submit(partner);
         await call(service, 'POST', `${ADMIN}/applications/${serial}/reject`, {
           token: reviewer.token,
           body: { reason_codes: ['name_mismatch'] },
@@ -118,26 +118,26 @@ for (const storeName of storeNames()) {
         assert.deepEqual(rejected.parsed.data['reason_codes'], ['name_mismatch']);
 
         const byEndpoint = await ok<{ items: { event_type: string; status: string; attempts: unknown[] }[] }>(
-          caller,
+          partner,
           PATHS.webhookDeliveries,
           { endpoint_id: created.id },
         );
         await receiver.waitFor(() => receiver.acknowledged().size >= 3, 10_000, 'both events acknowledged');
         assert.ok(byEndpoint.items.length >= 1);
         const byEvent = await ok<{ items: { status: string; attempts: { status_code: number }[] }[] }>(
-          caller,
+          partner,
           PATHS.webhookDeliveries,
           { event_id: rejected.id },
         );
         assert.equal(byEvent.items[0]?.attempts[0]?.status_code, 204);
 
         // Rotation with an overlap: both secrets sign; then without: only the newest.
-        const rotated = await ok<Endpoint>(caller, PATHS.webhookRotateSecret, {
+        const rotated = await ok<Endpoint>(partner, PATHS.webhookRotateSecret, {
           endpoint_id: created.id,
           overlap_seconds: 3600,
         });
         receiver.secrets = [created.secret!, rotated.secret!];
-        const redelivered = await ok<{ queued: number }>(caller, PATHS.webhookRedeliver, {
+        const redelivered = await ok<{ queued: number }>(partner, PATHS.webhookRedeliver, {
           event_id: rejected.id,
           endpoint_id: created.id,
         });
@@ -148,19 +148,21 @@ for (const storeName of storeNames()) {
           'the redelivery',
         );
         assert.deepEqual(receiver.received.filter((r) => r.id === rejected.id).at(-1)?.verifiedWith, [0, 1]);
-        const final = await ok<Endpoint>(caller, PATHS.webhookRotateSecret, {
+        const final = await ok<Endpoint>(partner, PATHS.webhookRotateSecret, {
           endpoint_id: created.id,
           overlap_seconds: 0,
         });
         receiver.secrets = [created.secret!, rotated.secret!, final.secret!];
-        const retest = await ok<{ event_id: string }>(caller, PATHS.webhookTest, { endpoint_id: created.id });
+        const retest = await ok<{ event_id: string }>(partner, PATHS.webhookTest, {
+          endpoint_id: created.id,
+        });
         // Without an overlap every secret in force stops at once: only the newest signs.
         assert.deepEqual(receiver.received.find((r) => r.id === retest.event_id)?.verifiedWith, [2]);
 
         // Disabled: nothing is sent; enabled again: it is.
-        const disabled = await ok<Endpoint>(caller, PATHS.webhookDisable, { endpoint_id: created.id });
+        const disabled = await ok<Endpoint>(partner, PATHS.webhookDisable, { endpoint_id: created.id });
         assert.equal(disabled.status, 'disabled');
-        const quiet = await submit(caller);
+        const quiet = await submit(partner);
         // Events are queued for endpoints when the dispatcher fans them out: wait for that.
         for (const deadline = Date.now() + 10_000; ;) {
           const event = await service.ctx.store.db
@@ -172,9 +174,9 @@ for (const storeName of storeNames()) {
           assert.ok(Date.now() < deadline, 'the event is fanned out');
           await new Promise((resolve) => setTimeout(resolve, 25));
         }
-        const enabled = await ok<Endpoint>(caller, PATHS.webhookEnable, { endpoint_id: created.id });
+        const enabled = await ok<Endpoint>(partner, PATHS.webhookEnable, { endpoint_id: created.id });
         assert.equal(enabled.status, 'active');
-        const loud = await submit(caller);
+        const loud = await submit(partner);
         await receiver.waitFor(
           () => receiver.received.some((r) => r.parsed.data.busi_water_no === loud),
           10_000,
@@ -186,11 +188,11 @@ for (const storeName of storeNames()) {
           'every message verifies',
         );
 
-        const deleted = await ok<{ deleted: boolean }>(caller, PATHS.webhookDelete, {
+        const deleted = await ok<{ deleted: boolean }>(partner, PATHS.webhookDelete, {
           endpoint_id: created.id,
         });
         assert.equal(deleted.deleted, true);
-        assert.equal((await as(caller, PATHS.webhookShow, { endpoint_id: created.id })).status, 404);
+        assert.equal((await as(partner, PATHS.webhookShow, { endpoint_id: created.id })).status, 404);
       } finally {
         await dispatcher.stop();
         await receiver.close();
@@ -200,10 +202,10 @@ for (const storeName of storeNames()) {
     test("another app's endpoint and events answer exactly like unknown ones", async () => {
       const receiver = await startReceiver();
       try {
-        const mine = await ok<Endpoint>(caller, PATHS.webhookRegister, { url: receiver.url });
-        const serial = await submit(caller);
+        const mine = await ok<Endpoint>(partner, PATHS.webhookRegister, { url: receiver.url });
+        const serial = await submit(partner);
         const [event] = (
-          await ok<{ items: { id: string }[] }>(caller, PATHS.events, { busi_water_no: serial })
+          await ok<{ items: { id: string }[] }>(partner, PATHS.events, { busi_water_no: serial })
         ).items;
         for (const [path, extra] of [
           [PATHS.webhookShow, {}],
@@ -227,10 +229,10 @@ for (const storeName of storeNames()) {
           (await as(other, PATHS.webhookRedeliver, { event_id: 'evt_none' })).body.msg,
         );
         assert.equal(
-          (await ok<Endpoint>(caller, PATHS.webhookShow, { endpoint_id: mine.id })).status,
+          (await ok<Endpoint>(partner, PATHS.webhookShow, { endpoint_id: mine.id })).status,
           'active',
         );
-        await ok(caller, PATHS.webhookDelete, { endpoint_id: mine.id });
+        await ok(partner, PATHS.webhookDelete, { endpoint_id: mine.id });
       } finally {
         await receiver.close();
       }
@@ -239,7 +241,7 @@ for (const storeName of storeNames()) {
     test('registration takes https to public hosts only (as the operators’ does)', async () => {
       const strict = await startService(storeName);
       try {
-        const partner = await newCaller(strict);
+        const strictPartner = await newPartner(strict);
         for (const [url, code] of [
           ['http://hooks.example.com/cardapply', 42231],
           ['https://user:pw@hooks.example.com/', 42232],
@@ -251,8 +253,8 @@ for (const storeName of storeNames()) {
           const reply = await post(
             strict.baseUrl,
             PATHS.webhookRegister,
-            { app_id: partner.appId, timestamp: nowSeconds(), url },
-            { token: partner.token },
+            { app_id: strictPartner.appId, timestamp: nowSeconds(), url },
+            { token: strictPartner.token },
           );
           assert.equal(reply.status, 422, `${url}: ${reply.text}`);
           assert.equal(reply.body.code, code, `${url}: ${reply.text}`);
@@ -264,16 +266,16 @@ for (const storeName of storeNames()) {
 
     test('an endpoint failing for five days in a row is disabled, with an audit row and a metric', async () => {
       const receiver = await startReceiver([], () => ({ status: 500 }));
-      const endpoint = await ok<Endpoint>(caller, PATHS.webhookRegister, { url: receiver.url });
+      const endpoint = await ok<Endpoint>(partner, PATHS.webhookRegister, { url: receiver.url });
       const before = (await service.ctx.metrics.webhookEndpointsAutoDisabled.get()).values[0]?.value ?? 0;
       const first = startDispatcher(service.ctx, logger, { pollIntervalMs: 25 });
-      const serial = await submit(caller);
+      const serial = await submit(partner);
       try {
         await receiver.waitFor(() => receiver.received.length >= 2, 10_000, 'failed attempts');
       } finally {
         await first.stop();
       }
-      const failing = await ok<Endpoint>(caller, PATHS.webhookShow, { endpoint_id: endpoint.id });
+      const failing = await ok<Endpoint>(partner, PATHS.webhookShow, { endpoint_id: endpoint.id });
       assert.equal(failing.status, 'active');
       assert.ok(failing.failing_since !== null, 'failures are counted from the first');
 
@@ -283,7 +285,7 @@ for (const storeName of storeNames()) {
       try {
         const deadline = Date.now() + 10_000;
         for (;;) {
-          const view = await ok<Endpoint>(caller, PATHS.webhookShow, { endpoint_id: endpoint.id });
+          const view = await ok<Endpoint>(partner, PATHS.webhookShow, { endpoint_id: endpoint.id });
           if (view.status === 'disabled') {
             assert.equal(view.disabled_reason, 'failing');
             break;
@@ -301,18 +303,18 @@ for (const storeName of storeNames()) {
         .where('action', '=', 'webhook.auto_disable')
         .execute();
       const row = audit.find((a) => (a.details ?? '').includes(endpoint.id));
-      assert.deepEqual([row?.actor, row?.target_type, row?.target_id], ['system', 'app', caller.appId]);
+      assert.deepEqual([row?.actor, row?.target_type, row?.target_id], ['system', 'app', partner.appId]);
       assert.equal(audit.filter((a) => (a.details ?? '').includes(endpoint.id)).length, 1);
       const after = (await service.ctx.metrics.webhookEndpointsAutoDisabled.get()).values[0]?.value ?? 0;
       assert.equal(after, before + 1);
       // Its owner enables it again: the health record starts afresh.
-      const enabled = await ok<Endpoint>(caller, PATHS.webhookEnable, { endpoint_id: endpoint.id });
+      const enabled = await ok<Endpoint>(partner, PATHS.webhookEnable, { endpoint_id: endpoint.id });
       assert.deepEqual(
         [enabled.status, enabled.failing_since, enabled.disabled_reason],
         ['active', null, null],
       );
       assert.ok(serial.length > 0);
-      await ok(caller, PATHS.webhookDelete, { endpoint_id: endpoint.id });
+      await ok(partner, PATHS.webhookDelete, { endpoint_id: endpoint.id });
     });
   });
 }

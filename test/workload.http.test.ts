@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { ADMIN, Applications, call, newOperator } from './helpers/operators.ts';
 import { sample, scrape } from './helpers/metrics.ts';
 import { expectedWorkload, makeKnownWorkload } from './helpers/knownWorkload.ts';
-import { newCaller, startService, type TestService } from './helpers/service.ts';
+import { newPartner, startService, type TestService } from './helpers/service.ts';
 import { storeNames } from './helpers/stores.ts';
 
 const HOUR = 3_600_000;
@@ -41,7 +41,7 @@ for (const storeName of storeNames()) {
 
     test('per status count, oldest, median and past SLA; arrivals and decisions per hour', async () => {
       const applications = new Applications(service);
-      const appId = (await newCaller(service)).appId;
+      const appId = (await newPartner(service)).appId;
       const now = Date.now();
       const db = service.ctx.store.db;
       const at = async (serial: string, enteredAgo: number, createdAgo = enteredAgo) =>

@@ -8,7 +8,7 @@ import { generateCardNumber } from '../../src/cards/cardNumber.ts';
 import { PATHS } from '../../src/http/paths.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
 import { ADMIN, newOperator } from '../helpers/operators.ts';
-import { newCaller, nowSeconds, startService } from '../helpers/service.ts';
+import { newPartner, nowSeconds, startService } from '../helpers/service.ts';
 import { arbHostileCase, requestOf, ROUTE_PATHS, routeFieldsOf, type HostileCase } from '../fuzz/hostile.ts';
 import {
   contractValidator,
@@ -96,12 +96,12 @@ describe('chaos: contract through a validating proxy', () => {
         const: 7,
       };
     const canaryProxy = await startPrism(wrong, service.baseUrl);
-    const caller = await newCaller(service, 'contract partner');
+    const partner = await newPartner(service, 'contract partner');
     let canaryFlagged: boolean;
     try {
       const canary = await send(canaryProxy.url, PATHS.codes, {
-        body: { app_id: caller.appId, timestamp: nowSeconds() },
-        token: caller.token,
+        body: { app_id: partner.appId, timestamp: nowSeconds() },
+        token: partner.token,
       });
       canaryFlagged = proxyViolations(canary).length > 0;
     } finally {
@@ -143,40 +143,40 @@ describe('chaos: contract through a validating proxy', () => {
       assert.equal(r.status, expected, `${label}: ${r.text.slice(0, 300)}`);
       return r;
     };
-    const common = () => ({ app_id: caller.appId, timestamp: nowSeconds() });
+    const common = () => ({ app_id: partner.appId, timestamp: nowSeconds() });
     let n = 0;
-    const applicant = () => uniqueApplicant(n++, caller.appId);
+    const applicant = () => uniqueApplicant(n++, partner.appId);
 
     try {
       // Happy paths of every caller route.
       const submitted = await statusOf(
         'submit',
         200,
-        through(PATHS.apply, { body: applicant(), token: caller.token }),
+        through(PATHS.apply, { body: applicant(), token: partner.token }),
       );
       const serial = (submitted.json as { data: { busi_water_no: string } }).data.busi_water_no;
-      await statusOf('validate', 200, through(PATHS.validate, { body: applicant(), token: caller.token }));
+      await statusOf('validate', 200, through(PATHS.validate, { body: applicant(), token: partner.token }));
       await statusOf(
         'query',
         200,
-        through(PATHS.query, { body: { ...common(), busi_water_no: serial }, token: caller.token }),
+        through(PATHS.query, { body: { ...common(), busi_water_no: serial }, token: partner.token }),
       );
       await statusOf(
         'codes',
         200,
-        through(PATHS.codes, { body: common(), token: caller.token, headers: { 'accept-language': 'zh' } }),
+        through(PATHS.codes, { body: common(), token: partner.token, headers: { 'accept-language': 'zh' } }),
       );
       await statusOf(
         'list',
         200,
-        through(PATHS.list, { body: { ...common(), status: 'SUBMITTED', limit: 2 }, token: caller.token }),
+        through(PATHS.list, { body: { ...common(), status: 'SUBMITTED', limit: 2 }, token: partner.token }),
       );
-      await statusOf('events', 200, through(PATHS.events, { body: common(), token: caller.token }));
+      await statusOf('events', 200, through(PATHS.events, { body: common(), token: partner.token }));
       const movedApplicant = applicant();
       const moved = await statusOf(
         'submit',
         200,
-        through(PATHS.apply, { body: movedApplicant, token: caller.token }),
+        through(PATHS.apply, { body: movedApplicant, token: partner.token }),
       );
       const movedSerial = (moved.json as { data: { busi_water_no: string } }).data.busi_water_no;
       for (const status of ['IN_REVIEW', 'APPROVED', 'CARD_ISSUED']) {
@@ -185,7 +185,7 @@ describe('chaos: contract through a validating proxy', () => {
           200,
           through(PATHS.simulate, {
             body: { ...common(), busi_water_no: movedSerial, status },
-            token: caller.token,
+            token: partner.token,
           }),
         );
       }
@@ -200,7 +200,7 @@ describe('chaos: contract through a validating proxy', () => {
             carrier: 'SF Express',
             tracking_no: 'SF1',
           },
-          token: caller.token,
+          token: partner.token,
         }),
       );
       const keyed = applicant();
@@ -209,7 +209,7 @@ describe('chaos: contract through a validating proxy', () => {
         200,
         through(PATHS.apply, {
           body: keyed,
-          token: caller.token,
+          token: partner.token,
           headers: { 'idempotency-key': 'contract-1' },
         }),
       );
@@ -218,7 +218,7 @@ describe('chaos: contract through a validating proxy', () => {
         200,
         through(PATHS.apply, {
           body: keyed,
-          token: caller.token,
+          token: partner.token,
           headers: { 'idempotency-key': 'contract-1' },
         }),
       );
@@ -227,7 +227,7 @@ describe('chaos: contract through a validating proxy', () => {
         200,
         through(PATHS.cancel, {
           body: { ...common(), busi_water_no: serial, reason: 'changed my mind' },
-          token: caller.token,
+          token: partner.token,
         }),
       );
 
@@ -235,31 +235,31 @@ describe('chaos: contract through a validating proxy', () => {
       await statusOf(
         '400 not JSON',
         400,
-        through(PATHS.apply, { raw: '{"a":', contentType: 'text/plain', token: caller.token }).then(
-          async () => straight(PATHS.apply, { raw: '{"a":', token: caller.token }),
+        through(PATHS.apply, { raw: '{"a":', contentType: 'text/plain', token: partner.token }).then(
+          async () => straight(PATHS.apply, { raw: '{"a":', token: partner.token }),
         ),
       );
-      await statusOf('400 not an object', 400, through(PATHS.apply, { raw: '[1,2]', token: caller.token }));
+      await statusOf('400 not an object', 400, through(PATHS.apply, { raw: '[1,2]', token: partner.token }));
       await statusOf(
         '400 forbidden key',
         400,
-        through(PATHS.apply, { raw: '{"__proto__":{"x":1}}', token: caller.token }),
+        through(PATHS.apply, { raw: '{"__proto__":{"x":1}}', token: partner.token }),
       );
       await statusOf(
         '400 too deep',
         400,
-        through(PATHS.apply, { raw: `{"a":${'['.repeat(40)}${']'.repeat(40)}}`, token: caller.token }),
+        through(PATHS.apply, { raw: `{"a":${'['.repeat(40)}${']'.repeat(40)}}`, token: partner.token }),
       );
-      await statusOf('400 empty', 400, through(PATHS.apply, { raw: '', token: caller.token }));
+      await statusOf('400 empty', 400, through(PATHS.apply, { raw: '', token: partner.token }));
       await statusOf(
         '400 duplicate key',
         400,
-        straight(PATHS.apply, { raw: '{"a":1,"a":2}', token: caller.token }),
+        straight(PATHS.apply, { raw: '{"a":1,"a":2}', token: partner.token }),
       );
       await statusOf(
         '400 bad UTF-8',
         400,
-        straight(PATHS.apply, { raw: Buffer.from([0x7b, 0xff, 0x7d]), token: caller.token }),
+        straight(PATHS.apply, { raw: Buffer.from([0x7b, 0xff, 0x7d]), token: partner.token }),
       );
       await statusOf('401 no token', 401, through(PATHS.apply, { body: applicant() }));
       await statusOf(
@@ -271,15 +271,15 @@ describe('chaos: contract through a validating proxy', () => {
         '401 bad secret',
         401,
         through(PATHS.token, {
-          body: { app_id: caller.appId, app_secret: 'wrong', timestamp: nowSeconds() },
+          body: { app_id: partner.appId, app_secret: 'wrong', timestamp: nowSeconds() },
         }),
       );
       await statusOf(
         '401 timestamp skew',
         401,
         through(PATHS.codes, {
-          body: { app_id: caller.appId, timestamp: nowSeconds() - 3600 },
-          token: caller.token,
+          body: { app_id: partner.appId, timestamp: nowSeconds() - 3600 },
+          token: partner.token,
         }),
       );
       await statusOf(
@@ -287,7 +287,7 @@ describe('chaos: contract through a validating proxy', () => {
         403,
         through(PATHS.codes, {
           body: { app_id: 'someone-else', timestamp: nowSeconds() },
-          token: caller.token,
+          token: partner.token,
         }),
       );
       await statusOf(
@@ -295,38 +295,38 @@ describe('chaos: contract through a validating proxy', () => {
         404,
         through(PATHS.query, {
           body: { ...common(), busi_water_no: '01M80000000000000000000000000000' },
-          token: caller.token,
+          token: partner.token,
         }),
       );
       await statusOf(
         '409 duplicate application',
         409,
-        through(PATHS.apply, { body: { ...movedApplicant, timestamp: nowSeconds() }, token: caller.token }),
+        through(PATHS.apply, { body: { ...movedApplicant, timestamp: nowSeconds() }, token: partner.token }),
       );
       const cardNo = generateCardNumber(service.ctx.config.card);
       await statusOf(
         'submit with card',
         200,
-        through(PATHS.apply, { body: applicant(), token: caller.token }).then(() =>
-          through(PATHS.apply, { body: { ...applicant(), card_no: cardNo }, token: caller.token }),
+        through(PATHS.apply, { body: applicant(), token: partner.token }).then(() =>
+          through(PATHS.apply, { body: { ...applicant(), card_no: cardNo }, token: partner.token }),
         ),
       );
       await statusOf(
         '409 card number taken',
         409,
-        through(PATHS.apply, { body: { ...applicant(), card_no: cardNo }, token: caller.token }),
+        through(PATHS.apply, { body: { ...applicant(), card_no: cardNo }, token: partner.token }),
       );
       await statusOf(
         '409 transition',
         409,
-        through(PATHS.cancel, { body: { ...common(), busi_water_no: serial }, token: caller.token }),
+        through(PATHS.cancel, { body: { ...common(), busi_water_no: serial }, token: partner.token }),
       );
       await statusOf(
         '409 idempotency key reused',
         409,
         through(PATHS.apply, {
           body: applicant(),
-          token: caller.token,
+          token: partner.token,
           headers: { 'idempotency-key': 'contract-1' },
         }),
       );
@@ -335,7 +335,7 @@ describe('chaos: contract through a validating proxy', () => {
         413,
         through(PATHS.apply, {
           body: { ...applicant(), company_name: 'x'.repeat(70_000) },
-          token: caller.token,
+          token: partner.token,
         }),
       );
       await statusOf(
@@ -344,18 +344,18 @@ describe('chaos: contract through a validating proxy', () => {
         through(PATHS.apply, {
           raw: 'a=1',
           contentType: 'application/x-www-form-urlencoded',
-          token: caller.token,
+          token: partner.token,
         }),
       );
       await statusOf(
         '422 fields',
         422,
-        through(PATHS.apply, { body: { ...applicant(), sex: 'X', email: 'no' }, token: caller.token }),
+        through(PATHS.apply, { body: { ...applicant(), sex: 'X', email: 'no' }, token: partner.token }),
       );
       await statusOf(
         '422 list filter',
         422,
-        through(PATHS.list, { body: { ...common(), limit: 0 }, token: caller.token }),
+        through(PATHS.list, { body: { ...common(), limit: 0 }, token: partner.token }),
       );
       const limited = await createApp(service.ctx.store.db, 'limited partner', Date.now());
       await setRateLimit(
@@ -411,7 +411,7 @@ describe('chaos: contract through a validating proxy', () => {
       // Generated hostile requests: through the proxy when it can carry them, else straight in.
       const routeFields = routeFieldsOf(document);
       const seed = seedOf();
-      const target = { appId: caller.appId, appSecret: caller.secret, serials: [serial, movedSerial] };
+      const target = { appId: partner.appId, appSecret: partner.secret, serials: [serial, movedSerial] };
       // Drawing the cases blocks this process for seconds (about 12 s for the first 20 on a
       // loaded machine), and the service runs in this process: keep-alive time-outs of the client,
       // the service and Prism all expire meanwhile. A moment's pause lets the sockets they closed be
@@ -419,7 +419,7 @@ describe('chaos: contract through a validating proxy', () => {
       const cases = fc.sample(arbHostileCase(target, routeFields), { numRuns: FUZZ_THROUGH_PROXY, seed });
       await sleep(250);
       for (const c of cases) {
-        const request = requestOf(c, caller.token);
+        const request = requestOf(c, partner.token);
         const reply = await (carriable(c) ? through : straight)(ROUTE_PATHS[c.route], request).catch(
           (error: unknown) => {
             throw new Error(`${c.route} ${c.what} (CHAOS_SEED=${seed}): ${String(error)}`);

@@ -6,7 +6,7 @@ import { PATHS } from '../../src/http/paths.ts';
 import { addEndpoint } from '../../src/webhooks/endpoints.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
 import { ADMIN, newOperator } from '../helpers/operators.ts';
-import { newCaller, nowSeconds, startService, type TestCaller } from '../helpers/service.ts';
+import { newPartner, nowSeconds, startService, type TestPartner } from '../helpers/service.ts';
 import { storeNames } from '../helpers/stores.ts';
 import { SQL_INJECTIONS } from '../fuzz/hostile.ts';
 import { fingerprints, isEnvelope, send, type Exchange } from './support/http.ts';
@@ -30,10 +30,10 @@ for (const storeName of storeNames()) {
     test('another app is walled off; injection is inert; nothing leaks or fingerprints', async (t) => {
       const service = await startService(storeName, { SANDBOX: 'true' });
       const exchanges: Exchange[] = [];
-      const call = async (path: string, caller: TestCaller | undefined, body: unknown, headers = {}) => {
+      const call = async (path: string, partner: TestPartner | undefined, body: unknown, headers = {}) => {
         const reply = await send(service.baseUrl, path, {
           body,
-          ...(caller ? { token: caller.token } : {}),
+          ...(partner ? { token: partner.token } : {}),
           headers,
         });
         exchanges.push(reply);
@@ -42,8 +42,8 @@ for (const storeName of storeNames()) {
       const identity: string[] = [];
       let n = 0;
       try {
-        const owner = await newCaller(service, 'owner partner');
-        const other = await newCaller(service, 'other partner');
+        const owner = await newPartner(service, 'owner partner');
+        const other = await newPartner(service, 'other partner');
         const ownerApplication = uniqueApplicant(n++, owner.appId);
         identity.push(...identityValues(ownerApplication));
         const submitted = await call(PATHS.apply, owner, ownerApplication);

@@ -12,7 +12,7 @@ import { startDispatcher, type Dispatcher } from '../../src/webhooks/dispatcher.
 import { addEndpoint } from '../../src/webhooks/endpoints.ts';
 import { createLogger } from '../../src/logger.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
-import { Applications, callerOf, TEST_PASSWORD } from '../helpers/operators.ts';
+import { Applications, partnerOf, TEST_PASSWORD } from '../helpers/operators.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { nowSeconds, post, startService, type TestService } from '../helpers/service.ts';
 import { launchBrowser, newOperatorContext, type TestBrowser } from './browser.ts';
@@ -71,7 +71,7 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
     );
   const submit = async (overrides: Parameters<typeof uniqueApplicant>[2] = {}) => {
     const applicant = uniqueApplicant(next++, appId, overrides);
-    const { busi_water_no } = await submitApplication(service.ctx, callerOf(appId), applicant);
+    const { busi_water_no } = await submitApplication(service.ctx, partnerOf(appId), applicant);
     return { serial: busi_water_no, applicant };
   };
   const statusOf = async (serial: string) =>
@@ -363,7 +363,7 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
     );
 
     // The partner amends over its API; the page, reloaded, shows it back in review with what changed.
-    const amended = await amendApplication(service.ctx, callerOf(appId), {
+    const amended = await amendApplication(service.ctx, partnerOf(appId), {
       app_id: appId,
       timestamp: nowSeconds(),
       busi_water_no: serial,

@@ -11,7 +11,7 @@ import { uniqueApplicant } from '../helpers/applicants.ts';
 import { nowSeconds, post, startService, type TestService } from '../helpers/service.ts';
 import { storeNames } from '../helpers/stores.ts';
 import { submitApplication } from '../../src/applications/submitApplication.ts';
-import { callerOf } from '../helpers/operators.ts';
+import { partnerOf } from '../helpers/operators.ts';
 
 /**
  * The console as served (security headers, no inline code, no CDN, the page for every console path)
@@ -319,7 +319,7 @@ for (const storeName of storeNames()) {
         consignee: '韩梅梅',
         consignee_mob_no: '13900139000',
       });
-      const { busi_water_no } = await submitApplication(service.ctx, callerOf(appId), applicant);
+      const { busi_water_no } = await submitApplication(service.ctx, partnerOf(appId), applicant);
       const reply = await as(ops.viewer, 'GET', `/applications/${busi_water_no}`);
       const view = reply.body.data as { risk_flags: { code: string; fields: string[] }[] };
       assert.deepEqual(

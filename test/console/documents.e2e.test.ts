@@ -15,7 +15,7 @@ import {
   type DocumentService,
 } from '../helpers/documentService.ts';
 import { move, TEST_PASSWORD } from '../helpers/operators.ts';
-import { newCaller, nowSeconds, post, type TestCaller } from '../helpers/service.ts';
+import { newPartner, nowSeconds, post, type TestPartner } from '../helpers/service.ts';
 import { launchBrowser, newOperatorContext, type TestBrowser } from './browser.ts';
 import { signInOverApi, waitUntil } from './steps.ts';
 
@@ -32,19 +32,19 @@ describe('kept documents in the console (Chromium)', { skip: skipWithout('chromi
   let service: DocumentService;
   let images: DocumentServer;
   let browser: TestBrowser;
-  let caller: TestCaller;
+  let partner: TestPartner;
   const contexts: BrowserContext[] = [];
 
   const submit = async (n: number, urls: Record<string, string>) => {
     const reply = await post(
       service.baseUrl,
       PATHS.apply,
-      { ...uniqueApplicant(n, caller.appId), ...urls, timestamp: nowSeconds() },
-      { token: caller.token },
+      { ...uniqueApplicant(n, partner.appId), ...urls, timestamp: nowSeconds() },
+      { token: partner.token },
     );
     assert.equal(reply.status, 200, reply.text);
     const serial = (reply.body.data as { busi_water_no: string }).busi_water_no;
-    await settledDocuments(service, caller, serial);
+    await settledDocuments(service, partner, serial);
     return serial;
   };
 
@@ -53,7 +53,7 @@ describe('kept documents in the console (Chromium)', { skip: skipWithout('chromi
     // A fetch the test holds in flight stays pending (the default here, 10 s, could end it first).
     service = await startDocumentService('sqlite', { DOCUMENT_TIMEOUT_MS: '60000' });
     browser = await launchBrowser();
-    caller = await newCaller(service);
+    partner = await newPartner(service);
     await createOperator(
       service.ctx,
       { username: 'rita', role: 'reviewer', password: TEST_PASSWORD },
@@ -88,7 +88,7 @@ describe('kept documents in the console (Chromium)', { skip: skipWithout('chromi
     });
     await images.close();
     const partnerRequests = images.requests.length;
-    await move(service, kept, 'IN_REVIEW', caller.appId);
+    await move(service, kept, 'IN_REVIEW', partner.appId);
 
     const { context, page, errors } = await newOperatorContext(browser.browser);
     contexts.push(context);
@@ -128,11 +128,11 @@ describe('kept documents in the console (Chromium)', { skip: skipWithout('chromi
   });
 
   test('an amended document being fetched, then failed: the previous copy is shown, marked so, in both languages', async (t) => {
-    const partner = await startDocumentServer();
+    const partnerServer = await startDocumentServer();
     // Closed even when a step fails: a fetch held open would keep the test process alive.
-    t.after(() => partner.close());
+    t.after(() => partnerServer.close());
     const image = (path: string, width: number) =>
-      partner.route(path, { kind: 'bytes', body: pngImage(width, 320) });
+      partnerServer.route(path, { kind: 'bytes', body: pngImage(width, 320) });
     const serial = await submit(8_002, {
       id_card_img: image('/front.png', 490),
       id_card_back_img: image('/back.png', 491),
@@ -140,28 +140,28 @@ describe('kept documents in the console (Chromium)', { skip: skipWithout('chromi
       sign_applicant: image('/sign.png', 493),
       pay_voucher: image('/voucher.png', 494),
     });
-    await move(service, serial, 'IN_REVIEW', caller.appId);
-    await move(service, serial, 'SUPPLEMENT_REQUIRED', caller.appId); // asks for id_card_img
+    await move(service, serial, 'IN_REVIEW', partner.appId);
+    await move(service, serial, 'SUPPLEMENT_REQUIRED', partner.appId); // asks for id_card_img
 
     // The partner sends the front again; its server holds the fetch of the new image in flight.
     let answer!: (route: Route) => void;
-    const retaken = partner.route('/front-retaken.png', {
+    const retaken = partnerServer.route('/front-retaken.png', {
       kind: 'held',
       until: new Promise<Route>((resolve) => (answer = resolve)),
     });
     const amend = await post(
       service.baseUrl,
       PATHS.amend,
-      { app_id: caller.appId, timestamp: nowSeconds(), busi_water_no: serial, id_card_img: retaken },
-      { token: caller.token },
+      { app_id: partner.appId, timestamp: nowSeconds(), busi_water_no: serial, id_card_img: retaken },
+      { token: partner.token },
     );
     assert.equal(amend.status, 200, amend.text);
     const deadline = Date.now() + 20_000;
-    while (!partner.requests.some((r) => r.path === '/front-retaken.png')) {
+    while (!partnerServer.requests.some((r) => r.path === '/front-retaken.png')) {
       assert.ok(Date.now() < deadline, 'the new image was never asked for');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    assert.equal((await queryStatus(service, caller, serial)).documents['id_card_img']?.state, 'pending');
+    assert.equal((await queryStatus(service, partner, serial)).documents['id_card_img']?.state, 'pending');
 
     const card = '[data-image="id_card_img"][data-copy="previous"]';
     const en = await newOperatorContext(browser.browser, { language: 'en' });
@@ -209,7 +209,7 @@ describe('kept documents in the console (Chromium)', { skip: skipWithout('chromi
 
     // The new image is not a document: it fails for good, and the previous copy stays shown.
     answer({ kind: 'bytes', body: Buffer.from('<html>retaken</html>'), contentType: 'text/html' });
-    const outcomes = await settledDocuments(service, caller, serial);
+    const outcomes = await settledDocuments(service, partner, serial);
     assert.deepEqual(outcomes['id_card_img'], { state: 'failed', reason: 'not_a_document' });
     assert.deepEqual(await noteOf(en.page, 'failed'), {
       note: 'Previous copy: the amended document is not kept',

@@ -6,7 +6,7 @@ import { createApp } from '../../src/partners/credentials.ts';
 import { createOperator } from '../../src/operators/operators.ts';
 import { SYSTEM } from '../../src/audit/actor.ts';
 import { skipWithout } from '../helpers/components.ts';
-import { Applications, callerOf, enrolFactor, TEST_PASSWORD } from '../helpers/operators.ts';
+import { Applications, partnerOf, enrolFactor, TEST_PASSWORD } from '../helpers/operators.ts';
 import { nowSeconds, startService, type TestService } from '../helpers/service.ts';
 import { assertAccessible } from './axe.ts';
 import { launchBrowser, newOperatorContext, type TestBrowser } from './browser.ts';
@@ -164,7 +164,7 @@ describe('the console by keyboard, in Chromium', { skip: skipWithout('chromium')
     const amendment: Record<string, string> = {};
     for (const name of JSON.parse(requested.requested_fields) as string[])
       amendment[name] = `https://img.example.com/amended/${name}.jpg`;
-    await amendApplication(service.ctx, callerOf(appId), {
+    await amendApplication(service.ctx, partnerOf(appId), {
       app_id: appId,
       timestamp: nowSeconds(),
       busi_water_no: serial,

@@ -11,7 +11,7 @@ import { screeningIndexFor } from '../../src/screening/indexCache.ts';
 import { screenApplications } from '../../src/screening/screenApplications.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
 import { skipWithout } from '../helpers/components.ts';
-import { callerOf, TEST_PASSWORD } from '../helpers/operators.ts';
+import { partnerOf, TEST_PASSWORD } from '../helpers/operators.ts';
 import { startService, type TestService } from '../helpers/service.ts';
 import { launchBrowser, newOperatorContext, type TestBrowser } from './browser.ts';
 import { assertLabelled, signInOverApi, waitUntil } from './steps.ts';
@@ -75,7 +75,7 @@ describe('a screening hit in the console', { skip: skipWithout('chromium') }, ()
       origin: 'test',
     });
     const applicant = uniqueApplicant(42, appId, { name: '卓汉桥', name_en: 'ZHUO HANQIAO' });
-    serial = (await submitApplication(ctx, callerOf(appId), applicant)).busi_water_no;
+    serial = (await submitApplication(ctx, partnerOf(appId), applicant)).busi_water_no;
     const row = await ctx.store.db
       .selectFrom('applications')
       .select(['busi_water_no', 'status', 'payload_enc'])

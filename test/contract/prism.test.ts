@@ -29,11 +29,11 @@ import {
 import { budgetMs } from '../helpers/budget.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import {
-  newCaller,
+  newPartner,
   nowSeconds,
   post,
   startService,
-  type TestCaller,
+  type TestPartner,
   type TestService,
 } from '../helpers/service.ts';
 import {
@@ -90,7 +90,7 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
   let service: TestService;
   let prism: PrismProxy;
   let receiver: Receiver;
-  let caller: TestCaller;
+  let partner: TestPartner;
   let admin: TestOperator;
   let reviewer: TestOperator;
   let applications: Applications;
@@ -107,17 +107,17 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
       OPERATOR_REVEALS_PER_HOUR: '100000',
     });
     receiver = await startReceiver();
-    caller = await newCaller(service, 'contract partner');
+    partner = await newPartner(service, 'contract partner');
     admin = await newOperator(service, 'admin');
     reviewer = await newOperator(service, 'reviewer');
     applications = new Applications(service, 40_000);
     document = await servedDocuments(service.baseUrl);
-    await applications.submit(caller.appId);
+    await applications.submit(partner.appId);
     const events = await post(
       service.baseUrl,
       PATHS.events,
-      { app_id: caller.appId, timestamp: nowSeconds() },
-      { token: caller.token },
+      { app_id: partner.appId, timestamp: nowSeconds() },
+      { token: partner.token },
     );
     eventId = (events.body.data as { items: { id: string }[] }).items[0]!.id;
   });
@@ -139,11 +139,11 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
     ]);
     const values: Json = {};
     const isAdmin = operation.path.startsWith(`${ADMIN}/`);
-    if (names.has('app_id')) values['app_id'] = caller.appId;
+    if (names.has('app_id')) values['app_id'] = partner.appId;
     if (names.has('timestamp')) values['timestamp'] = nowSeconds();
     if (names.has('busi_water_no')) {
       values['busi_water_no'] = await applications.inState(
-        caller.appId,
+        partner.appId,
         STATE_FOR[operation.id] ?? 'SUBMITTED',
       );
     }
@@ -154,7 +154,7 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
     }
     if (names.has('event_id')) values['event_id'] = eventId;
     if (names.has('url')) values['url'] = `${receiver.url}/hook`;
-    if (names.has('app_secret')) values['app_secret'] = caller.secret;
+    if (names.has('app_secret')) values['app_secret'] = partner.secret;
     const path: Record<string, string> = {};
     for (const parameter of operation.parameters.filter((p) => p.in === 'path')) {
       if (parameter.name === 'app_id')
@@ -176,7 +176,7 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
       values['password'] = TEST_PASSWORD;
     }
     const token = !isAdmin
-      ? caller.token
+      ? partner.token
       : operation.id === 'adminLogin'
         ? undefined
         : OWN_SESSION.has(operation.id)
@@ -198,8 +198,8 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
     const reply = await post(
       service.baseUrl,
       PATHS.webhookRegister,
-      { app_id: caller.appId, timestamp: nowSeconds(), url: `${receiver.url}/hook` },
-      { token: caller.token },
+      { app_id: partner.appId, timestamp: nowSeconds(), url: `${receiver.url}/hook` },
+      { token: partner.token },
     );
     assert.equal(reply.status, 200, reply.text);
     return (reply.body.data as { id: string }).id;
@@ -244,7 +244,7 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
     const canaryProxy = await startPrism(wrong, service.baseUrl);
     try {
       const canary = await send(canaryProxy.url, PATHS.codes, {
-        body: { app_id: caller.appId, timestamp: nowSeconds() },
+        body: { app_id: partner.appId, timestamp: nowSeconds() },
         token: 'not-a-token',
       });
       assert.ok(proxyViolations(canary).length > 0, `Prism flags an undocumented code: ${canary.text}`);
@@ -322,7 +322,7 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
         operation.body === undefined
           ? undefined
           : operation.id === 'submitApplication' || operation.id === 'validateApplication'
-            ? uniqueApplicant(50_000 + index, caller.appId)
+            ? uniqueApplicant(50_000 + index, partner.appId)
             : (operation.example ?? validOf(operation.body, seed));
       const base: RequestParts = { body: baseBody, query: {}, path: {} };
 

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { uniqueApplicant } from '../helpers/applicants.ts';
 import { budgetMs } from '../helpers/budget.ts';
-import { newCaller, startService } from '../helpers/service.ts';
+import { newPartner, startService } from '../helpers/service.ts';
 import { contractValidator } from '../chaos/support/contract.ts';
 import { send, type Exchange } from '../chaos/support/http.ts';
 import { findLeaks } from '../chaos/support/leaks.ts';
@@ -33,12 +33,12 @@ describe('fuzz: hostile input over HTTP', () => {
       KEEP_ALIVE_TIMEOUT_MS: '600000',
     });
     try {
-      const caller = await newCaller(service, 'fuzz partner');
+      const partner = await newPartner(service, 'fuzz partner');
       const serials: string[] = [];
       for (let i = 0; i < 3; i++) {
         const reply = await send(service.baseUrl, PATHS.apply, {
-          body: uniqueApplicant(i, caller.appId),
-          token: caller.token,
+          body: uniqueApplicant(i, partner.appId),
+          token: partner.token,
         });
         assert.equal(reply.status, 200, reply.text);
         serials.push((reply.json as { data: { busi_water_no: string } }).data.busi_water_no);
@@ -46,7 +46,7 @@ describe('fuzz: hostile input over HTTP', () => {
       const document = await (await fetch(`${service.baseUrl}/openapi.json`)).json();
       const routeFields = routeFieldsOf(document);
       const contract = await contractValidator(document);
-      const target = { appId: caller.appId, appSecret: caller.secret, serials };
+      const target = { appId: partner.appId, appSecret: partner.secret, serials };
 
       const seed = seedOf();
       const counts = { cases: 0, '5xx': 0, '2xx': 0, '4xx': 0, 'contract violations': 0 };
@@ -60,7 +60,7 @@ describe('fuzz: hostile input over HTTP', () => {
         let reply: Exchange;
         try {
           reply = await send(service.baseUrl, ROUTE_PATHS[c.route], {
-            ...requestOf(c, caller.token),
+            ...requestOf(c, partner.token),
             timeoutMs: budgetMs(10_000),
           });
         } catch (error) {

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { PATHS } from '../../src/http/paths.ts';
-import { newCaller, nowSeconds, startService } from '../helpers/service.ts';
+import { newPartner, nowSeconds, startService } from '../helpers/service.ts';
 import { FINGERPRINT_HEADERS, isEnvelope } from '../chaos/support/http.ts';
 import { report, scale, seedOf } from '../chaos/support/summary.ts';
 
@@ -161,9 +161,9 @@ describe('fuzz: hostile HTTP framing', () => {
   test(`${CASES} raw requests: refused ones get the envelope too`, async (t) => {
     const service = await startService('sqlite');
     try {
-      const caller = await newCaller(service, 'protocol fuzz');
+      const partner = await newPartner(service, 'protocol fuzz');
       const port = Number(new URL(service.baseUrl).port);
-      const body = JSON.stringify({ app_id: caller.appId, timestamp: nowSeconds() });
+      const body = JSON.stringify({ app_id: partner.appId, timestamp: nowSeconds() });
       const seed = seedOf();
       const counts = {
         cases: 0,
@@ -174,7 +174,7 @@ describe('fuzz: hostile HTTP framing', () => {
         'closed without answer': 0,
       };
       let lastFailure = '';
-      const property = fc.asyncProperty(arbRequest(body, caller.token), async (c) => {
+      const property = fc.asyncProperty(arbRequest(body, partner.token), async (c) => {
         counts.cases++;
         const replies = await exchange(port, c.bytes);
         if (replies.length === 0) {

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { PATHS } from '../../src/http/paths.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
-import { newCaller, startService, type TestCaller, type TestService } from '../helpers/service.ts';
+import { newPartner, startService, type TestPartner, type TestService } from '../helpers/service.ts';
 import { send } from '../chaos/support/http.ts';
 
 /**
@@ -12,19 +12,19 @@ import { send } from '../chaos/support/http.ts';
  */
 describe('fuzz regressions', () => {
   let service: TestService;
-  let caller: TestCaller;
+  let partner: TestPartner;
   let n = 0;
   before(async () => {
     service = await startService('sqlite');
-    caller = await newCaller(service, 'fuzz regressions');
+    partner = await newPartner(service, 'fuzz regressions');
   });
   after(() => service.close());
 
   const submitWith = (extra: string) => {
-    const text = JSON.stringify(uniqueApplicant(n++, caller.appId));
+    const text = JSON.stringify(uniqueApplicant(n++, partner.appId));
     return send(service.baseUrl, PATHS.validate, {
       raw: `${text.slice(0, -1)},${extra}}`,
-      token: caller.token,
+      token: partner.token,
     });
   };
 

@@ -1,7 +1,7 @@
 import { after, before } from 'node:test';
 import type { Role } from '../../src/access/roles.ts';
 import { ADMIN, Applications, call, newOperator, type TestOperator } from './operators.ts';
-import { newCaller, startService, type Reply, type TestService } from './service.ts';
+import { newPartner, startService, type Reply, type TestService } from './service.ts';
 
 /**
  * The admin API's test bench, shared by the admin test files (sessions, roles, applications,
@@ -66,7 +66,7 @@ export function adminBench(storeName: 'sqlite' | 'postgres'): AdminBench {
   before(async () => {
     bench.service = await startService(storeName);
     bench.apps = new Applications(bench.service);
-    bench.appId = (await newCaller(bench.service)).appId;
+    bench.appId = (await newPartner(bench.service)).appId;
     for (const role of ['viewer', 'reviewer', 'admin'] as const)
       bench.operators[role] = await newOperator(bench.service, role);
   });

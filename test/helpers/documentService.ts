@@ -3,7 +3,7 @@ import { createLogger } from '../../src/logger.ts';
 import { startDispatcher } from '../../src/webhooks/dispatcher.ts';
 import type { DocumentOutcomes } from '../../src/events/documentOutcomes.ts';
 import { PATHS } from '../../src/http/paths.ts';
-import { nowSeconds, post, startService, type TestCaller, type TestService } from './service.ts';
+import { nowSeconds, post, startService, type TestPartner, type TestService } from './service.ts';
 
 /**
  * A service that fetches documents as production does: the outbox relay (the webhook dispatcher)
@@ -41,12 +41,12 @@ export async function startDocumentService(
 }
 
 /** The caller's status view of the application, over HTTP. */
-export async function queryStatus(service: TestService, caller: TestCaller, serial: string) {
+export async function queryStatus(service: TestService, partner: TestPartner, serial: string) {
   const reply = await post(
     service.baseUrl,
     PATHS.query,
-    { app_id: caller.appId, timestamp: nowSeconds(), busi_water_no: serial },
-    { token: caller.token },
+    { app_id: partner.appId, timestamp: nowSeconds(), busi_water_no: serial },
+    { token: partner.token },
   );
   if (reply.status !== 200) throw new Error(`query failed: ${reply.text}`);
   return reply.body.data as { status: string; documents: DocumentOutcomes };
@@ -55,13 +55,13 @@ export async function queryStatus(service: TestService, caller: TestCaller, seri
 /** Polls the status view until no document is pending; the outcomes then. */
 export async function settledDocuments(
   service: TestService,
-  caller: TestCaller,
+  partner: TestPartner,
   serial: string,
   withinMs = 20_000,
 ): Promise<DocumentOutcomes> {
   const deadline = Date.now() + withinMs;
   for (;;) {
-    const { documents } = await queryStatus(service, caller, serial);
+    const { documents } = await queryStatus(service, partner, serial);
     const states = Object.values(documents).map((d) => d.state);
     if (states.length > 0 && !states.includes('pending')) return documents;
     if (Date.now() > deadline) throw new Error(`documents still pending: ${JSON.stringify(documents)}`);

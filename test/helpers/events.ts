@@ -17,12 +17,12 @@ export async function newAppId(ctx: ServiceContext, name = 'webhook partner'): P
 
 /** Submits `count` applications (each writes an application.submitted event); returns their serials. */
 export async function submitMany(ctx: ServiceContext, appId: string, count: number): Promise<string[]> {
-  const caller = { appId, rateLimitPerSecond: null, rateLimitBurst: null, concurrencyLimit: null };
+  const partner = { appId, rateLimitPerSecond: null, rateLimitBurst: null, concurrencyLimit: null };
   const serials: string[] = [];
   for (let i = 0; i < count; i++) {
     const { busi_water_no } = await submitApplication(
       ctx,
-      caller,
+      partner,
       uniqueApplicant(applicantCounter++, appId),
     );
     serials.push(busi_water_no);

@@ -1,5 +1,5 @@
 import { Applications, move } from './operators.ts';
-import { newCaller, type TestService } from './service.ts';
+import { newPartner, type TestService } from './service.ts';
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
@@ -16,7 +16,7 @@ export interface KnownWorkload {
 }
 
 export async function makeKnownWorkload(service: TestService): Promise<KnownWorkload> {
-  const appId = (await newCaller(service)).appId;
+  const appId = (await newPartner(service)).appId;
   const applications = new Applications(service);
   const firstHour = Math.floor(Date.now() / HOUR) * HOUR - 3 * HOUR;
   let clock = firstHour;

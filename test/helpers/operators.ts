@@ -96,7 +96,7 @@ export async function loginAs(
 }
 
 /** The caller as the domain sees it, for submitting without HTTP (no rate limit in the way). */
-export function callerOf(appId: string): Partner {
+export function partnerOf(appId: string): Partner {
   return { appId, rateLimitPerSecond: null, rateLimitBurst: null, concurrencyLimit: null };
 }
 
@@ -114,7 +114,7 @@ export class Applications {
   }
 
   async submit(appId: string): Promise<string> {
-    const result = await submitApplication(this.service.ctx, callerOf(appId), this.nextApplicant(appId));
+    const result = await submitApplication(this.service.ctx, partnerOf(appId), this.nextApplicant(appId));
     return result.busi_water_no;
   }
 

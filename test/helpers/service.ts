@@ -117,14 +117,14 @@ export async function post(
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-export interface TestCaller {
+export interface TestPartner {
   appId: string;
   secret: string;
   token: string;
 }
 
 /** A fresh app with a token obtained over HTTP, as a partner would. */
-export async function newCaller(service: TestService, name = 'test partner'): Promise<TestCaller> {
+export async function newPartner(service: TestService, name = 'test partner'): Promise<TestPartner> {
   const created = await createApp(service.ctx.store.db, name, Date.now());
   const reply = await post(service.baseUrl, PATHS.token, {
     app_id: created.app_id,

@@ -8,7 +8,7 @@ import { startDispatcher } from '../../src/webhooks/dispatcher.ts';
 import { addEndpoint } from '../../src/webhooks/endpoints.ts';
 import { ADMIN, call, move, newOperator, pathTo, type TestOperator } from '../helpers/operators.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
-import { newCaller, post, startService, type TestCaller, type TestService } from '../helpers/service.ts';
+import { newPartner, post, startService, type TestPartner, type TestService } from '../helpers/service.ts';
 import { storeNames } from '../helpers/stores.ts';
 import { screeningRunner, screeningSettled, submitOver, unList, uploadList } from './screeningHelpers.ts';
 
@@ -53,16 +53,16 @@ test('the issuer endpoint needs its secret, and the secret its endpoint', () => 
 for (const storeName of storeNames()) {
   describe(`the issuer's screening alert on ${storeName}`, () => {
     let issuer: Receiver;
-    let partner: Receiver;
+    let partnerReceiver: Receiver;
     let service: TestService;
-    let caller: TestCaller;
+    let partner: TestPartner;
     let admin: TestOperator;
     let viewer: TestOperator;
 
     before(async () => {
       // The issuer's system refuses the first attempt: the alert is tried again with backoff.
       issuer = await startReceiver([ISSUER_SECRET], (call) => ({ status: call === 0 ? 503 : 204 }));
-      partner = await startReceiver();
+      partnerReceiver = await startReceiver();
       service = await startService(storeName, {
         ISSUER_WEBHOOK_URL: issuer.url,
         ISSUER_WEBHOOK_SECRET: ISSUER_SECRET,
@@ -70,16 +70,16 @@ for (const storeName of storeNames()) {
         WEBHOOK_ALLOW_PRIVATE: 'true',
         WEBHOOK_BACKOFF_BASE_MS: '50',
       });
-      caller = await newCaller(service, 'delivered partner');
+      partner = await newPartner(service, 'delivered partner');
       admin = await newOperator(service, 'admin');
       viewer = await newOperator(service, 'viewer');
-      const endpoint = await addEndpoint(service.ctx, { appId: caller.appId, url: partner.url });
-      partner.secrets = [endpoint.secret];
+      const endpoint = await addEndpoint(service.ctx, { appId: partner.appId, url: partnerReceiver.url });
+      partnerReceiver.secrets = [endpoint.secret];
     });
     after(async () => {
       await service.close();
       await issuer.close();
-      await partner.close();
+      await partnerReceiver.close();
     });
 
     const as = (operator: TestOperator, method: string, path: string, body?: unknown) =>
@@ -88,24 +88,24 @@ for (const storeName of storeNames()) {
         ...(body === undefined ? {} : { body }),
       });
     const submit = (n: number, overrides: Record<string, string> = {}) =>
-      submitOver(service, caller, n, overrides);
+      submitOver(service, partner, n, overrides);
     const query = (serial: string) =>
       post(
         service.baseUrl,
         PATHS.query,
-        { app_id: caller.appId, timestamp: Math.floor(Date.now() / 1000), busi_water_no: serial },
-        { token: caller.token },
+        { app_id: partner.appId, timestamp: Math.floor(Date.now() / 1000), busi_water_no: serial },
+        { token: partner.token },
       );
     const importList = () => uploadList(service, admin.token, LIST);
     const settled = (what: string) => screeningSettled(service, what);
     /** The ids of every event of the caller's applications (each one's `webhook-id`). */
-    const callerEventIds = async () =>
+    const partnerEventIds = async () =>
       new Set(
         (
           await service.ctx.store.db
             .selectFrom('events')
             .select('event_id')
-            .where('app_id', '=', caller.appId)
+            .where('app_id', '=', partner.appId)
             .execute()
         ).map((row) => row.event_id),
       );
@@ -133,18 +133,18 @@ for (const storeName of storeNames()) {
         const applicant = { name: '施明远', name_en: 'SHI MINGYUAN' };
         const delivered = await submit(900_001, applicant);
         const ordinary = await submit(900_002);
-        for (const to of pathTo('DELIVERED')) await move(service, delivered, to, caller.appId);
-        await partner.waitFor(
-          () => partner.received.some((r) => r.parsed.type === 'application.delivered'),
+        for (const to of pathTo('DELIVERED')) await move(service, delivered, to, partner.appId);
+        await partnerReceiver.waitFor(
+          () => partnerReceiver.received.some((r) => r.parsed.type === 'application.delivered'),
           30_000,
           'the partner hears of the delivery',
         );
         await settled('submission screening');
         // Everything the partner could hear so far, heard: the other application's submission, say,
         // may still be on its way on a loaded machine, and must not pass for news of the screening.
-        const heardBefore = await callerEventIds();
-        await partner.waitFor(
-          () => [...heardBefore].every((id) => partner.acknowledged().has(id)),
+        const heardBefore = await partnerEventIds();
+        await partnerReceiver.waitFor(
+          () => [...heardBefore].every((id) => partnerReceiver.acknowledged().has(id)),
           30_000,
           'the partner hears of every event so far',
         );
@@ -193,7 +193,7 @@ for (const storeName of storeNames()) {
           },
           {
             busi_water_no: delivered,
-            app_id: caller.appId,
+            app_id: partner.appId,
             list: 'un',
             reference: 'TSi.ALERT',
             state: 'unresolved',
@@ -213,13 +213,13 @@ for (const storeName of storeNames()) {
         assert.equal((await query(delivered)).text, before.view);
         const afterwards = await counts(delivered);
         assert.deepEqual(afterwards, { events: before.events, deliveries: before.deliveries });
-        assert.deepEqual(await callerEventIds(), heardBefore, 'no new event for the caller');
+        assert.deepEqual(await partnerEventIds(), heardBefore, 'no new event for the caller');
         assert.deepEqual(
-          new Set(partner.received.map((r) => r.id)),
+          new Set(partnerReceiver.received.map((r) => r.id)),
           heardBefore,
           'the partner hears nothing more (a retried delivery of an earlier event aside)',
         );
-        for (const received of partner.received) {
+        for (const received of partnerReceiver.received) {
           assert.match(received.parsed.type, /^application\./);
           assert.ok(!received.body.includes('sanctions') && !received.body.includes('screening'));
         }

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { importList } from '../../src/screening/importList.ts';
 import { ScreeningIndex } from '../../src/screening/screeningIndex.ts';
-import { newCaller, startService, type TestService } from '../helpers/service.ts';
+import { newPartner, startService, type TestService } from '../helpers/service.ts';
 import { storeNames } from '../helpers/stores.ts';
 import { spawnWorker, stopWorker } from '../helpers/worker.ts';
 import { labelledApplicants, labelledListEntries } from './labelledSet.ts';
@@ -36,7 +36,7 @@ for (const storeName of storeNames()) {
 
     before(async () => {
       service = await startService(storeName);
-      const { appId } = await newCaller(service, 'rescreen partner');
+      const { appId } = await newPartner(service, 'rescreen partner');
       const entries = await labelledListEntries();
       const index = new ScreeningIndex([{ list: 'un', versionId: 'local', entries }]);
       // Ordinary: those no list entry matches (the false positives are measured elsewhere).

@@ -3,11 +3,11 @@ import { after, before, describe, test } from 'node:test';
 import { PATHS } from '../../src/http/paths.ts';
 import { ADMIN, call, newOperator, type TestOperator } from '../helpers/operators.ts';
 import {
-  newCaller,
+  newPartner,
   nowSeconds,
   post,
   startService,
-  type TestCaller,
+  type TestPartner,
   type TestService,
 } from '../helpers/service.ts';
 import { storeNames } from '../helpers/stores.ts';
@@ -30,13 +30,13 @@ const LIST = unList({
 for (const storeName of storeNames()) {
   describe(`a sandbox simulation and a screening hit on ${storeName}`, () => {
     let service: TestService;
-    let caller: TestCaller;
+    let partner: TestPartner;
     let admin: TestOperator;
     let reviewer: TestOperator;
 
     before(async () => {
       service = await startService(storeName, { SANDBOX: 'true' });
-      caller = await newCaller(service, 'sandbox partner');
+      partner = await newPartner(service, 'sandbox partner');
       admin = await newOperator(service, 'admin');
       reviewer = await newOperator(service, 'reviewer');
     });
@@ -51,8 +51,8 @@ for (const storeName of storeNames()) {
       post(
         service.baseUrl,
         PATHS.simulate,
-        { app_id: caller.appId, timestamp: nowSeconds(), busi_water_no: serial, status },
-        { token: caller.token },
+        { app_id: partner.appId, timestamp: nowSeconds(), busi_water_no: serial, status },
+        { token: partner.token },
       );
     const hitsOf = async (serial: string) =>
       (await as(reviewer, 'GET', `/applications/${serial}`)).body.data as {
@@ -64,11 +64,11 @@ for (const storeName of storeNames()) {
       const runner = screeningRunner(service);
       try {
         await uploadList(service, admin.token, LIST);
-        const simulated = await submitOver(service, caller, 910_001, {
+        const simulated = await submitOver(service, partner, 910_001, {
           name: '邱景涵',
           name_en: 'QIU JINGHAN',
         });
-        const operated = await submitOver(service, caller, 910_002, {
+        const operated = await submitOver(service, partner, 910_002, {
           name: '邱景涵',
           name_en: 'QIU JINGHAN',
         });

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { PATHS } from '../../src/http/paths.ts';
 import { fanOutEvents } from '../../src/webhooks/deliveryQueue.ts';
 import { adminBench } from '../helpers/adminService.ts';
-import { newCaller, post, type TestCaller } from '../helpers/service.ts';
+import { newPartner, post, type TestPartner } from '../helpers/service.ts';
 import { storeNames } from '../helpers/stores.ts';
 import { screenPending, submitOver, unList } from './screeningHelpers.ts';
 
@@ -24,17 +24,17 @@ const LIST = unList({
 for (const storeName of storeNames()) {
   describe(`screening over HTTP on ${storeName}`, () => {
     const bench = adminBench(storeName);
-    let caller: TestCaller;
+    let partner: TestPartner;
     let n = 700_000;
 
     const submit = (listed: boolean) =>
-      submitOver(bench.service, caller, n++, listed ? { name: '卓汉桥', name_en: 'ZHUO HANQIAO' } : {});
+      submitOver(bench.service, partner, n++, listed ? { name: '卓汉桥', name_en: 'ZHUO HANQIAO' } : {});
     const query = (serial: string) =>
       post(
         bench.service.baseUrl,
         PATHS.query,
-        { app_id: caller.appId, timestamp: Math.floor(Date.now() / 1000), busi_water_no: serial },
-        { token: caller.token },
+        { app_id: partner.appId, timestamp: Math.floor(Date.now() / 1000), busi_water_no: serial },
+        { token: partner.token },
       );
     const show = async (serial: string, operator = bench.operators.reviewer) =>
       (await bench.as(operator, 'GET', `/applications/${serial}`)).body.data as {
@@ -52,7 +52,7 @@ for (const storeName of storeNames()) {
       };
 
     test('an admin imports a list; a viewer cannot; a file of another format is refused', async () => {
-      caller = await newCaller(bench.service, 'screened partner');
+      partner = await newPartner(bench.service, 'screened partner');
       const upload = (token: string, body: string, list = 'un') =>
         post(bench.service.baseUrl, `/admin/v1/screening/lists/${list}`, undefined, {
           token,

@@ -10,7 +10,7 @@ import { insertHits } from '../../src/screening/screeningRepository.ts';
 import { fanOutEvents } from '../../src/webhooks/deliveryQueue.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
 import { ADMIN } from '../helpers/operators.ts';
-import { post, type TestCaller, type TestService } from '../helpers/service.ts';
+import { post, type TestPartner, type TestService } from '../helpers/service.ts';
 
 /** What the screening tests over HTTP share: a list upload, a submission, screening run to the end. */
 
@@ -52,12 +52,12 @@ export async function uploadList(service: TestService, adminToken: string, xml: 
 
 export async function submitOver(
   service: TestService,
-  caller: TestCaller,
+  partner: TestPartner,
   n: number,
   overrides: Record<string, string> = {},
 ): Promise<string> {
-  const reply = await post(service.baseUrl, PATHS.apply, uniqueApplicant(n, caller.appId, overrides), {
-    token: caller.token,
+  const reply = await post(service.baseUrl, PATHS.apply, uniqueApplicant(n, partner.appId, overrides), {
+    token: partner.token,
   });
   assert.equal(reply.status, 200, reply.text);
   return (reply.body.data as { busi_water_no: string }).busi_water_no;

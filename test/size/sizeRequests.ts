@@ -1,7 +1,7 @@
 import { PATHS } from '../../src/http/paths.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
 import { ADMIN, Applications, call, newOperator, type TestOperator } from '../helpers/operators.ts';
-import { newCaller, nowSeconds, post, type TestCaller, type TestService } from '../helpers/service.ts';
+import { newPartner, nowSeconds, post, type TestPartner, type TestService } from '../helpers/service.ts';
 import { endpointOf } from './growTables.ts';
 
 /**
@@ -21,7 +21,7 @@ export interface SizeRequest {
 }
 
 export interface SizeSetup {
-  caller: TestCaller;
+  partner: TestPartner;
   operator: TestOperator;
   /** Stand-ins for the fixture's other apps (their rows only, no credentials). */
   otherApps: string[];
@@ -29,25 +29,25 @@ export interface SizeSetup {
 
 /** The caller and the operator, before the tables grow (the fixture needs their names). */
 export async function prepareSizeSetup(service: TestService): Promise<SizeSetup> {
-  const caller = await newCaller(service, 'size partner');
+  const partner = await newPartner(service, 'size partner');
   const operator = await newOperator(service, 'reviewer', SIZE_OPERATOR);
   const otherApps: string[] = [];
-  for (let i = 1; i < SIZE_APPS; i++) otherApps.push((await newCaller(service, `size app ${i}`)).appId);
-  return { caller, operator, otherApps };
+  for (let i = 1; i < SIZE_APPS; i++) otherApps.push((await newPartner(service, `size app ${i}`)).appId);
+  return { partner, operator, otherApps };
 }
 
 export async function sizeRequests(service: TestService, setup: SizeSetup): Promise<SizeRequest[]> {
-  const { caller, operator } = setup;
+  const { partner, operator } = setup;
   const applications = new Applications(service, 900_000);
   const mine: string[] = [];
-  for (let i = 0; i < 3; i++) mine.push(await applications.submit(caller.appId));
-  const duplicate = uniqueApplicant(900_000, caller.appId);
+  for (let i = 0; i < 3; i++) mine.push(await applications.submit(partner.appId));
+  const duplicate = uniqueApplicant(900_000, partner.appId);
   let fresh = 910_000;
   const db = service.ctx.store.db;
   const deepEvent = await db
     .selectFrom('events')
     .select(['created_at', 'event_id'])
-    .where('app_id', '=', caller.appId)
+    .where('app_id', '=', partner.appId)
     .orderBy('created_at', 'desc')
     .orderBy('event_id', 'desc')
     .offset(50)
@@ -60,20 +60,20 @@ export async function sizeRequests(service: TestService, setup: SizeSetup): Prom
   const external = await db
     .selectFrom('applications')
     .select('external_id')
-    .where('app_id', '=', caller.appId)
+    .where('app_id', '=', partner.appId)
     .where('external_id', 'is not', null)
     .orderBy('created_at')
     .limit(1)
     .executeTakeFirst();
 
-  const callerPost =
+  const partnerPost =
     (path: string, body: Record<string, unknown>, expected = 0) =>
     async () => {
       const reply = await post(
         service.baseUrl,
         path,
-        { app_id: caller.appId, timestamp: nowSeconds(), ...body },
-        { token: caller.token },
+        { app_id: partner.appId, timestamp: nowSeconds(), ...body },
+        { token: partner.token },
       );
       if (reply.status !== 200 && reply.body.code !== expected) throw new Error(`${path}: ${reply.text}`);
     };
@@ -87,8 +87,8 @@ export async function sizeRequests(service: TestService, setup: SizeSetup): Prom
     {
       name: 'submit',
       send: async () => {
-        const reply = await post(service.baseUrl, PATHS.apply, uniqueApplicant(fresh++, caller.appId), {
-          token: caller.token,
+        const reply = await post(service.baseUrl, PATHS.apply, uniqueApplicant(fresh++, partner.appId), {
+          token: partner.token,
         });
         if (reply.status !== 200) throw new Error(`submit: ${reply.text}`);
       },
@@ -96,28 +96,28 @@ export async function sizeRequests(service: TestService, setup: SizeSetup): Prom
     {
       name: 'submit a duplicate',
       send: async () => {
-        const reply = await post(service.baseUrl, PATHS.apply, duplicate, { token: caller.token });
+        const reply = await post(service.baseUrl, PATHS.apply, duplicate, { token: partner.token });
         if (reply.status !== 409) throw new Error(`duplicate: ${reply.text}`);
       },
     },
-    { name: 'query', send: callerPost(PATHS.query, { busi_water_no: mine[0] }) },
-    { name: 'caller list', send: callerPost(PATHS.list, {}) },
-    { name: 'caller list by status', send: callerPost(PATHS.list, { status: 'IN_REVIEW' }) },
-    { name: 'events list', send: callerPost(PATHS.events, {}) },
+    { name: 'query', send: partnerPost(PATHS.query, { busi_water_no: mine[0] }) },
+    { name: 'caller list', send: partnerPost(PATHS.list, {}) },
+    { name: 'caller list by status', send: partnerPost(PATHS.list, { status: 'IN_REVIEW' }) },
+    { name: 'events list', send: partnerPost(PATHS.events, {}) },
     {
       name: 'events list, deep cursor',
-      send: callerPost(PATHS.events, deepCursor === undefined ? {} : { cursor: deepCursor }),
+      send: partnerPost(PATHS.events, deepCursor === undefined ? {} : { cursor: deepCursor }),
     },
-    { name: 'events list, type filter', send: callerPost(PATHS.events, { type: 'application.in_review' }) },
+    { name: 'events list, type filter', send: partnerPost(PATHS.events, { type: 'application.in_review' }) },
     {
       name: 'caller deliveries of an endpoint',
-      send: callerPost(PATHS.webhookDeliveries, { endpoint_id: endpoint }),
+      send: partnerPost(PATHS.webhookDeliveries, { endpoint_id: endpoint }),
     },
     { name: 'admin deliveries of an endpoint', send: admin('GET', `/webhooks/${endpoint}/deliveries`) },
     { name: 'admin search', send: admin('GET', '/applications') },
     {
       name: 'admin search by app and status',
-      send: admin('GET', `/applications?app_id=${caller.appId}&status=IN_REVIEW`),
+      send: admin('GET', `/applications?app_id=${partner.appId}&status=IN_REVIEW`),
     },
     { name: 'admin search by status', send: admin('GET', '/applications?status=IN_REVIEW') },
     {
@@ -128,13 +128,13 @@ export async function sizeRequests(service: TestService, setup: SizeSetup): Prom
     { name: 'counts per status', send: admin('GET', '/applications/counts') },
     {
       name: 'counts per status of an app',
-      send: admin('GET', `/applications/counts?app_id=${caller.appId}`),
+      send: admin('GET', `/applications/counts?app_id=${partner.appId}`),
     },
     // As the console asks: whole days of China time (UTC+8), the last 30 of them, and the last year.
     { name: 'counts per status, 30 days', send: admin('GET', `/applications/counts?${chinaDays(30)}`) },
     {
       name: 'counts per status of an app, a year',
-      send: admin('GET', `/applications/counts?app_id=${caller.appId}&${chinaDays(365)}`),
+      send: admin('GET', `/applications/counts?app_id=${partner.appId}&${chinaDays(365)}`),
     },
     { name: 'workload', send: admin('GET', '/workload') },
     {

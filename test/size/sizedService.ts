@@ -20,7 +20,7 @@ export async function sizedService(
     const setup = await prepareSizeSetup(service);
     const growth = {
       count,
-      apps: [setup.caller.appId, ...setup.otherApps],
+      apps: [setup.partner.appId, ...setup.otherApps],
       operator: `operator:${SIZE_OPERATOR}`,
       now: Date.now(),
     };

@@ -89,14 +89,14 @@ export type ServedDocument = Record<string, unknown> & {
 /** The caller API's document and the admin API's as the service serves them, as one document. */
 export async function servedDocuments(baseUrl: string): Promise<ServedDocument> {
   const served = async (path: string) => (await (await fetch(`${baseUrl}${path}`)).json()) as ServedDocument;
-  const caller = await served('/openapi.json');
+  const partner = await served('/openapi.json');
   const admin = await served('/admin/openapi.json');
   return {
-    ...caller,
-    paths: { ...caller.paths, ...admin.paths },
+    ...partner,
+    paths: { ...partner.paths, ...admin.paths },
     components: {
-      schemas: { ...caller.components.schemas, ...admin.components.schemas },
-      securitySchemes: { ...caller.components.securitySchemes, ...admin.components.securitySchemes },
+      schemas: { ...partner.components.schemas, ...admin.components.schemas },
+      securitySchemes: { ...partner.components.securitySchemes, ...admin.components.securitySchemes },
     },
   };
 }
