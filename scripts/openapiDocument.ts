@@ -8,7 +8,7 @@ import { openContext } from '../src/start.ts';
 
 /**
  * The OpenAPI documents as the service serves them with default settings, built on a throwaway
- * store: the caller API (`/openapi.json`) and the admin API (`/admin/openapi.json`).
+ * store: the partner API (`/openapi.json`) and the admin API (`/admin/openapi.json`).
  */
 export async function openapiDocuments(): Promise<{ partner: string; admin: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cardapply-openapi-'));
@@ -29,7 +29,7 @@ export async function openapiDocuments(): Promise<{ partner: string; admin: stri
   }
 }
 
-/** The caller API's document (what `openapi.json` holds and the client is generated from). */
+/** The partner API's document (what `openapi.json` holds and the client is generated from). */
 export async function openapiDocument(): Promise<string> {
   return (await openapiDocuments()).partner;
 }

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { openapiDocuments } from './openapiDocument.ts';
 
-// Writes openapi.json (the caller API) and openapi.admin.json (the admin API) from the route
+// Writes openapi.json (the partner API) and openapi.admin.json (the admin API) from the route
 // schemas; `npm test` fails when a committed file differs from what the service serves.
 const { partner, admin } = await openapiDocuments();
 writeFileSync(new URL('../openapi.json', import.meta.url), partner);

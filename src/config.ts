@@ -74,14 +74,14 @@ export interface Config {
   tokenCacheMs: number;
   /** JSON file that replaces the default code tables. */
   codesFile: string | undefined;
-  /** Enables the caller's lifecycle simulation endpoint for integration testing. */
+  /** Enables the partner's lifecycle simulation endpoint for integration testing. */
   sandbox: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Minimum age of an applicant, in years. */
   minAge: number;
   /** IANA time zone whose date is "today" for age and document dates: the issuer's, not UTC. */
   businessTimeZone: string;
-  /** Days a caller has to amend an application an operator asked more of; then it becomes EXPIRED. */
+  /** Days a partner has to amend an application an operator asked more of; then it becomes EXPIRED. */
   supplementDays: number;
   /** Largest accepted request body; a submission is a few kilobytes. */
   bodyLimitBytes: number;

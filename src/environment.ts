@@ -114,7 +114,7 @@ export const ENVIRONMENT = Type.Object({
     'rows per transaction of the background re-encryption (and of the document-hash re-keying)',
   ),
   REENCRYPT_INTERVAL_SECONDS: integer(60, 1, 86_400, 'how often they look for work'),
-  // Callers.
+  // Partners.
   RATE_LIMIT_PER_SECOND: integer(
     50,
     1,
@@ -145,7 +145,7 @@ export const ENVIRONMENT = Type.Object({
     86_400,
     86_400,
     30 * 86_400,
-    'how long an `Idempotency-Key` and its response are kept (callers are promised a day)',
+    'how long an `Idempotency-Key` and its response are kept (partners are promised a day)',
   ),
   IDEMPOTENCY_WAIT_MS: integer(
     5_000,
@@ -203,13 +203,13 @@ export const ENVIRONMENT = Type.Object({
     14,
     1,
     365,
-    'days a caller has to amend after a request for information; then the application is `EXPIRED`',
+    'days a partner has to amend after a request for information; then the application is `EXPIRED`',
   ),
   CODES_FILE: unset(
     Type.String({ description: 'JSON file replacing default code tables' }),
     'unset (defaults)',
   ),
-  SANDBOX: flag(false, "enables the caller's lifecycle simulation endpoint, for integration testing"),
+  SANDBOX: flag(false, "enables the partner's lifecycle simulation endpoint, for integration testing"),
   LOG_LEVEL: Type.Union(
     LOG_LEVELS.map((level) => Type.Literal(level)),
     { default: 'info', description: 'pino level; SIGUSR2 toggles `debug` at run time' },
@@ -291,7 +291,7 @@ export const ENVIRONMENT = Type.Object({
       pattern: '^https?://[^\\s]+$',
       rule: 'must be an http:// or https:// URL',
       description:
-        "the issuer's own endpoint for screening alerts (a hit after delivery), signed as webhooks are; never a caller's",
+        "the issuer's own endpoint for screening alerts (a hit after delivery), signed as webhooks are; never a partner's",
     }),
     'unset (the admin feed only)',
   ),

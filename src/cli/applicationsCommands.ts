@@ -171,8 +171,8 @@ export function applicationsCommands(program: Command): void {
       .description(`move an application to ${to}`)
       .argument('<busi_water_no>', 'serial number')
       .requiredOption('--operator <username>', 'the operator acting');
-    if (reasonRequired) command.requiredOption('--reason <text>', 'why (shown to the caller)');
-    else command.option('--reason <text>', 'why (shown to the caller)');
+    if (reasonRequired) command.requiredOption('--reason <text>', 'why (shown to the partner)');
+    else command.option('--reason <text>', 'why (shown to the partner)');
     const codesHelp =
       'codes of the reason table (`cardapply codes` lists them); repeat or separate with commas';
     if (codesRequired) command.requiredOption('--reason-code <code...>', codesHelp);
@@ -180,7 +180,7 @@ export function applicationsCommands(program: Command): void {
     if (fieldsRequired) {
       command.requiredOption(
         '--field <name...>',
-        'fields of the submit the caller is to send again; repeat or separate with commas',
+        'fields of the submit the partner is to send again; repeat or separate with commas',
       );
     }
     if (detailsRequired.includes('carrier'))

@@ -5,7 +5,7 @@ import { withContext } from './context.ts';
 import { print } from './output.ts';
 
 export function appsCommands(program: Command): void {
-  const apps = program.command('apps').description('manage callers (apps) and their secrets');
+  const apps = program.command('apps').description("manage apps (partners' registrations) and their secrets");
   appCredentialsCommands(apps);
 
   apps

@@ -7,7 +7,7 @@ import { print } from './output.ts';
 /** A change from the command line, for the audit trail: the service acting for the shell user. */
 
 export function tokensCommands(program: Command): void {
-  const tokens = program.command('tokens').description('access tokens of callers');
+  const tokens = program.command('tokens').description('access tokens of partners');
 
   tokens
     .command('revoke')

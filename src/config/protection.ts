@@ -1,7 +1,7 @@
 import { boolean, ConfigError, integer, optional, text, type Env } from './variables.ts';
 
 export interface ProtectionConfig {
-  /** How long an idempotency key and its response are kept: callers are promised at least a day. */
+  /** How long an idempotency key and its response are kept: partners are promised at least a day. */
   idempotencyTtlSeconds: number;
   /** How long a request waits for a concurrent one with the same key before answering 409. */
   idempotencyWaitMs: number;

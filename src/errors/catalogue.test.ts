@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import { ERRORS } from './catalogue.ts';
 
-/** A code names one error: two entries with one number would make a caller's mapping ambiguous. */
+/** A code names one error: two entries with one number would make a partner's mapping ambiguous. */
 test('every catalogue entry has a code and a name of its own', () => {
   const entries = Object.values(ERRORS);
   const byCode = new Map<number, string[]>();

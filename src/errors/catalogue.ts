@@ -15,7 +15,7 @@ import { WEBHOOK_ERRORS } from './catalogue/webhookErrors.ts';
  *
  * Messages are templates: `{field}` and other `{name}` placeholders are filled from the error's
  * params. A message names the field and the rule; it never echoes the value that was sent.
- * What a caller should do about each code is in guidance.ts.
+ * What to do about each code is in guidance.ts.
  */
 export const ERRORS = {
   ...REQUEST_ERRORS,

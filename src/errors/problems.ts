@@ -2,7 +2,7 @@ import { ERRORS, renderMessage, type ErrorName, type Language, type Params } fro
 
 /**
  * A problem with one field, as the domain reports it: which field, which catalogue rule, and the
- * values the message needs. The HTTP layer renders it in the caller's language.
+ * values the message needs. The HTTP layer renders it in the request's language.
  */
 export interface FieldProblem {
   readonly field: string;

@@ -7,7 +7,7 @@ import { describe } from '../errors/describe.ts';
 import { isStoreUnavailable } from '../store/errors.ts';
 import { languageOf, serviceErrorEnvelope, validationEnvelope } from './envelope.ts';
 
-/** Seconds a caller should wait when the store is unavailable. */
+/** Seconds a client (partner or console) should wait when the store is unavailable. */
 const STORE_RETRY_AFTER_SECONDS = 5;
 
 /** Fastify's own request errors, by their stable codes. */

@@ -24,7 +24,7 @@ import { describe } from '../errors/describe.ts';
 import { raises } from './routeErrors.ts';
 
 /**
- * `Idempotency-Key` for mutating caller routes. A route opts in with `config: { idempotent: true }`;
+ * `Idempotency-Key` for mutating partner routes. A route opts in with `config: { idempotent: true }`;
  * the hooks here then claim the key before its handler runs (or replay what is stored, marked
  * `Idempotent-Replayed: true`), and record the response it sends (or release the key on a 5xx).
  *
@@ -35,7 +35,7 @@ import { raises } from './routeErrors.ts';
  */
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Honour `Idempotency-Key` on this route (caller routes after authentication only). */
+    /** Honour `Idempotency-Key` on this route (partner routes after authentication only). */
     idempotent?: boolean;
   }
   interface FastifyRequest {

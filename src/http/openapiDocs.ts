@@ -12,7 +12,7 @@ import { EventView } from '../applications/eventView.ts';
 
 /**
  * What the OpenAPI document needs besides the route schemas: the servers, the tags, the swagger
- * `transform` that adds each caller operation's examples (openapiExamples.ts), and the `webhooks`
+ * `transform` that adds each partner operation's examples (openapiExamples.ts), and the `webhooks`
  * section describing the event deliveries.
  */
 
@@ -26,7 +26,7 @@ export const TAGS = [
     description: 'Submit, check, read, list and cancel card applications.',
   },
   { name: 'codes', description: 'The code tables the submit checks against.' },
-  { name: 'events', description: "The caller's events: the webhook bodies, as a list to reconcile with." },
+  { name: 'events', description: "The partner's events: the webhook bodies, as a list to reconcile with." },
   { name: 'sandbox', description: 'Only with SANDBOX=true: drive an application through its lifecycle.' },
   {
     name: 'webhooks',
@@ -114,8 +114,8 @@ function webhookEvent(status: string): { type: string; summary: string; what: st
   if (status === AMENDED_EVENT) {
     return {
       type: AMENDED_EVENT,
-      summary: 'the caller amended an application (back to IN_REVIEW)',
-      what: 'is amended by the caller after a request for information',
+      summary: 'the partner amended an application (back to IN_REVIEW)',
+      what: 'is amended by the partner after a request for information',
       example: amendedExample(),
     };
   }

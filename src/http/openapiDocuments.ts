@@ -1,5 +1,5 @@
 /**
- * Two OpenAPI documents out of the one the routes describe: the caller API (`/openapi.json`, what a
+ * Two OpenAPI documents out of the one the routes describe: the partner API (`/openapi.json`, what a
  * partner generates its client from) and the admin API (`/admin/openapi.json`, for operators). Each
  * keeps only its own paths, tags and security schemes, and every error response refers to one
  * shared `ErrorEnvelope` component (its codes listed in the response's description and as the
@@ -154,7 +154,7 @@ function document(
 
 export function partnerDocument(full: Json): Json {
   return document(full, {
-    title: 'Card application service: caller API',
+    title: 'Card application service: partner API',
     description:
       'Partner platforms submit applications for payment-network cards, follow them through review, issuance and delivery, answer requests for more information, and manage their own webhook endpoints. Every response is the envelope `{code, data, msg}`; `code` 0 is success, otherwise HTTP status × 100 + detail (the `ErrorEnvelope` component; each response lists its codes).',
     keep: (path) => !path.startsWith(ADMIN),

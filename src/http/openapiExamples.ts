@@ -4,7 +4,7 @@ import { defaultCodeTables, TABLE_NAMES, type TableName } from '../codes/tables.
 import { EXAMPLE_APPLICANT } from '../applications/exampleApplicant.ts';
 
 /**
- * The examples of the OpenAPI document: a complete request and success response per caller
+ * The examples of the OpenAPI document: a complete request and success response per partner
  * operation (keyed by operationId) and the webhook bodies. They are real: a test sends every
  * request example to the service and expects `code: 0`.
  */
@@ -137,7 +137,7 @@ const webhookRequest = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-/** Examples of the caller's webhook self-service, by operationId. */
+/** Examples of the partner's webhook self-service, by operationId. */
 const WEBHOOK_EXAMPLES: Record<string, OperationExample> = {
   registerWebhook: {
     request: webhookRequest({ url: endpointExample.url }),
@@ -212,7 +212,7 @@ const WEBHOOK_EXAMPLES: Record<string, OperationExample> = {
   },
 };
 
-/** One request and one success response per caller operation, by operationId. */
+/** One request and one success response per partner operation, by operationId. */
 export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   exchangeToken: {
     request: {

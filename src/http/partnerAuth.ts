@@ -7,14 +7,14 @@ import type {} from './rateLimit.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The authenticated app, set by the caller authentication hook. */
+    /** The authenticated app, set by the partner authentication hook. */
     partner: Partner | null;
   }
 }
 
 /**
  * `timestamp` bounds the replay window: a request too far from server time is refused, with the
- * server's time in `data` so that a caller can see its clock is off. A value that is not an
+ * server's time in `data` so that a partner can see its clock is off. A value that is not an
  * integer is left to field validation.
  */
 export function checkTimestamp(value: unknown, nowMs: number, allowedSeconds: number): void {
@@ -98,6 +98,6 @@ function checkBody(ctx: ServiceContext, request: FastifyRequest, partner: Partne
 }
 
 export function partnerOf(request: FastifyRequest): Partner {
-  if (request.partner === null) throw new Error('caller route without caller authentication');
+  if (request.partner === null) throw new Error('partner route without partner authentication');
   return request.partner;
 }

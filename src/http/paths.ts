@@ -1,4 +1,4 @@
-/** Every caller path, in one place. The spec fixes the submit path; PRODUCT.md the others. */
+/** Every partner path, in one place. The spec fixes the submit path; PRODUCT.md the others. */
 const OPEN = '/mc-platformapi/v1/open';
 const APPLY = `${OPEN}/et/vs/card/apply`;
 const WEBHOOKS = `${OPEN}/et/vs/card/webhooks`;

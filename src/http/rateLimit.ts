@@ -8,7 +8,7 @@ import { AppConcurrency } from './appConcurrency.ts';
 import type { BucketPolicy, RateDecision } from '../ratelimit/tokenBucket.ts';
 
 /**
- * Rate limits at the HTTP edge. Every authenticated caller request takes a token from its app's
+ * Rate limits at the HTTP edge. Every authenticated partner request takes a token from its app's
  * bucket (the app's own limit, or the configured default) and its response carries
  * `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; an empty bucket is a 429 with
  * `Retry-After`; so is a request of an app that already has APP_CONCURRENCY_LIMIT requests in
@@ -46,7 +46,7 @@ export class RequestLimits {
   }
 
   /**
-   * Takes a token of the caller's app; sets the RateLimit headers; throws 429 when there is none.
+   * Takes a token of the partner's app; sets the RateLimit headers; throws 429 when there is none.
    * Returns a promise only when the buckets are in Redis: in memory it is all synchronous.
    */
   limitPartner(reply: FastifyReply, partner: Partner): Promise<void> | undefined {

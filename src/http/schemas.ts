@@ -79,7 +79,7 @@ const ErrorEnvelope = (description: string, first: ErrorName, codes: number[]) =
   );
 
 /**
- * Errors every caller route can answer with, besides its own (those of the body reader and of the
+ * Errors every partner route can answer with, besides its own (those of the body reader and of the
  * schemas are added to every route by routeErrors.ts).
  */
 export const PARTNER_ERRORS: ErrorName[] = [
@@ -140,7 +140,7 @@ export function documentedErrors(responses: Record<string, unknown>): ErrorName[
 export const AppId = Type.String({
   minLength: 1,
   maxLength: 64,
-  description: 'Application identifier of the caller.',
+  description: 'Application identifier of the partner.',
 });
 export const Timestamp = Type.Integer({
   minimum: 0,

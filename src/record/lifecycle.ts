@@ -30,7 +30,7 @@ export interface TransitionRule {
   readonly reasonRequired: boolean;
   /** At least one code of the `reason` table, so that a partner can map the outcome to its screens. */
   readonly codesRequired?: boolean;
-  /** The fields the caller is to send again (names of the submit's fields): a request for information. */
+  /** The fields the partner is to send again (names of the submit's fields): a request for information. */
   readonly fieldsRequired?: boolean;
   /** Details the move must carry (stored with the transition, shown in its history). */
   readonly detailsRequired?: readonly TransitionDetail[];
@@ -64,7 +64,7 @@ export const TRANSITIONS: Readonly<Record<Status, readonly TransitionRule[]>> = 
     },
     { to: 'CANCELLED', by: ['caller'], reasonRequired: false },
   ],
-  // Back to IN_REVIEW only through the caller's amend (amendApplication), which checks it all again.
+  // Back to IN_REVIEW only through the partner's amend (amendApplication), which checks it all again.
   SUPPLEMENT_REQUIRED: [
     { to: 'IN_REVIEW', by: ['caller'], reasonRequired: false },
     { to: 'REJECTED', by: ['operator'], reasonRequired: false, codesRequired: true },
@@ -144,7 +144,7 @@ export function eventTypeFor(status: Status): string {
   return `application.${status.toLowerCase()}`;
 }
 
-/** The event of a caller's amendment (SUPPLEMENT_REQUIRED back to IN_REVIEW). */
+/** The event of a partner's amendment (SUPPLEMENT_REQUIRED back to IN_REVIEW). */
 export const AMENDED_EVENT = 'application.amended';
 
 /** The events of an application's documents (documents/fetchDocuments.ts): no move, a fact. */

@@ -85,7 +85,7 @@ export function isRevealable(field: string): field is RevealableField {
   return Object.hasOwn(MASKS, field);
 }
 
-/** Never shown, not even revealed: the caller's own business, not the issuer's. */
+/** Never shown, not even revealed: the partner's own business, not the issuer's. */
 export const HIDDEN_FIELDS = ['pay_pwd'] as const;
 
 /** The operators' view of the submitted fields: masked, hidden, or as submitted. */

@@ -101,7 +101,7 @@ export const ApplicationRequest = Type.Object(
   {
     app_id: text(
       LIMITS.appId,
-      'Application identifier of the caller; must be the app of the token.',
+      'Application identifier of the partner; must be the app of the token.',
       'app_3kq8z1',
     ),
     timestamp: Type.Integer({

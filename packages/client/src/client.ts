@@ -70,7 +70,7 @@ export interface CancelOptions extends SubmitOptions {
   reason?: string;
 }
 
-/** The caller paths, checked against the generated document: a renamed path does not compile. */
+/** The partner paths, checked against the generated document: a renamed path does not compile. */
 const PATHS = {
   exchangeToken: '/mc-platformapi/v1/open/auth/token',
   submitApplication: '/mc-platformapi/v1/open/et/vs/card/apply',

@@ -25,7 +25,7 @@ export class CardApplyError extends Error {
   readonly msg: string;
   /** Every problem of a rejected request (422); empty otherwise. */
   readonly fieldErrors: readonly FieldError[];
-  /** `data` of the envelope: for a duplicate, the serial of the caller's own application. */
+  /** `data` of the envelope: for a duplicate, the serial of the partner's own application. */
   readonly data: unknown;
   /** The `x-request-id` of the answer: quote it when reporting a problem. */
   readonly requestId: string | undefined;

@@ -13,7 +13,7 @@ export interface paths {
     put?: never;
     /**
      * Exchange the app secret for an access token
-     * @description The only call without a token. Answers an opaque access token valid `expires_in` seconds (2 hours by default); exchange again before it expires (a caller may hold several). Failed secrets are counted per app and per client address: too many in a minute are refused with 429 for a while.
+     * @description The only call without a token. Answers an opaque access token valid `expires_in` seconds (2 hours by default); exchange again before it expires (a partner may hold several). Failed secrets are counted per app and per client address: too many in a minute are refused with 429 for a while.
      */
     post: operations['exchangeToken'];
     delete?: never;
@@ -73,7 +73,7 @@ export interface paths {
     put?: never;
     /**
      * Read the status of an application
-     * @description The caller's view of one of its own applications, named by `busi_water_no` or by the caller's `external_id`: its state, the reason (text and codes) of the last change, the masked card number and the history of its states. Another app's serial number or reference is answered as not found.
+     * @description The partner's view of one of its own applications, named by `busi_water_no` or by the partner's `external_id`: its state, the reason (text and codes) of the last change, the masked card number and the history of its states. Another app's serial number or reference is answered as not found.
      */
     post: operations['queryApplication'];
     delete?: never;
@@ -92,7 +92,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * List the caller's applications
+     * List the partner's applications
      * @description Ordered by creation time. Filters by status, `external_id` and creation time (Unix seconds, both ends inclusive). The cursor is opaque; a listing page by page neither skips nor repeats an application while new ones arrive.
      */
     post: operations['listApplications'];
@@ -172,8 +172,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * List the caller's events
-     * @description Every state change of the caller's applications, submission included, oldest first, a page at a time. The same objects are the bodies of the webhooks; use this list to reconcile.
+     * List the partner's events
+     * @description Every state change of the partner's applications, submission included, oldest first, a page at a time. The same objects are the bodies of the webhooks; use this list to reconcile.
      */
     post: operations['listEvents'];
     delete?: never;
@@ -212,7 +212,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * List the caller's webhook endpoints (never their secrets)
+     * List the partner's webhook endpoints (never their secrets)
      * @description Each with its state, its health (`failing_since`, `disabled_reason`) and the ids of the secrets in force.
      */
     post: operations['listWebhooks'];
@@ -233,7 +233,7 @@ export interface paths {
     put?: never;
     /**
      * Show one webhook endpoint
-     * @description One of the caller's endpoints; another app's answers as not found.
+     * @description One of the partner's endpoints; another app's answers as not found.
      */
     post: operations['showWebhook'];
     delete?: never;
@@ -614,8 +614,8 @@ export interface webhooks {
     get?: never;
     put?: never;
     /**
-     * application.amended: the caller amended an application (back to IN_REVIEW)
-     * @description Sent to every webhook endpoint registered for the app (`npx cardapply webhooks add`) when one of its applications is amended by the caller after a request for information. The body is the same object as an item of the events list (`POST /mc-platformapi/v1/open/et/vs/card/events/list`). Signed as Standard Webhooks specifies (see the headers). Delivered at least once: answer 2xx quickly (within the delivery time-out, 10 s by default); anything else, a time-out or a refused connection is retried with exponential backoff for at least a day. Deliveries of one application may arrive out of order: order them by `data.sequence`.
+     * application.amended: the partner amended an application (back to IN_REVIEW)
+     * @description Sent to every webhook endpoint registered for the app (`npx cardapply webhooks add`) when one of its applications is amended by the partner after a request for information. The body is the same object as an item of the events list (`POST /mc-platformapi/v1/open/et/vs/card/events/list`). Signed as Standard Webhooks specifies (see the headers). Delivered at least once: answer 2xx quickly (within the delivery time-out, 10 s by default); anything else, a time-out or a refused connection is retried with exponential backoff for at least a day. Deliveries of one application may arrive out of order: order them by `data.sequence`.
      */
     post: operations['applicationAmendedWebhook'];
     delete?: never;
@@ -947,7 +947,7 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description Application identifier of the caller. */
+          /** @description Application identifier of the partner. */
           app_id: string;
           /** @description The secret shown when the app was created. */
           app_secret: string;
@@ -1278,7 +1278,7 @@ export interface operations {
          */
         'application/json': {
           /**
-           * @description Application identifier of the caller; must be the app of the token.
+           * @description Application identifier of the partner; must be the app of the token.
            * @example app_3kq8z1
            */
           app_id: string;
@@ -1968,7 +1968,7 @@ export interface operations {
          */
         'application/json': {
           /**
-           * @description Application identifier of the caller; must be the app of the token.
+           * @description Application identifier of the partner; must be the app of the token.
            * @example app_3kq8z1
            */
           app_id: string;
@@ -2611,7 +2611,7 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description Application identifier of the caller. */
+          /** @description Application identifier of the partner. */
           app_id: string;
           /** @description Request time as a Unix timestamp in seconds. */
           timestamp: number;
@@ -3208,7 +3208,7 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description Application identifier of the caller. */
+          /** @description Application identifier of the partner. */
           app_id: string;
           /** @description Request time as a Unix timestamp in seconds. */
           timestamp: number;
@@ -3820,7 +3820,7 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description Application identifier of the caller. */
+          /** @description Application identifier of the partner. */
           app_id: string;
           /** @description Request time as a Unix timestamp in seconds. */
           timestamp: number;
@@ -4460,7 +4460,7 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description Application identifier of the caller. */
+          /** @description Application identifier of the partner. */
           app_id: string;
           /** @description Request time as a Unix timestamp in seconds. */
           timestamp: number;
@@ -5438,7 +5438,7 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description Application identifier of the caller. */
+          /** @description Application identifier of the partner. */
           app_id: string;
           /** @description Request time as a Unix timestamp in seconds. */
           timestamp: number;
@@ -5842,7 +5842,7 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description Application identifier of the caller. */
+          /** @description Application identifier of the partner. */
           app_id: string;
           /** @description Request time as a Unix timestamp in seconds. */
           timestamp: number;
@@ -6426,7 +6426,7 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description Application identifier of the caller. */
+          /** @description Application identifier of the partner. */
           app_id: string;
           /** @description Request time as a Unix timestamp in seconds. */
           timestamp: number;
@@ -6777,7 +6777,7 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description Application identifier of the caller. */
+          /** @description Application identifier of the partner. */
           app_id: string;
           /** @description Request time as a Unix timestamp in seconds. */
           timestamp: number;
@@ -7100,7 +7100,7 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description Application identifier of the caller. */
+          /** @description Application identifier of the partner. */
           app_id: string;
           /** @description Request time as a Unix timestamp in seconds. */
           timestamp: number;
@@ -7439,7 +7439,7 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description Application identifier of the caller. */
+          /** @description Application identifier of the partner. */
           app_id: string;
           /** @description Request time as a Unix timestamp in seconds. */
           timestamp: number;
@@ -7786,7 +7786,7 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description Application identifier of the caller. */
+          /** @description Application identifier of the partner. */
           app_id: string;
           /** @description Request time as a Unix timestamp in seconds. */
           timestamp: number;
@@ -8124,7 +8124,7 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description Application identifier of the caller. */
+          /** @description Application identifier of the partner. */
           app_id: string;
           /** @description Request time as a Unix timestamp in seconds. */
           timestamp: number;
@@ -8462,7 +8462,7 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description Application identifier of the caller. */
+          /** @description Application identifier of the partner. */
           app_id: string;
           /** @description Request time as a Unix timestamp in seconds. */
           timestamp: number;
@@ -8774,7 +8774,7 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description Application identifier of the caller. */
+          /** @description Application identifier of the partner. */
           app_id: string;
           /** @description Request time as a Unix timestamp in seconds. */
           timestamp: number;
@@ -9096,7 +9096,7 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description Application identifier of the caller. */
+          /** @description Application identifier of the partner. */
           app_id: string;
           /** @description Request time as a Unix timestamp in seconds. */
           timestamp: number;
@@ -9464,7 +9464,7 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** @description Application identifier of the caller. */
+          /** @description Application identifier of the partner. */
           app_id: string;
           /** @description Request time as a Unix timestamp in seconds. */
           timestamp: number;

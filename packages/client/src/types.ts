@@ -19,7 +19,7 @@ export type ResultOf<O extends Operation> = JsonSuccess<operations[O]>;
 /** A request as the client's methods take it: the client fills in `app_id` and `timestamp`. */
 export type InputOf<O extends Operation> = Omit<RequestOf<O>, 'app_id' | 'timestamp'>;
 
-/** The caller path whose POST is the operation `O`. */
+/** The partner path whose POST is the operation `O`. */
 export type PathOf<O extends Operation> = {
   [P in keyof paths]: paths[P] extends { post: operations[O] } ? P : never;
 }[keyof paths];
@@ -32,7 +32,7 @@ export type ApplicationInput = Omit<InputOf<'submitApplication'>, 'pay_pwd'> &
   ({ pay_pwd: string; payPassword?: never } | { payPassword: string; pay_pwd?: never });
 
 export type Submitted = ResultOf<'submitApplication'>;
-/** The caller's view of one application: state, reason, masked card number and history. */
+/** The partner's view of one application: state, reason, masked card number and history. */
 export type ApplicationStatus = ResultOf<'queryApplication'>;
 export type ListFilter = InputOf<'listApplications'>;
 export type ApplicationPage = ResultOf<'listApplications'>;

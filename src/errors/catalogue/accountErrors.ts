@@ -1,11 +1,11 @@
 import { entry, type CatalogueEntry } from './entry.ts';
 
 /**
- * The accounts: apps (the callers) and operators, what an operator's role allows, and their
+ * The accounts: apps (the partners' registrations) and operators, what an operator's role allows, and their
  * administration (names, second factors, passwords).
  */
 export const ACCOUNT_ERRORS = {
-  // 403: the caller is known but may not do this.
+  // 403: the partner or operator is known but may not do this.
   appMismatch: entry(
     40301,
     'app_mismatch',

@@ -1,7 +1,7 @@
 import { entry, type CatalogueEntry } from './entry.ts';
 
 /**
- * Who is calling: a caller's token and secret, an operator's session, password and second factor,
+ * Who is calling: a partner's token and secret, an operator's session, password and second factor,
  * and the limits on guessing them.
  */
 export const AUTH_ERRORS = {

@@ -2,7 +2,7 @@ import { entry, type CatalogueEntry } from './entry.ts';
 
 /**
  * Reading the request and the service itself: a body that is not one JSON object, a bad header, no
- * such route, the size and type of the body, the `Idempotency-Key`, the caller's rate and
+ * such route, the size and type of the body, the `Idempotency-Key`, the partner's rate and
  * concurrency, and the 5xx (never internals).
  */
 export const REQUEST_ERRORS = {

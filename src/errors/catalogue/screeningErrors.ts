@@ -1,6 +1,6 @@
 import { entry, type CatalogueEntry } from './entry.ts';
 
-/** Sanctions screening (docs/SCREENING.md): operators only; a caller never meets these. */
+/** Sanctions screening (docs/SCREENING.md): operators only; a partner never meets these. */
 export const SCREENING_ERRORS = {
   screeningHitUnresolved: entry(
     40940,

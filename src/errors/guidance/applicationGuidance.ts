@@ -19,7 +19,7 @@ export const APPLICATION_GUIDANCE: { readonly [K in keyof typeof APPLICATION_ERR
     cause:
       'The image field has no kept copy: its fetch is still pending, it failed (see its reason in the view), or the application carries no such image.',
     remedy:
-      'Wait for a pending document; for a failed one, ask the caller for it again (SUPPLEMENT_REQUIRED with `image_missing`).',
+      'Wait for a pending document; for a failed one, ask the partner for it again (SUPPLEMENT_REQUIRED with `image_missing`).',
   },
   duplicateApplication: {
     cause:
@@ -39,7 +39,7 @@ export const APPLICATION_GUIDANCE: { readonly [K in keyof typeof APPLICATION_ERR
   },
   concurrentChange: {
     cause:
-      'The application changed between the read the move was based on and the move (another operator, the caller, a job).',
+      'The application changed between the read the move was based on and the move (another operator, the partner, a job).',
     remedy: 'Read it again, decide again, and send the new `version`.',
   },
   claimNotPossible: {

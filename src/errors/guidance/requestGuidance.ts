@@ -55,7 +55,7 @@ export const REQUEST_GUIDANCE: { readonly [K in keyof typeof REQUEST_ERRORS]: Gu
   },
   routeNotFound: {
     cause: 'No operation has this method and path.',
-    remedy: 'Check the path against the API reference (`/docs`); caller operations are all POST.',
+    remedy: 'Check the path against the API reference (`/docs`); partner operations are all POST.',
   },
   idempotencyKeyReused: {
     cause: 'This `Idempotency-Key` was used within the last day with a different body.',

@@ -17,7 +17,7 @@ export const ADMIN_PREFIX = '/admin/v1';
 
 /**
  * The admin API for operators, under `/admin/v1`, with its own authentication (`requireOperator`
- * on every route but the login). Same envelope and error handler as the caller API.
+ * on every route but the login). Same envelope and error handler as the partner API.
  */
 export function adminRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {

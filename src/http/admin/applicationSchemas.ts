@@ -42,7 +42,7 @@ const summaryProperties = {
   status_reason: nullable(Type.String()),
   reason_codes: Type.Array(Type.String(), { description: 'Codes of the `reason` table of the last change.' }),
   requested_fields: Type.Array(Type.String(), {
-    description: 'While SUPPLEMENT_REQUIRED: the fields the caller is to send again.',
+    description: 'While SUPPLEMENT_REQUIRED: the fields the partner is to send again.',
   }),
   cert_type: Type.String(),
   card_no_masked: Type.String(),

@@ -10,7 +10,7 @@ import { DETAIL_LIMIT, TRACKING_URL_LIMIT } from '../../applications/transitionA
 const Reason = Type.String({
   minLength: 1,
   maxLength: LIMITS.freeText,
-  description: 'Why; shown to the caller. Must not contain identity or card numbers.',
+  description: 'Why; shown to the partner. Must not contain identity or card numbers.',
 });
 const Version = Type.Integer({
   minimum: 1,
@@ -22,14 +22,14 @@ const Version = Type.Integer({
 export const ReasonCodesBody = Type.Array(Type.String({ minLength: 1, maxLength: 32 }), {
   minItems: 1,
   maxItems: MAX_REASON_CODES,
-  description: 'Codes of the `reason` table (see the codes endpoint); shown to the caller.',
+  description: 'Codes of the `reason` table (see the codes endpoint); shown to the partner.',
   examples: [['document_unreadable']],
 });
 
 const RequestedFields = Type.Array(Type.Enum([...AMENDABLE_FIELDS]), {
   minItems: 1,
   maxItems: AMENDABLE_FIELDS.length,
-  description: 'The fields of the submit the caller is to send again with its amend.',
+  description: 'The fields of the submit the partner is to send again with its amend.',
   examples: [['id_card_img', 'id_card_back_img']],
 });
 
@@ -43,7 +43,7 @@ const SHIPMENT_DETAILS = {
   tracking_url: Type.String({
     minLength: 1,
     maxLength: TRACKING_URL_LIMIT,
-    description: 'A link to follow the shipment (absolute https URL); shown to the caller.',
+    description: 'A link to follow the shipment (absolute https URL); shown to the partner.',
   }),
 };
 

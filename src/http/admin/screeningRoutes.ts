@@ -179,7 +179,7 @@ export function screeningRoutes(ctx: ServiceContext) {
           operationId: 'adminScreeningAlerts',
           summary: "The issuer's screening alerts: hits on applications already delivered, oldest first",
           description:
-            "For the issuer's own systems (never a caller's): each hit found on an application whose card was already delivered, in the order found, with its state now. Poll with the last `next_cursor`. The same alerts are pushed to `ISSUER_WEBHOOK_URL` when it is set (docs/SCREENING.md). No applicant's data.",
+            "For the issuer's own systems (never a partner's): each hit found on an application whose card was already delivered, in the order found, with its state now. Poll with the last `next_cursor`. The same alerts are pushed to `ISSUER_WEBHOOK_URL` when it is set (docs/SCREENING.md). No applicant's data.",
           tags: ['admin'],
           security: ADMIN_SECURITY,
           querystring: AlertFeedQuery,

@@ -32,9 +32,9 @@ export interface ConsoleMeta {
   revealable_fields: readonly string[];
   reveal_purposes: readonly string[];
   sla_seconds: Readonly<Record<string, number>>;
-  /** The fields an operator may ask a caller to send again. */
+  /** The fields an operator may ask a partner to send again. */
   amendable_fields: readonly string[];
-  /** Days a caller has to amend before the application expires. */
+  /** Days a partner has to amend before the application expires. */
   supplement_days: number;
   risk_flags: readonly string[];
   codes: ServiceContext['codes']['tables'];

@@ -152,7 +152,7 @@ export function applicationRoutes(ctx: ServiceContext) {
           operationId: 'queryApplication',
           summary: 'Read the status of an application',
           description:
-            "The caller's view of one of its own applications, named by `busi_water_no` or by the caller's `external_id`: its state, the reason (text and codes) of the last change, the masked card number and the history of its states. Another app's serial number or reference is answered as not found.",
+            "The partner's view of one of its own applications, named by `busi_water_no` or by the partner's `external_id`: its state, the reason (text and codes) of the last change, the masked card number and the history of its states. Another app's serial number or reference is answered as not found.",
           tags: ['applications'],
           body: QueryRequest,
           response: {

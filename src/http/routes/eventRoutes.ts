@@ -26,7 +26,7 @@ const ListEventsBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** A caller's own events, oldest first, to reconcile with what its webhooks received. */
+/** A partner's own events, oldest first, to reconcile with what its webhooks received. */
 export function eventRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
     app.addHook('preValidation', partnerAuthentication(ctx));
@@ -36,9 +36,9 @@ export function eventRoutes(ctx: ServiceContext) {
         config: { operation: 'events.list' },
         schema: {
           operationId: 'listEvents',
-          summary: "List the caller's events",
+          summary: "List the partner's events",
           description:
-            "Every state change of the caller's applications, submission included, oldest first, a page at a time. The same objects are the bodies of the webhooks; use this list to reconcile.",
+            "Every state change of the partner's applications, submission included, oldest first, a page at a time. The same objects are the bodies of the webhooks; use this list to reconcile.",
           tags: ['events'],
           body: ListEventsBody,
           response: {

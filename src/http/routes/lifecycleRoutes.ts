@@ -107,8 +107,8 @@ const MOVE_ERRORS = [
 ] as const;
 
 /**
- * The caller's lifecycle routes: list, cancel and (with SANDBOX=true only) simulate. Registered
- * inside the caller route plugin, behind its authentication hook.
+ * The partner's lifecycle routes: list, cancel and (with SANDBOX=true only) simulate. Registered
+ * inside the partner route plugin, behind its authentication hook.
  */
 export function registerLifecycleRoutes(app: TypedApp, ctx: ServiceContext): void {
   app.post(
@@ -117,7 +117,7 @@ export function registerLifecycleRoutes(app: TypedApp, ctx: ServiceContext): voi
       config: { operation: 'application.list' },
       schema: {
         operationId: 'listApplications',
-        summary: "List the caller's applications",
+        summary: "List the partner's applications",
         description:
           'Ordered by creation time. Filters by status, `external_id` and creation time (Unix seconds, both ends inclusive). The cursor is opaque; a listing page by page neither skips nor repeats an application while new ones arrive.',
         tags: ['applications'],

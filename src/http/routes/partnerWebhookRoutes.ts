@@ -25,16 +25,16 @@ import { PATHS } from '../paths.ts';
 import { AppId, PARTNER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
 
 /**
- * The caller's own webhook endpoints (self-service): register, list, show, rotate the secret with
+ * The partner's own webhook endpoints (self-service): register, list, show, rotate the secret with
  * an overlap, disable, enable, delete, send a test message, read deliveries with their attempts and
- * redeliver an event. Every route is scoped to the caller's app; another app's endpoint or event
+ * redeliver an event. Every route is scoped to the partner's app; another app's endpoint or event
  * answers like one that does not exist.
  */
 
 const EndpointId = Type.String({ minLength: 1, maxLength: 64, description: 'Endpoint id (`we_...`).' });
 const EventId = Type.String({ minLength: 1, maxLength: 64, description: 'Event id (`evt_...`).' });
 
-/** A body: the caller's app_id and timestamp, and the operation's own fields. */
+/** A body: the partner's app_id and timestamp, and the operation's own fields. */
 const body = <P extends TProperties>(properties: P) =>
   Type.Object({ app_id: AppId, timestamp: Timestamp, ...properties }, { additionalProperties: false });
 
@@ -112,7 +112,7 @@ export function partnerWebhookRoutes(ctx: ServiceContext) {
       PATHS.webhookList,
       operation({
         operationId: 'listWebhooks',
-        summary: "List the caller's webhook endpoints (never their secrets)",
+        summary: "List the partner's webhook endpoints (never their secrets)",
         description:
           'Each with its state, its health (`failing_since`, `disabled_reason`) and the ids of the secrets in force.',
         body: body({}),
@@ -127,7 +127,7 @@ export function partnerWebhookRoutes(ctx: ServiceContext) {
       operation({
         operationId: 'showWebhook',
         summary: 'Show one webhook endpoint',
-        description: "One of the caller's endpoints; another app's answers as not found.",
+        description: "One of the partner's endpoints; another app's answers as not found.",
         body: body({ endpoint_id: EndpointId }),
         response: EndpointView,
         errors: ['webhookEndpointNotFound'],

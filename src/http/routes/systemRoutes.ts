@@ -58,7 +58,7 @@ export function systemRoutes(ctx: ServiceContext) {
       },
     );
 
-    // The caller API's own document; the operators' admin API has its own.
+    // The partner API's own document; the operators' admin API has its own.
     let partner: unknown;
     let admin: unknown;
     app.get(

@@ -35,7 +35,7 @@ export function tokenRoutes(ctx: ServiceContext) {
           operationId: 'exchangeToken',
           summary: 'Exchange the app secret for an access token',
           description:
-            'The only call without a token. Answers an opaque access token valid `expires_in` seconds (2 hours by default); exchange again before it expires (a caller may hold several). Failed secrets are counted per app and per client address: too many in a minute are refused with 429 for a while.',
+            'The only call without a token. Answers an opaque access token valid `expires_in` seconds (2 hours by default); exchange again before it expires (a partner may hold several). Failed secrets are counted per app and per client address: too many in a minute are refused with 429 for a while.',
           tags: ['auth'],
           security: [],
           body: TokenRequest,
