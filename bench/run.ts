@@ -29,7 +29,7 @@ import { screeningBenchmark } from './screening.ts';
  * Targets: SQLite; with DATABASE_URL, PostgreSQL directly and through a PgBouncer in transaction
  * mode that the bench starts itself (floor and service both through it). Parts: `submit` (fresh
  * submissions, floor and service interleaved), `dup` (a flood of one duplicate application, and the
- * latency of another caller's fresh submissions meanwhile), `half` (p99 at half the maximum rate,
+ * latency of another partner's fresh submissions meanwhile), `half` (p99 at half the maximum rate,
  * evenly paced, the floor at the same rate beside it),
  * `reads` (status query and list at 10k and 1M rows), `size` (submit, duplicate flood, query, list
  * and events list on an empty store and at 1M applications with a year of history, and the
@@ -107,7 +107,7 @@ async function dropSchema(env: Record<string, string>): Promise<void> {
   await client.end();
 }
 
-/** A caller of the service on `env`'s store, with its token. */
+/** A partner of the service on `env`'s store, with its token. */
 async function partner(
   env: Record<string, string>,
   server: Server,
@@ -126,7 +126,7 @@ async function partner(
 }
 
 let applicantCounter = 0;
-/** The duplicate flood's other caller numbers its applicants from here (born in the 1980s, apart from the rest). */
+/** The duplicate flood's other partner numbers its applicants from here (born in the 1980s, apart from the rest). */
 const OTHER_PARTNER_APPLICANTS = 3_000_000;
 const freshBody = (appId: string) => () => JSON.stringify(uniqueApplicant(applicantCounter++, appId));
 
@@ -174,7 +174,7 @@ interface SubmitTarget {
 
 /**
  * Runs `work` against a fresh server process (the floor or the service) on a fresh store of
- * `target`, with a caller's credentials when it is the service; stops it and drops its schema after.
+ * `target`, with a partner's credentials when it is the service; stops it and drops its schema after.
  */
 async function onFreshServer<T>(
   kind: 'service' | 'floor',
@@ -295,8 +295,8 @@ function dropCounterTriggers(file: string): void {
 }
 
 /**
- * A caller floods one application it already submitted (retries without an Idempotency-Key):
- * every answer a 409. Then another caller's fresh submissions at a fixed rate, alone and during
+ * A partner floods one application it already submitted (retries without an Idempotency-Key):
+ * every answer a 409. Then another partner's fresh submissions at a fixed rate, alone and during
  * the flood, to see whether the duplicates slow anyone else down: without a per-app limit, under
  * the default rate limit, and under the per-app concurrency cap alone (the flood's rate unlimited),
  * the last `RUNS` times, alone and during interleaved, on a service restarted with the cap.
@@ -324,7 +324,7 @@ async function duplicateFlood(target: TargetName, freshRps: number) {
     if (WARMUP > 0) await load({ ...flood, seconds: WARMUP });
     for (let i = 0; i < RUNS; i++) runs.push(await measure(server, { ...flood, seconds: SECONDS }));
     const rate = Math.max(1, Math.round(freshRps / 4));
-    // The other caller's load runs on a thread of its own, apart from autocannon's flood.
+    // The other partner's load runs on a thread of its own, apart from autocannon's flood.
     const fresh = (firstApplicant: number) => ({
       url: server.url,
       path: PATHS.apply,
@@ -398,7 +398,7 @@ async function duplicateFlood(target: TargetName, freshRps: number) {
           duringFlood: { p50: median(capped.during.map((r) => r.p50)), p99: cappedDuringP99 },
           p99Ratio: Math.round((cappedDuringP99 / Math.max(0.001, cappedAloneP99)) * 100) / 100,
           p99Runs: { alone: capped.alone.map((r) => r.p99), during: capped.during.map((r) => r.p99) },
-          // The other caller's own requests above the cap (64 connections) are refused too.
+          // The other partner's own requests above the cap (64 connections) are refused too.
           otherNon2xx: {
             alone: capped.alone.reduce((sum, r) => sum + r.non2xx, 0),
             during: capped.during.reduce((sum, r) => sum + r.non2xx, 0),

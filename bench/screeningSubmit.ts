@@ -67,7 +67,7 @@ function storeEnv(): Record<string, string> {
 
 let applicants = 0;
 
-/** A caller for the load, and the list in force, written to the server's store. */
+/** A partner for the load, and the list in force, written to the server's store. */
 async function prepare(env: Record<string, string>, server: Server, listEntries: number) {
   const ctx = await openContext(loadConfig(env), createLogger({ logLevel: 'silent' }));
   try {

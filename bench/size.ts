@@ -10,7 +10,7 @@ import { load } from './load.ts';
 /**
  * The `size` part: submit, the duplicate flood, the status query, the list and the events list,
  * each as fast as 32 connections go, on an empty store and on one grown to `count` applications by
- * the size test's fixture (a year of history, events, deliveries and audit rows; the caller owns
+ * the size test's fixture (a year of history, events, deliveries and audit rows; the partner owns
  * all of it). The figure that matters is the ratio of the two.
  */
 export type SizeLoads = Record<'submit' | 'duplicate' | 'query' | 'list' | 'events', number>;
@@ -38,7 +38,7 @@ export async function growStore(env: Record<string, string>, appId: string, coun
 
 let applicants = 5_000_000;
 
-/** Requests per second of each load against a running service, for its caller. */
+/** Requests per second of each load against a running service, for its partner. */
 export async function sizeLoads(
   url: string,
   partner: { appId: string; token: string },

@@ -129,10 +129,10 @@ export async function build(ctx: ServiceContext, options: BuildOptions): Promise
       },
       security: [{ accessToken: [] }],
     },
-    // Complete request and response examples per caller operation (src/http/openapiExamples.ts).
+    // Complete request and response examples per partner operation (src/http/openapiExamples.ts).
     transform: withExamples,
   });
-  // The reference at /docs renders the caller API's document.
+  // The reference at /docs renders the partner API's document.
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     staticCSP: true,

@@ -20,7 +20,7 @@ import { validateApplication } from './validateApplication.ts';
 import { openApplication, sealApplication } from '../record/sealedPayload.ts';
 
 /**
- * The caller's amendment of an application an operator asked more of (SUPPLEMENT_REQUIRED): it
+ * The partner's amendment of an application an operator asked more of (SUPPLEMENT_REQUIRED): it
  * takes exactly the requested fields, checks the whole merged application again as the submit does
  * (every field check, the one-active-application-per-document rule and the card number), stores it
  * encrypted, and returns the application to IN_REVIEW through `changeState` (history row,
@@ -107,7 +107,7 @@ export async function amendApplication(
         card_no_masked: maskCardNumber(cardNo),
         external_id: row.external_id ?? null,
         // Field names only: the values are identity data. A transition like any other; its details
-        // say it was the caller's amendment.
+        // say it was the partner's amendment.
         audit: { from: 'SUPPLEMENT_REQUIRED', to: 'IN_REVIEW', amend: true, ...fields },
         at: now,
       });

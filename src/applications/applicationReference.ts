@@ -5,7 +5,7 @@ import { ServiceError, ValidationError } from '../errors/serviceError.ts';
 import { findSerialByExternalId } from '../record/applicationRepository.ts';
 
 /**
- * How a caller names one of its applications: by serial (`busi_water_no`) or by its own reference
+ * How a partner names one of its applications: by serial (`busi_water_no`) or by its own reference
  * (`external_id`). Query, cancel and amend accept either.
  */
 export interface ApplicationReference {
@@ -14,7 +14,7 @@ export interface ApplicationReference {
 }
 
 /**
- * The serial a reference names, among the caller's own applications. With both, the serial
+ * The serial a reference names, among the partner's own applications. With both, the serial
  * decides and the reference must be its own; another app's reference answers like an unknown one.
  */
 export async function resolveSerial(

@@ -11,7 +11,7 @@ import { partnerReasonCodes, storedReasonCodes } from './reasonCodes.ts';
 
 /**
  * The one write of an application's change of state, whoever makes it (an operator's review, a
- * caller's cancel or amendment, the expiry job, a sandbox simulation): inside the caller's
+ * partner's cancel or amendment, the expiry job, a sandbox simulation): inside the caller's
  * transaction it updates the row under an optimistic version check (of two concurrent changes
  * exactly one succeeds, on both stores), and writes the event (which is also the history's entry:
  * from, to, actor, reason, details) and the audit entry. It builds the event's and the audit
@@ -32,7 +32,7 @@ export interface StateChange {
   source: string;
   reason: string | null;
   reason_codes: readonly string[];
-  /** SUPPLEMENT_REQUIRED: the fields the caller is to send again. */
+  /** SUPPLEMENT_REQUIRED: the fields the partner is to send again. */
   requested_fields?: readonly string[] | undefined;
   /** Kept in the history (on the event) and the audit entry (carrier, tracking, amended fields...). */
   details: Record<string, unknown>;
@@ -130,7 +130,7 @@ export function eventPayload(
     status: change.to,
     previous_status: change.from,
     reason: change.reason,
-    // The caller's reading of the codes: events and webhooks go to the caller.
+    // The partner's reading of the codes: events and webhooks go to the partner.
     reason_codes: partnerReasonCodes(change.reason_codes),
     card_no_masked: change.card_no_masked,
     external_id: change.external_id,

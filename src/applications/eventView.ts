@@ -5,7 +5,7 @@ import type { EventsTable } from '../store/tables.ts';
 import { EVENT_TYPES, STATUSES, storedStatus } from '../record/lifecycle.ts';
 
 /**
- * The wire form of an application's event, the same in a webhook body and in the caller's event
+ * The wire form of an application's event, the same in a webhook body and in the partner's event
  * list (the outbox in events/ stores it; the payload is written by changeState). The payload never
  * holds identity data; `sequence` orders the events of one application. The schema is the
  * response schema, the document's and the type.

@@ -2,7 +2,7 @@ import { problem, type FieldProblem } from '../errors/problems.ts';
 import { LIMITS } from '../record/schema.ts';
 
 /**
- * Free text that people type into the record (a reason, a carrier) is shown to callers, written
+ * Free text that people type into the record (a reason, a carrier) is shown to partners, written
  * to the audit trail and sent in events, so it must not become a place where an identity or card
  * number ends up in the clear: 15 or more digits in a row (identity numbers, card numbers) are
  * refused. Shorter numbers (a tracking number, a date) pass.

@@ -92,13 +92,13 @@ async function page(ctx: ServiceContext, filter: ApplicationFilter): Promise<Pag
   };
 }
 
-/** A caller's applications, with their histories. Only the caller's own, whatever the query says. */
+/** A partner's applications, with their histories. Only the partner's own, whatever the query says. */
 export async function listApplications(
   ctx: ServiceContext,
   partner: Partner,
   query: Omit<ApplicationQuery, 'app_id' | 'busi_water_no'>,
 ): Promise<Page<StatusView>> {
-  // A caller never filters on screening (no tipping off), whatever its query says.
+  // A partner never filters on screening (no tipping off), whatever its query says.
   const result = await page(ctx, {
     ...filterOf(query),
     appId: partner.appId,

@@ -7,8 +7,8 @@ import { findAppEvents } from '../events/eventRepository.ts';
 import { EventView, eventView } from './eventView.ts';
 
 /**
- * A caller's own events, oldest first, a page at a time: to reconcile what its webhooks received.
- * The cursor is opaque to callers: the (created_at, event_id) of the last item of the page.
+ * A partner's own events, oldest first, a page at a time: to reconcile what its webhooks received.
+ * The cursor is opaque to partners: the (created_at, event_id) of the last item of the page.
  */
 export interface ListEventsRequest {
   cursor?: string;

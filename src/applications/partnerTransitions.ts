@@ -5,7 +5,7 @@ import type { Status } from '../record/lifecycle.ts';
 import { queryApplication, type StatusView } from './queryApplication.ts';
 import { transitionApplication } from './transitionApplication.ts';
 
-/** The moves a caller makes on its own applications, answered with the status view. */
+/** The moves a partner makes on its own applications, answered with the status view. */
 
 export const PARTNER_SOURCE = 'caller-api';
 
@@ -28,9 +28,9 @@ export async function cancelApplication(
 }
 
 /**
- * Sandbox only (the route exists only with SANDBOX=true): the caller drives its own application
+ * Sandbox only (the route exists only with SANDBOX=true): the partner drives its own application
  * along any move of the lifecycle table, as an operator would, to test its integration end to end.
- * The history records the caller as the actor and marks the move as simulated. A shipment without
+ * The history records the partner as the actor and marks the move as simulated. A shipment without
  * carrier or tracking number gets sandbox ones.
  */
 export async function simulateTransition(

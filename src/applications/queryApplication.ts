@@ -32,7 +32,7 @@ const Shipment = Type.Object(
 export type Shipment = Static<typeof Shipment>;
 
 /**
- * The status view a caller sees: where the application stands and how it got there. Never
+ * The status view a partner sees: where the application stands and how it got there. Never
  * identity numbers, phones, e-mails, images or the payment password. Shared by query, list,
  * cancel, amend and simulate; the response schema, the document and the type all come from here.
  */
@@ -85,7 +85,7 @@ export type HistoryEntry = StatusView['history'][number];
 
 export const seconds = (ms: number) => Math.floor(ms / 1000);
 
-/** The details a caller may see: the shipment's carrier, tracking number and link, nothing else. */
+/** The details a partner may see: the shipment's carrier, tracking number and link, nothing else. */
 export function shipmentOf(details: string | null): Shipment | undefined {
   if (details === null) return undefined;
   const parsed = JSON.parse(details) as { carrier?: unknown; tracking_no?: unknown; tracking_url?: unknown };
@@ -95,7 +95,7 @@ export function shipmentOf(details: string | null): Shipment | undefined {
   return shipment;
 }
 
-/** The field lists a caller may see in a history entry: what was asked for, sent and changed. */
+/** The field lists a partner may see in a history entry: what was asked for, sent and changed. */
 function fieldListsOf(details: string | null): Partial<Record<FieldListName, string[]>> {
   if (details === null) return {};
   const parsed = JSON.parse(details) as Record<string, unknown>;

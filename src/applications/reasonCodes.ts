@@ -41,10 +41,10 @@ export function reasonCodesOf(stored: string | null | undefined): string[] {
   return Array.isArray(parsed) ? parsed.filter((code): code is string => typeof code === 'string') : [];
 }
 
-/** Codes a caller never sees as they are (no tipping off): a sanctions hit reads as the risk policy. */
+/** Codes a partner never sees as they are (no tipping off): a sanctions hit reads as the risk policy. */
 const PARTNER_READING: Readonly<Record<string, string>> = { sanctions_hit: 'risk_policy' };
 
-/** The codes as a caller sees them (status view, events, webhooks), repeats removed. */
+/** The codes as a partner sees them (status view, events, webhooks), repeats removed. */
 export function partnerReasonCodes(codes: readonly string[]): string[] {
   return [...new Set(codes.map((code) => PARTNER_READING[code] ?? code))];
 }

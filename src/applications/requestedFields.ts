@@ -2,7 +2,7 @@ import { problem, type FieldProblem } from '../errors/problems.ts';
 import { ApplicationRequest } from '../record/schema.ts';
 
 /**
- * The fields an operator may ask a caller to send again: those of the specification's section 2.1
+ * The fields an operator may ask a partner to send again: those of the specification's section 2.1
  * (everything the submit takes but the request's own `app_id` and `timestamp`, and the partner's
  * `external_id`, which is not the applicant's data).
  */

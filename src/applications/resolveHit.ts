@@ -12,7 +12,7 @@ import { findHit, updateHit } from '../screening/screeningRepository.ts';
  * What a reviewer does with a hit. Clearing it as a false positive takes two operators (four
  * eyes): one clears it with a note (`clearing`), another confirms (`cleared`); until then it holds
  * the application. Rejecting confirms the hit and rejects the application with `sanctions_hit`
- * (which the caller sees as `risk_policy`). Every step is audited.
+ * (which the partner sees as `risk_policy`). Every step is audited.
  */
 export interface HitAction {
   busiWaterNo: string;

@@ -207,7 +207,7 @@ export interface ClaimMove {
  * The claim follows the application's moves; the move carries it out inside its own transaction
  * (transitionApplication.ts): an operator who starts a review holds it from then on (`start`, when
  * the operator is known: a test fixture's made-up actor holds none); a move out of review (a
- * decision, a caller's cancel) ends the claim (`end`), and an operator's decision over someone
+ * decision, a partner's cancel) ends the claim (`end`), and an operator's decision over someone
  * else's live claim is refused (`refuseOverClaim`, 409), as is opening it.
  */
 export function claimOnMove(

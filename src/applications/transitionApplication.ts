@@ -24,10 +24,10 @@ import { findTransition, STATUSES, type Status, type TransitionDetail } from '..
 import { isSerialNumber } from '../record/serialNumber.ts';
 
 /**
- * A move along the lifecycle table, whoever asks: a caller's cancel, an operator's review over HTTP
+ * A move along the lifecycle table, whoever asks: a partner's cancel, an operator's review over HTTP
  * or the CLI, the expiry job, a sandbox simulation. In one transaction it reads the row, checks the
  * move against the table, the actor and the details it needs, and records it with `changeState`
- * (row, history, event and audit entry). The caller's amendment is the other kind of change
+ * (row, history, event and audit entry). The partner's amendment is the other kind of change
  * (amendApplication.ts); both end in `changeState`.
  */
 export interface TransitionRequest {
@@ -37,11 +37,11 @@ export interface TransitionRequest {
   reason?: string | null | undefined;
   /** Codes of the `reason` table; a rejection needs at least one. */
   reasonCodes?: readonly string[] | null | undefined;
-  /** SUPPLEMENT_REQUIRED: the fields the caller is to send again (names of the submit's fields). */
+  /** SUPPLEMENT_REQUIRED: the fields the partner is to send again (names of the submit's fields). */
   requestedFields?: readonly string[] | null | undefined;
   /** Carrier and tracking number for SHIPPED; ignored for other moves. */
   details?: Partial<Record<TransitionDetail, string | undefined>> | null | undefined;
-  /** Caller scope: only this app's application is found; another's answers like an unknown one. */
+  /** Partner scope: only this app's application is found; another's answers like an unknown one. */
   appId?: string | undefined;
   /** The version the actor last saw: if it has changed since, the move is refused (409). */
   expectedVersion?: number | undefined;
@@ -170,7 +170,7 @@ async function move(
   if (requested.length > 0) details['requested_fields'] = requested;
   if (request.simulated === true) details['simulated'] = true;
   // An open sanctions screening hit holds approval, issue and shipping. Not a sandbox simulation:
-  // refusing it would tip the caller off, and it makes no card (docs/SCREENING.md).
+  // refusing it would tip the partner off, and it makes no card (docs/SCREENING.md).
   if (request.simulated !== true && isHeldMove(to)) refuseIfHeld(to, await countOpenHits(trx, busiWaterNo));
 
   const now = ctx.now();

@@ -1,6 +1,6 @@
 import type { Role } from '../access/roles.ts';
 
-/** Who makes a change: a caller (an app), an operator with a role, or the service itself (the CLI, jobs). */
+/** Who makes a change: a partner (an app), an operator with a role, or the service itself (the CLI, jobs). */
 export type Actor =
   | { readonly kind: 'caller'; readonly id: string }
   | { readonly kind: 'operator'; readonly id: string; readonly role: Role }

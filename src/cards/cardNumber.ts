@@ -3,7 +3,7 @@ import { problem, type FieldProblem } from '../errors/problems.ts';
 
 /**
  * Card numbers (PAN): Luhn check digits, generation within a product's BIN, masking, and the checks
- * on a number the caller asks for. Uniqueness is the store's job (a unique blind index); this module
+ * on a number the partner asks for. Uniqueness is the store's job (a unique blind index); this module
  * only draws numbers that are well formed and unpredictable.
  */
 
@@ -78,7 +78,7 @@ export function maskCardNumber(number: string): string {
 }
 
 /**
- * The checks on a `card_no` the caller asks for, in order: digits of the product's length, the
+ * The checks on a `card_no` the partner asks for, in order: digits of the product's length, the
  * product's BIN, the Luhn check digit. Only the first failure is reported (one problem per field).
  * Whether the number is free is checked against the store, not here.
  */

@@ -24,7 +24,7 @@ const CopyFacts = {
   fetched_at: Type.Optional(Type.Integer({ description: 'Unix seconds.' })),
 };
 
-/** The operators' view of an outcome: the caller's, and the copy an amend's document would replace. */
+/** The operators' view of an outcome: the partner's, and the copy an amend's document would replace. */
 export const OperatorDocumentOutcome = Type.Object(
   {
     ...DocumentOutcome.properties,
@@ -47,7 +47,7 @@ export const OperatorDocumentOutcomes = Type.Object(
 export type OperatorDocumentOutcomes = Partial<Record<DocumentField, OperatorDocumentOutcome>>;
 
 /**
- * The row's outcome, as the caller sees it. A row's state is about the field's latest document; its
+ * The row's outcome, as the partner sees it. A row's state is about the field's latest document; its
  * copy columns hold the copy the service keeps, which is that document's once kept, or, while the
  * latest is pending or failed, the earlier one's (which only operators see: `operatorOutcomeOf`).
  */
@@ -101,7 +101,7 @@ export function outcomesOf(
 }
 
 /**
- * The outcomes as the caller's status view shows them, for applications given by serial and
+ * The outcomes as the partner's status view shows them, for applications given by serial and
  * status (a list page in one query). A final application the service has not started on (or
  * whose documents retention erased) shows none.
  */

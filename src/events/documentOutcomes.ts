@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 
 /**
  * What the events say of an application's documents (`application.documents_kept`,
- * `application.document_failed`), which is also what the caller's views show: the payload's
+ * `application.document_failed`), which is also what the partner's views show: the payload's
  * shape is the outbox's, so it lives here, below documents/, which fills it in. The words of an
  * outcome (the image fields, the types, the reasons of a failure) come with it.
  */
@@ -35,7 +35,7 @@ export const DOCUMENT_TYPES = [
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
 /**
- * What became of each image field's document, as the caller's status view, the list and the events
+ * What became of each image field's document, as the partner's status view, the list and the events
  * show it: `pending` (not fetched yet, or being tried again), `kept` (its type, size and SHA-256) or
  * `failed` with a reason. Never the URL, never a byte, and never the copy an amend replaced: that
  * is the operators' (`OperatorDocumentOutcome`).

@@ -21,9 +21,9 @@ export interface ApplicationEventPayload {
   card_no_masked: string;
   /** The partner's reference of the application, or null. */
   external_id: string | null;
-  /** application.supplement_required: the fields the caller is to send again. */
+  /** application.supplement_required: the fields the partner is to send again. */
   requested_fields?: string[];
-  /** application.amended: the fields the caller sent again, and those whose value changed. */
+  /** application.amended: the fields the partner sent again, and those whose value changed. */
   amended_fields?: string[];
   changed_fields?: string[];
   /** application.documents_kept / application.document_failed: the documents concerned. */

@@ -6,7 +6,7 @@ import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, R
  * domain calls the few `on...` methods after its commits, which cost a map lookup and an add.
  *
  * Labels stay of bounded cardinality: operations, status codes, catalogue codes, lifecycle states.
- * Never an app id, a serial or anything a caller sends.
+ * Never an app id, a serial or anything a partner sends.
  */
 export class ServiceMetrics {
   readonly registry = new Registry();
@@ -36,7 +36,7 @@ export class ServiceMetrics {
   });
   readonly validationFailures = new Counter({
     name: 'cardapply_validation_failures_total',
-    help: 'Field problems reported to callers, by catalogue code',
+    help: 'Field problems reported to partners, by catalogue code',
     labelNames: ['code'] as const,
     registers: [this.registry],
   });

@@ -8,7 +8,7 @@ import { ServiceError } from '../errors/serviceError.ts';
 import type { AppStatus } from '../store/tables.ts';
 
 /**
- * What admins do to callers (apps) from the back office, each change audited: create (the secret
+ * What admins do to partners' apps from the back office, each change audited: create (the secret
  * is shown once), disable (every token stops working at once) and enable.
  */
 export interface AppView {

@@ -3,7 +3,7 @@ import type { Store } from '../store/connect.ts';
 import { statement } from '../store/statements.ts';
 import type { AppsTable, Database } from '../store/tables.ts';
 
-/** Queries over callers (apps) and their credentials. Takes a Kysely handle or a transaction. */
+/** Queries over partners' apps and their credentials. Takes a Kysely handle or a transaction. */
 
 export async function insertApp(db: Kysely<Database>, app: AppsTable): Promise<void> {
   await db.insertInto('apps').values(app).execute();
@@ -117,7 +117,7 @@ export interface TokenWithApp {
   concurrency_limit: number | null;
 }
 
-/** A token with the state of its app, in one round trip: this runs on every caller request. */
+/** A token with the state of its app, in one round trip: this runs on every partner request. */
 export async function findTokenWithApp(store: Store, tokenHash: string): Promise<TokenWithApp | undefined> {
   const rows = await store.run<TokenWithApp>(FIND_TOKEN_WITH_APP, [tokenHash]);
   return rows[0];

@@ -16,7 +16,7 @@ import {
 import { tokenCacheOf } from './tokenCache.ts';
 
 /**
- * Callers and their credentials: apps with a secret, exchanged for short-lived opaque access
+ * Partners and their credentials: apps with a secret, exchanged for short-lived opaque access
  * tokens. Secrets and tokens are stored only as SHA-256 hashes and shown once.
  */
 
@@ -98,8 +98,8 @@ export function tokenFromHeader(header: string | undefined): string | undefined 
 }
 
 /**
- * The caller of a token its process checked lately (TOKEN_CACHE_MS), answered without a store
- * round trip; otherwise the token's hash, to look up with `lookupCaller`. Throws when there is no
+ * The partner holding a token its process checked lately (TOKEN_CACHE_MS), answered without a store
+ * round trip; otherwise the token's hash, to look up with `lookupPartner`. Throws when there is no
  * token or the remembered one has expired since.
  */
 export function cachedPartner(
@@ -116,7 +116,7 @@ export function cachedPartner(
   return row === undefined ? { tokenHash } : partnerOfRow(row, now);
 }
 
-/** The caller of a token the cache does not hold, from the store (remembered when it works). */
+/** The partner holding a token the cache does not hold, from the store (remembered when it works). */
 export async function lookupPartner(
   ctx: Pick<ServiceContext, 'store' | 'config'>,
   tokenHash: string,

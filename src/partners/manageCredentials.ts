@@ -16,7 +16,7 @@ import {
 } from './appRepository.ts';
 
 /**
- * What an operator does to a caller's credentials, each change audited in its own transaction:
+ * What an operator does to a partner's credentials, each change audited in its own transaction:
  * rotate the secret with an overlap, revoke access tokens one by one or all of an app, and set the
  * app's own rate limit. Disabling and enabling an app is `setAppStatus` (appAdministration.ts).
  */

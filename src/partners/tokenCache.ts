@@ -3,7 +3,7 @@ import type { TokenWithApp } from './appRepository.ts';
 
 /**
  * Access tokens that authenticated, with their app's state, kept for at most TOKEN_CACHE_MS
- * (1 s at most): a caller's requests then cost no store round trip for authentication. Safe
+ * (1 s at most): a partner's requests then cost no store round trip for authentication. Safe
  * because a token stops working within that second everywhere: this process drops the whole cache
  * as soon as it changes an app or a token itself (an operator's disable, a revocation, a new rate
  * limit: `store.watchWrites`), and another process's change (another instance, the CLI, through a

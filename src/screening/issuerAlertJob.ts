@@ -7,8 +7,8 @@ import { findDeliveredHit } from './screeningRepository.ts';
 
 /**
  * Delivers the issuer's screening alert (issuerAlerts.ts) to `ISSUER_WEBHOOK_URL`, signed as
- * Standard Webhooks specifies, by the callers' webhooks' own signer (crypto/webhookSignature.ts), with the webhooks' time-out, backoff
- * and give-up age. The URL is the issuer's own setting, so it is not held to the callers'
+ * Standard Webhooks specifies, by the partners' webhooks' own signer (crypto/webhookSignature.ts), with the webhooks' time-out, backoff
+ * and give-up age. The URL is the issuer's own setting, so it is not held to the partners'
  * public-address rule; redirects are not followed.
  */
 async function post(

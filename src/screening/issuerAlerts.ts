@@ -15,7 +15,7 @@ import { deliveredHitsAfter, type DeliveredHit } from './screeningRepository.ts'
  * and pushed to `ISSUER_WEBHOOK_URL` by a durable job queued in the transaction that records the
  * hit (issuerAlertJob.ts): signed as Standard Webhooks specifies, retried with backoff
  * for `WEBHOOK_MAX_AGE_SECONDS`.
- * Neither is the caller's: no event row, no caller webhook, no change of status (no tipping off).
+ * Neither is the partner's: no event row, no partner webhook, no change of status (no tipping off).
  * An alert names the application and the listed entry; no applicant's data, no listed name.
  */
 

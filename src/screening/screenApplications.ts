@@ -29,7 +29,7 @@ export interface ScreenedCount {
  * each new hit with its audit entry. The applicant is decrypted in memory only. A hit on an
  * application already delivered is the issuer's alert (issuerAlerts.ts): counted in the workload
  * view, read in the admin feed, and pushed to the issuer's own endpoint by a job queued in the same
- * transaction; the caller hears nothing of it.
+ * transaction; the partner hears nothing of it.
  */
 export async function screenApplications(
   ctx: ServiceContext,

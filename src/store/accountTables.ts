@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 
 /**
- * The accounts' tables, as Kysely sees them (`tables.ts` lists them in Database): the callers
+ * The accounts' tables, as Kysely sees them (`tables.ts` lists them in Database): the partners
  * (apps, their secrets and tokens, their idempotency records), the operators (sessions, second
  * factor, password history) and the audit trail of what either did.
  */

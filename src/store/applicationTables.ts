@@ -30,7 +30,7 @@ export interface ApplicationsTable {
   external_id?: string | null;
   /** external_id while the application is not final, else null: unique per app (a unique index). */
   active_external_id?: string | null;
-  /** While SUPPLEMENT_REQUIRED: the fields the caller is to send again (JSON array); else null. */
+  /** While SUPPLEMENT_REQUIRED: the fields the partner is to send again (JSON array); else null. */
   requested_fields?: string | null;
   /** While SUPPLEMENT_REQUIRED: when the request lapses (the application becomes EXPIRED). */
   supplement_due_at?: number | null;

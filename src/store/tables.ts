@@ -43,7 +43,7 @@ export type * from './documentTables.ts';
  * store; the wire shows seconds. Booleans are never stored (node:sqlite has none).
  *
  * Each table's row is declared in the file of its area beside this one: applicationTables.ts (the
- * application, its events and review claim), counterTables.ts, accountTables.ts (callers,
+ * application, its events and review claim), counterTables.ts, accountTables.ts (partners,
  * operators, idempotency records, the audit trail), deliveryTables.ts (webhooks and jobs),
  * documentTables.ts and screeningTables.ts. This file is where the rest imports them from.
  */

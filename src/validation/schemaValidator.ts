@@ -7,7 +7,7 @@ import { keySegment } from './fieldPath.ts';
 /**
  * Compiles a TypeBox schema into a validator that reports every problem at once, one per field,
  * each as a catalogue rule naming the field. Types are never coerced and strings never trimmed:
- * what the caller sent is what is checked.
+ * what was sent is what is checked.
  */
 export type SchemaResult<T> =
   { ok: true; value: T } | { ok: false; problems: FieldProblem[]; invalidFields: Set<string> };

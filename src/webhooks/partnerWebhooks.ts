@@ -22,8 +22,8 @@ import { send } from './send.ts';
 import { signedHeaders } from '../crypto/webhookSignature.ts';
 
 /**
- * A caller's own webhook endpoints, through the caller API: the operators' functions of
- * `endpoints.ts` and `deliveries.ts`, each scoped to the caller's app. Another app's endpoint or
+ * A partner's own webhook endpoints, through the partner API: the operators' functions of
+ * `endpoints.ts` and `deliveries.ts`, each scoped to the partner's app. Another app's endpoint or
  * event answers exactly like one that does not exist.
  */
 
@@ -86,7 +86,7 @@ export async function deleteOwnEndpoint(
   return deleteEndpoint(ctx, id);
 }
 
-/** Deliveries (with their attempts) of one of the caller's endpoints, or of one of its events. */
+/** Deliveries (with their attempts) of one of the partner's endpoints, or of one of its events. */
 export async function listOwnDeliveries(
   ctx: ServiceContext,
   appId: string,
@@ -100,7 +100,7 @@ export async function listOwnDeliveries(
   return listDeliveries(ctx, filter);
 }
 
-/** Sends one of the caller's events again, to one of its endpoints or to all that take it. */
+/** Sends one of the partner's events again, to one of its endpoints or to all that take it. */
 export async function redeliverOwnEvent(
   ctx: ServiceContext,
   appId: string,
