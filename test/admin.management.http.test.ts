@@ -13,7 +13,7 @@ for (const storeName of storeNames()) {
     const bench = adminBench(storeName);
 
     describe('apps and operators', () => {
-      test('an app created by an admin gets its secret once; disabling it stops its caller at once', async () => {
+      test('an app created by an admin gets its secret once; disabling it stops its partner at once', async () => {
         const created = await bench.as(bench.operators.admin, 'POST', '/apps', { name: 'console partner' });
         assert.equal(created.status, 200, created.text);
         const app = created.body.data as { app_id: string; app_secret: string };

@@ -26,7 +26,7 @@ function turning18On(date: string) {
   return validApplicant({ birthday, sex: 'M', cert_id: mainlandId('440305', birthday, '123') });
 }
 
-/** The validate-only answer with the service's clock at `at`: a caller authenticated at that time. */
+/** The validate-only answer with the service's clock at `at`: a partner authenticated at that time. */
 async function validateAt(service: TestService, at: number, body: Record<string, unknown>) {
   Object.assign(service.ctx, { now: () => at });
   const app = await createApp(service.ctx.store.db, 'clock test', at);

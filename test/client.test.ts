@@ -225,7 +225,7 @@ for (const storeName of storeNames()) {
 
     test('a rejected request throws CardApplyError with every field error, not retried', async () => {
       const { client, retries } = await clientFor(service);
-      // What the types would refuse, as a caller in plain JavaScript might send it.
+      // What the types would refuse, as a partner in plain JavaScript might send it.
       const wrong = { ...application(), sex: 'X' as 'M', email: 'not-an-address' };
       const error = await rejection(client.validate(wrong));
       assert.equal(error.status, 422);

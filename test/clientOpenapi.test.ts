@@ -12,7 +12,7 @@ import { EVENT_TYPES } from '../src/record/lifecycle.ts';
 import { post, startService, type TestService } from './helpers/service.ts';
 
 /**
- * The OpenAPI document as a caller uses it: it passes the linter, every caller operation explains
+ * The OpenAPI document as a partner uses it: it passes the linter, every partner operation explains
  * itself with examples that the service really accepts, the webhooks are described, and a client
  * generated from the served document compiles under strict with no hand edits.
  */
@@ -61,7 +61,7 @@ async function redoclyLint(file: string): Promise<void> {
   }
 }
 
-describe('the OpenAPI document for callers, and the client generated from it', () => {
+describe('the OpenAPI document for partners, and the client generated from it', () => {
   let service: TestService;
   let served: string;
   let doc: Document;
@@ -90,7 +90,7 @@ describe('the OpenAPI document for callers, and the client generated from it', (
     await redoclyLint(join(ROOT, 'openapi.admin.json'));
   });
 
-  test('every caller operation has a summary, a description, examples, its security and its errors', () => {
+  test('every partner operation has a summary, a description, examples, its security and its errors', () => {
     const operations = partnerOperations();
     assert.ok(operations.length >= 8, 'token, submit, validate, query, list, cancel, codes, events');
     assert.deepEqual(doc.security, [{ accessToken: [] }]);

@@ -18,7 +18,7 @@ import {
 
 /**
  * The per-app concurrency cap (APP_CONCURRENCY_LIMIT) over real HTTP on each store. Requests are
- * held in progress deterministically by a test-only caller route behind the real authentication
+ * held in progress deterministically by a test-only partner route behind the real authentication
  * hook, which waits until the test opens its gate; the refused and the passing requests are the
  * real submit operation.
  */
@@ -32,7 +32,7 @@ function closeGate(): void {
   gate = { open, opened };
 }
 
-/** A request of `caller` that stays in progress until the gate opens (or the client gives up). */
+/** A request of `partner` that stays in progress until the gate opens (or the client gives up). */
 function held(service: TestService, partner: TestPartner, signal?: AbortSignal): Promise<Response> {
   return fetch(`${service.baseUrl}${HELD}`, {
     method: 'POST',

@@ -24,7 +24,7 @@ import { SYSTEM } from '../src/audit/actor.ts';
  * Stolen credentials and their remedies, over real HTTP on every store: tokens revoked one by one
  * or all of an app, expired tokens, disabled apps, secret rotation with an overlap, each refused at
  * once by the instance that made the change and within a second by every other one (a process
- * keeps a token that worked for at most TOKEN_CACHE_MS); the replay window on every caller route;
+ * keeps a token that worked for at most TOKEN_CACHE_MS); the replay window on every partner route;
  * and the `cardapply` commands that do it.
  */
 
@@ -168,7 +168,7 @@ for (const storeName of storeNames()) {
       });
     });
 
-    describe('the replay window on every caller route', () => {
+    describe('the replay window on every partner route', () => {
       let partner: TestPartner;
       before(async () => {
         partner = await newPartner(service);

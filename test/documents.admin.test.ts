@@ -132,8 +132,8 @@ for (const storeName of storeNames()) {
       assert.equal(amend.status, 200, amend.text);
       const outcomes = await settledDocuments(service, partner, serial);
       assert.deepEqual(outcomes['passport_img'], { state: 'failed', reason: 'unreachable' });
-      // The caller's views never carry the copy kept of the replaced image: not the status, not
-      // the amend's answer, and they hold to the caller's schema (which declares no `previous`).
+      // The partner's views never carry the copy kept of the replaced image: not the status, not
+      // the amend's answer, and they hold to the partner's schema (which declares no `previous`).
       const status = await queryStatus(service, partner, serial);
       const checked = compileValidator(StatusView)(status);
       assert.ok(checked.ok, JSON.stringify(checked));

@@ -24,7 +24,7 @@ import { storeNames } from './helpers/stores.ts';
  * state frees the document; and of two concurrent moves exactly one wins.
  */
 
-/** Who may make a move, per the table: a reviewer where one may, else the caller, else the system. */
+/** Who may make a move, per the table: a reviewer where one may, else the partner, else the system. */
 function actorFor(to: Status, appId: string, from?: Status): Actor {
   const by = (from === undefined ? undefined : findTransition(from, to)?.by) ?? [
     to === 'CANCELLED' ? 'caller' : 'operator',
@@ -209,7 +209,7 @@ for (const storeName of storeNames()) {
       assert.deepEqual(await snapshot(serial), before);
     });
 
-    test("another app's application is not found by a caller's move", async () => {
+    test("another app's application is not found by a partner's move", async () => {
       const serial = await apps.submit(partner.appId);
       const other = await newPartner(service, 'other partner');
       const error = await rejection(

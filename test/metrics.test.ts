@@ -103,7 +103,7 @@ for (const storeName of storeNames()) {
         assert.equal(sample(m, 'cardapply_webhook_deliveries_pending'), 0);
         // No dispatcher runs in this in-process service: the submitted events wait, and age.
         assert.ok(m.has('cardapply_webhook_oldest_undelivered_event_age_seconds'));
-        // Never anything a caller sent.
+        // Never anything a partner sent.
         const text = await (await fetch(`${service.baseUrl}/metrics`)).text();
         assert.equal(text.includes(partner.appId), false);
         assert.equal(text.includes(serials[0]!), false);

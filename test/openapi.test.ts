@@ -87,7 +87,7 @@ describe('OpenAPI document and reference', () => {
     }
   });
 
-  test("the caller's document never names the operators' previous copy; the admin application view does", async () => {
+  test("the partner's document never names the operators' previous copy; the admin application view does", async () => {
     /** The paths (`/`-joined keys) at which a schema declares a property `previous`. */
     const declared = (node: unknown, path = ''): string[] => {
       if (node === null || typeof node !== 'object') return [];
@@ -100,7 +100,7 @@ describe('OpenAPI document and reference', () => {
       return found;
     };
     const partner = (await (await fetch(`${service.baseUrl}/openapi.json`)).json()) as unknown;
-    assert.deepEqual(declared(partner), [], 'a caller never gets the copy an amend replaced');
+    assert.deepEqual(declared(partner), [], 'a partner never gets the copy an amend replaced');
     assert.doesNotMatch(JSON.stringify(partner), /"previous"/);
     const admin = (await (await fetch(`${service.baseUrl}/admin/openapi.json`)).json()) as {
       paths: Record<string, unknown>;

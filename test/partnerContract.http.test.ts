@@ -18,7 +18,7 @@ import {
 import { storeNames } from './helpers/stores.ts';
 
 /**
- * Two promises of the caller API held over HTTP on every store: the amend is held to its schema
+ * Two promises of the partner API held over HTTP on every store: the amend is held to its schema
  * like every other operation (`app_id` and `timestamp` required and typed, so no amend skips the
  * replay window or the app check), and the validate-only call answers what the submit would,
  * its conflicts with stored applications included.
@@ -31,7 +31,7 @@ const fieldsOf = (reply: Reply) =>
   );
 
 for (const storeName of storeNames()) {
-  describe(`caller contract on ${storeName}`, () => {
+  describe(`partner contract on ${storeName}`, () => {
     let service: TestService;
     let partner: TestPartner;
     let other: TestPartner;

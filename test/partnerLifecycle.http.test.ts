@@ -14,7 +14,7 @@ import {
 import { storeNames } from './helpers/stores.ts';
 
 /**
- * The caller's side of the lifecycle over HTTP, on every store: the status view with its history,
+ * The partner's side of the lifecycle over HTTP, on every store: the status view with its history,
  * the list (filters, cursor, tenancy, and no skip or repeat while applications arrive), cancel,
  * and the sandbox simulation that exists only with SANDBOX=true.
  */
@@ -25,7 +25,7 @@ interface Page {
 }
 
 for (const storeName of storeNames()) {
-  describe(`caller lifecycle on ${storeName}`, () => {
+  describe(`partner lifecycle on ${storeName}`, () => {
     let service: TestService;
     let partner: TestPartner;
     let apps: Applications;
@@ -73,7 +73,7 @@ for (const storeName of storeNames()) {
       );
       assert.deepEqual(view.history[4]?.details, { carrier: 'SF Express', tracking_no: 'SF1234567890' });
       assert.ok(view.history.slice(0, 4).every((h) => !('details' in h)));
-      assert.ok(!reply.text.includes('operator:'), 'operators stay anonymous to callers');
+      assert.ok(!reply.text.includes('operator:'), 'operators stay anonymous to partners');
     });
 
     describe('cancel', () => {
@@ -189,7 +189,7 @@ for (const storeName of storeNames()) {
         for (let i = 0; i < 3; i++) await apps.submit(other.appId);
       });
 
-      test('the first page has 20 of the caller’s own applications, oldest first, with a cursor', async () => {
+      test('the first page has 20 of the partner’s own applications, oldest first, with a cursor', async () => {
         const reply = await as(lister).list();
         assert.equal(reply.status, 200, reply.text);
         const page = reply.body.data as Page;
@@ -298,7 +298,7 @@ for (const storeName of storeNames()) {
         const all = new Set([...existing, ...arrived]);
         assert.ok(
           seen.every((s) => all.has(s)),
-          'only the caller’s own',
+          'only the partner’s own',
         );
         const order = seen.map((s) => s);
         assert.deepEqual(order, [...order].sort(), 'in creation order: serials sort by creation time');
@@ -324,7 +324,7 @@ for (const storeName of storeNames()) {
       }
     });
 
-    test('with SANDBOX=true a caller drives its own application along the allowed moves only', async () => {
+    test('with SANDBOX=true a partner drives its own application along the allowed moves only', async () => {
       const service = await startService(storeName, { SANDBOX: 'true' });
       try {
         const partner = await newPartner(service);

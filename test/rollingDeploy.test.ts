@@ -73,7 +73,7 @@ describe('a rolling deploy from the earlier release', { skip: skipWithout('earli
           busi_water_no: serial,
           reason: 'changed my mind',
         });
-        /** The answer as a retry must see it again (the timestamp in a body is the caller's own). */
+        /** The answer as a retry must see it again (the timestamp in a body is the partner's own). */
         const answer = (reply: Reply) => ({ status: reply.status, body: reply.body });
 
         // The earlier release alone: two submissions, one cancelled, each with its key.

@@ -93,7 +93,7 @@ for (const storeName of storeNames()) {
         delete body[field];
         const reply = await submit(body);
         if (field === 'app_id' || field === 'timestamp') {
-          // Without them the caller is still known from the token: the field is reported.
+          // Without them the partner is still known from the token: the field is reported.
           assert.equal(reply.status, 422, reply.text);
         }
         assert.equal(reply.status, 422, reply.text);

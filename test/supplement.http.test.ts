@@ -17,7 +17,7 @@ import {
 import { storeNames } from './helpers/stores.ts';
 
 /**
- * A request for more information and the caller's amendment, over HTTP on every store: an operator
+ * A request for more information and the partner's amendment, over HTTP on every store: an operator
  * asks for fields with reason codes; the amend takes exactly those fields, checks the whole
  * application again (duplicates included), stores it encrypted and returns it to IN_REVIEW; an
  * amend beyond the fields or outside the state is refused; a request not answered lapses (EXPIRED)

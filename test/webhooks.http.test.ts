@@ -16,7 +16,7 @@ import {
 import { storeNames } from './helpers/stores.ts';
 
 /**
- * Over HTTP on every store: the caller's event list, the admin webhook routes, and events of real
+ * Over HTTP on every store: the partner's event list, the admin webhook routes, and events of real
  * lifecycle transitions reaching a receiver.
  */
 const FAST = {
@@ -67,7 +67,7 @@ for (const storeName of storeNames()) {
     });
     after(() => service.close());
 
-    test('a caller lists its own events, oldest first, page by page', async () => {
+    test('a partner lists its own events, oldest first, page by page', async () => {
       const seen: EventItem[] = [];
       let cursor: string | null = null;
       do {

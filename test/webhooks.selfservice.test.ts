@@ -17,7 +17,7 @@ import {
 import { storeNames } from './helpers/stores.ts';
 
 /**
- * A caller's own webhook endpoints over HTTP, on every store, with a real receiver that verifies
+ * A partner's own webhook endpoints over HTTP, on every store, with a real receiver that verifies
  * every signature with the `standardwebhooks` package: register, list, test, events of real
  * transitions (reason codes included), deliveries and attempts, rotation with an overlap,
  * redelivery, disable, enable, delete; another app's endpoint answers like an unknown one; the

@@ -24,7 +24,7 @@ import { SYSTEM } from '../../src/audit/actor.ts';
 /**
  * Contract: the test traffic of this run passes through Stoplight Prism's validating proxy (made
  * by others, from npm) against the service's own /openapi.json, and no response violates it. The
- * traffic: the happy path of every caller route and the main admin routes, each error class the
+ * traffic: the happy path of every partner route and the main admin routes, each error class the
  * routes document (400, 401, 403, 404, 409, 413, 415, 422, 429), and generated hostile cases. A
  * canary first proves that Prism does report a violation.
  */
@@ -73,7 +73,7 @@ describe('chaos: contract through a validating proxy', () => {
       AUTH_FAILURE_BURST: '100000',
       AUTH_FAILURES_PER_MINUTE: '100000',
     });
-    // The caller API's document and the admin API's, together: the traffic below uses both.
+    // The partner API's document and the admin API's, together: the traffic below uses both.
     const document = await servedDocuments(service.baseUrl);
     const validator = await contractValidator(document);
 
@@ -148,7 +148,7 @@ describe('chaos: contract through a validating proxy', () => {
     const applicant = () => uniqueApplicant(n++, partner.appId);
 
     try {
-      // Happy paths of every caller route.
+      // Happy paths of every partner route.
       const submitted = await statusOf(
         'submit',
         200,

@@ -52,7 +52,7 @@ for (const storeName of storeNames()) {
         const otherOwn = await call(PATHS.apply, other, uniqueApplicant(n++, other.appId));
         assert.equal(otherOwn.status, 200);
 
-        // Every caller route that takes a serial answers for another app's exactly as for none.
+        // Every partner route that takes a serial answers for another app's exactly as for none.
         const asOther = (path: string, extra: Record<string, unknown>) =>
           call(path, other, { app_id: other.appId, timestamp: nowSeconds(), ...extra });
         const probes: [string, Record<string, unknown>][] = [

@@ -52,7 +52,7 @@ import {
 
 /**
  * The contract, checked by tools nobody here wrote: every operation of the served documents (the
- * caller API's and the admin API's, reads and writes) is driven through Stoplight Prism's
+ * partner API's and the admin API's, reads and writes) is driven through Stoplight Prism's
  * validating proxy with requests generated from the documents themselves: the example or a value
  * built from the schema, requests generated from the schemas (fast-check), and one variation per
  * constraint, each breaking that constraint alone. It fails on a 5xx, on a status or a `code` its
@@ -127,7 +127,7 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
     await service?.close();
   });
 
-  /** What must be real in a request: serials in the right state, ids that exist, the caller's app. */
+  /** What must be real in a request: serials in the right state, ids that exist, the partner's app. */
   async function fixturesFor(operation: Operation): Promise<{
     path: Record<string, string>;
     fields: Json;

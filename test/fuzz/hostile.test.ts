@@ -13,7 +13,7 @@ import { PATHS } from '../../src/http/paths.ts';
 
 /**
  * Hostile input over real HTTP: fast-check generates requests (arbitrary JSON, valid requests with
- * one thing wrong, raw bytes under assorted content types) for every caller route, and every answer
+ * one thing wrong, raw bytes under assorted content types) for every partner route, and every answer
  * must be a 2xx or a 4xx envelope that names a field, a header or the body; never a 5xx, a stack
  * trace, a framework fingerprint or an echo of the input. Every answer is also checked against the
  * service's OpenAPI document with Prism's validator. 500 cases in `npm test`, 10,000 in

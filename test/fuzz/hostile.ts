@@ -10,7 +10,7 @@ import { identityValues } from '../chaos/support/leaks.ts';
  * always the envelope, and a 4xx whose message (and every listed problem) names a field, a header
  * or the body. Three families: arbitrary JSON; a valid request with exactly one thing wrong (type,
  * size, nesting, control characters, invalid UTF-8, prototype keys, numbers out of range, duplicate
- * keys, injection strings...); and raw bytes with assorted content types, on every caller route.
+ * keys, injection strings...); and raw bytes with assorted content types, on every partner route.
  */
 
 export type Route = 'token' | 'apply' | 'validate' | 'query' | 'codes' | 'list' | 'cancel' | 'events';
@@ -39,7 +39,7 @@ export interface HostileCase {
 export interface FuzzTarget {
   appId: string;
   appSecret: string;
-  /** Serials of the caller's applications, for query and cancel. */
+  /** Serials of the partner's applications, for query and cancel. */
   serials: string[];
 }
 

@@ -5,7 +5,7 @@ import { newPartner, startService, type Reply, type TestService } from './servic
 
 /**
  * The admin API's test bench, shared by the admin test files (sessions, roles, applications,
- * management, audit): a service on one store, a caller, one operator per role, a request helper
+ * management, audit): a service on one store, a partner, one operator per role, a request helper
  * and a snapshot of everything a refused request could have changed. Call it inside a `describe`:
  * it registers the suite's `before` and `after`, and its fields are set once `before` has run.
  */

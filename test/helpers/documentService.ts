@@ -40,7 +40,7 @@ export async function startDocumentService(
   };
 }
 
-/** The caller's status view of the application, over HTTP. */
+/** The partner's status view of the application, over HTTP. */
 export async function queryStatus(service: TestService, partner: TestPartner, serial: string) {
   const reply = await post(
     service.baseUrl,

@@ -95,7 +95,7 @@ export async function loginAs(
   return { username, role, token: data.token, csrf: data.csrf_token };
 }
 
-/** The caller as the domain sees it, for submitting without HTTP (no rate limit in the way). */
+/** The partner as the domain sees it, for submitting without HTTP (no rate limit in the way). */
 export function partnerOf(appId: string): Partner {
   return { appId, rateLimitPerSecond: null, rateLimitBurst: null, concurrencyLimit: null };
 }
@@ -143,7 +143,7 @@ export function pathTo(status: Status): Status[] {
   return path;
 }
 
-/** One move as whoever may make it: a reviewer where one may, else the caller, else the system. */
+/** One move as whoever may make it: a reviewer where one may, else the partner, else the system. */
 export async function move(service: TestService, serial: string, to: Status, appId: string) {
   const { status: from } = await service.ctx.store.db
     .selectFrom('applications')

@@ -16,7 +16,7 @@ import { screeningRunner, screeningSettled, submitOver, unList, uploadList } fro
  * The issuer's alert: a list import finds a customer whose card is already delivered. The issuer's
  * own endpoint (a real HTTP server here) receives exactly one alert, signed as Standard Webhooks
  * specifies and verified with the `standardwebhooks` package, after a refused first attempt; the
- * admin feed lists it; the caller's events, webhooks and status view show nothing of it.
+ * admin feed lists it; the partner's events, webhooks and status view show nothing of it.
  */
 const LIST = unList({
   dataId: 2,
@@ -98,7 +98,7 @@ for (const storeName of storeNames()) {
       );
     const importList = () => uploadList(service, admin.token, LIST);
     const settled = (what: string) => screeningSettled(service, what);
-    /** The ids of every event of the caller's applications (each one's `webhook-id`). */
+    /** The ids of every event of the partner's applications (each one's `webhook-id`). */
     const partnerEventIds = async () =>
       new Set(
         (
@@ -109,7 +109,7 @@ for (const storeName of storeNames()) {
             .execute()
         ).map((row) => row.event_id),
       );
-    /** What the caller could ever hear of an application: its events and their webhook deliveries. */
+    /** What the partner could ever hear of an application: its events and their webhook deliveries. */
     const counts = async (serial: string) => {
       const db = service.ctx.store.db;
       const events = await db
@@ -208,12 +208,12 @@ for (const storeName of storeNames()) {
           'the ordinary applicant is no alert',
         );
 
-        // The caller: the same status view, no event, no webhook delivery, nothing received.
+        // The partner: the same status view, no event, no webhook delivery, nothing received.
         await new Promise((resolve) => setTimeout(resolve, 200));
         assert.equal((await query(delivered)).text, before.view);
         const afterwards = await counts(delivered);
         assert.deepEqual(afterwards, { events: before.events, deliveries: before.deliveries });
-        assert.deepEqual(await partnerEventIds(), heardBefore, 'no new event for the caller');
+        assert.deepEqual(await partnerEventIds(), heardBefore, 'no new event for the partner');
         assert.deepEqual(
           new Set(partnerReceiver.received.map((r) => r.id)),
           heardBefore,

@@ -14,7 +14,7 @@ import { storeNames } from '../helpers/stores.ts';
 import { screeningRunner, screeningSettled, submitOver, unList, uploadList } from './screeningHelpers.ts';
 
 /**
- * A sandbox simulation is the caller's own request: refusing it on a hit would tell the caller
+ * A sandbox simulation is the partner's own request: refusing it on a hit would tell the partner
  * what screening found, and it makes no card (the number is drawn at submission; a simulated
  * CARD_ISSUED or SHIPPED only records a state, marked simulated). So it is not held, and says
  * nothing; the hit stays open, and every operator's move stays held (docs/SCREENING.md).
@@ -81,7 +81,7 @@ for (const storeName of storeNames()) {
         assert.equal(held.status, 409, held.text);
         assert.equal(held.body.code, 40940);
 
-        // The caller's simulation: every move answered as without a hit, no word of screening.
+        // The partner's simulation: every move answered as without a hit, no word of screening.
         for (const status of ['IN_REVIEW', 'APPROVED', 'CARD_ISSUED']) {
           const reply = await simulate(simulated, status);
           assert.equal(reply.status, 200, reply.text);

@@ -9,8 +9,8 @@ import { screenPending, submitOver, unList } from './screeningHelpers.ts';
 
 /**
  * Screening over HTTP on every store: an admin imports a list, a listed applicant submitted by a
- * caller is held (approve refused with a clear error), cleared only by two different operators,
- * or rejected; the caller sees `risk_policy`, never `sanctions_hit`, and nothing of the hit.
+ * partner is held (approve refused with a clear error), cleared only by two different operators,
+ * or rejected; the partner sees `risk_policy`, never `sanctions_hit`, and nothing of the hit.
  */
 const LIST = unList({
   dataId: 1,
@@ -85,7 +85,7 @@ for (const storeName of storeNames()) {
       assert.equal((status.body.data as { in_force: unknown[] }).in_force.length, 1);
     });
 
-    test('a listed applicant is held until two different operators clear the hit; the caller learns nothing', async () => {
+    test('a listed applicant is held until two different operators clear the hit; the partner learns nothing', async () => {
       const listed = await submit(true);
       const ordinary = await submit(false);
       const before = (await query(listed)).text;
@@ -130,7 +130,7 @@ for (const storeName of storeNames()) {
         ).items.map((item) => item.busi_water_no);
       assert.ok((await queue()).includes(listed), 'the queue filters on open hits');
       assert.ok(!(await queue()).includes(ordinary));
-      // The caller's view is what it was: the same status, no word of screening.
+      // The partner's view is what it was: the same status, no word of screening.
       assert.equal((await query(listed)).text, before);
 
       const { reviewer, admin } = bench.operators;
@@ -264,7 +264,7 @@ for (const storeName of storeNames()) {
           assert.ok(!text.includes(quoted), `a viewer never sees ${quoted}`);
     });
 
-    test('a rejection on a hit reaches the caller as risk_policy, never sanctions_hit', async () => {
+    test('a rejection on a hit reaches the partner as risk_policy, never sanctions_hit', async () => {
       const listed = await submit(true);
       await screenPending(bench.service);
       const hit = (await show(listed)).screening_hits[0]!;

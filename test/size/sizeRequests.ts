@@ -5,13 +5,13 @@ import { newPartner, nowSeconds, post, type TestPartner, type TestService } from
 import { endpointOf } from './growTables.ts';
 
 /**
- * Every request of the caller and admin APIs whose cost could grow with the tables (issue 28's
- * table, and the flat ones beside them), with what each needs: a caller that owns a twentieth of
+ * Every request of the partner and admin APIs whose cost could grow with the tables (issue 28's
+ * table, and the flat ones beside them), with what each needs: a partner that owns a twentieth of
  * the applications (app 0 of the fixture), its webhook endpoint, an operator with a year of
  * reveals behind it, and a few applications submitted through the API (real payloads).
  */
 export const SIZE_OPERATOR = 'size-reviewer';
-/** The fixture's apps: the measured caller is the first. */
+/** The fixture's apps: the measured partner is the first. */
 export const SIZE_APPS = 20;
 
 export interface SizeRequest {
@@ -27,7 +27,7 @@ export interface SizeSetup {
   otherApps: string[];
 }
 
-/** The caller and the operator, before the tables grow (the fixture needs their names). */
+/** The partner and the operator, before the tables grow (the fixture needs their names). */
 export async function prepareSizeSetup(service: TestService): Promise<SizeSetup> {
   const partner = await newPartner(service, 'size partner');
   const operator = await newOperator(service, 'reviewer', SIZE_OPERATOR);
@@ -101,8 +101,8 @@ export async function sizeRequests(service: TestService, setup: SizeSetup): Prom
       },
     },
     { name: 'query', send: partnerPost(PATHS.query, { busi_water_no: mine[0] }) },
-    { name: 'caller list', send: partnerPost(PATHS.list, {}) },
-    { name: 'caller list by status', send: partnerPost(PATHS.list, { status: 'IN_REVIEW' }) },
+    { name: 'partner list', send: partnerPost(PATHS.list, {}) },
+    { name: 'partner list by status', send: partnerPost(PATHS.list, { status: 'IN_REVIEW' }) },
     { name: 'events list', send: partnerPost(PATHS.events, {}) },
     {
       name: 'events list, deep cursor',
@@ -110,7 +110,7 @@ export async function sizeRequests(service: TestService, setup: SizeSetup): Prom
     },
     { name: 'events list, type filter', send: partnerPost(PATHS.events, { type: 'application.in_review' }) },
     {
-      name: 'caller deliveries of an endpoint',
+      name: 'partner deliveries of an endpoint',
       send: partnerPost(PATHS.webhookDeliveries, { endpoint_id: endpoint }),
     },
     { name: 'admin deliveries of an endpoint', send: admin('GET', `/webhooks/${endpoint}/deliveries`) },

@@ -10,7 +10,7 @@ import { interleavedMediansMs } from './sizeRequests.ts';
 import { sizedService } from './sizedService.ts';
 
 /**
- * `npm run test:size`: every request of the caller and admin APIs at 1,000,000 applications (with
+ * `npm run test:size`: every request of the partner and admin APIs at 1,000,000 applications (with
  * their history, events, deliveries and audit rows, grown by SQL) on each store. Each statement a
  * request runs is planned at that size (no full scan of a large table, no node reading or sorting
  * more than a few pages), and the request's median of 20 over HTTP stays within twice its median

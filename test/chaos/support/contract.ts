@@ -86,7 +86,7 @@ export type ServedDocument = Record<string, unknown> & {
   components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
 };
 
-/** The caller API's document and the admin API's as the service serves them, as one document. */
+/** The partner API's document and the admin API's as the service serves them, as one document. */
 export async function servedDocuments(baseUrl: string): Promise<ServedDocument> {
   const served = async (path: string) => (await (await fetch(`${baseUrl}${path}`)).json()) as ServedDocument;
   const partner = await served('/openapi.json');
