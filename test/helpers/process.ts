@@ -31,7 +31,13 @@ export async function spawnService(env: Record<string, string>, main = MAIN): Pr
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let signal: NodeJS.Signals | null = null;
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code, by) => {
+      signal = by;
+      resolve(code);
+    }),
+  );
   createInterface({ input: child.stderr! }).on('line', (line) => output.push(line));
   const baseUrl = await new Promise<string>((resolve, reject) => {
     // A ceiling for the start, derived from the machine's load (a cold start takes 1-2 s idle).
@@ -52,7 +58,8 @@ export async function spawnService(env: Record<string, string>, main = MAIN): Pr
       // A start that fails ends the wait, and its ceiling with it: a pending timer would keep the
       // test file's process alive for the whole ceiling after its last test.
       clearTimeout(timer);
-      reject(new Error(`service exited with ${code}:\n${output.join('\n')}`));
+      const how = signal === null ? `exited with ${code}` : `was ended by ${signal}`;
+      reject(new Error(`service ${how} before it listened:\n${output.join('\n')}`));
     });
   });
   return { child, baseUrl, output, exited };
