@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Updateable } from 'kysely';
 import type { Store } from '../store/connect.ts';
-import type { ScreeningHitState } from '../store/screeningTables.ts';
+import { OPEN_HIT_STATES } from '../store/screeningTables.ts';
 import type { ApplicationsTable, Database, EventsTable, ReviewClaimsTable } from '../store/tables.ts';
 
 export type { SubmissionRows } from '../store/connect.ts';
@@ -104,9 +104,6 @@ export interface ApplicationFilter {
   /** Only applications a sanctions screening hit holds (unresolved, or cleared by one operator). */
   screeningOpen?: boolean | undefined;
 }
-
-/** The states of a screening hit that holds its application: unresolved, or cleared by one operator. */
-const OPEN_HIT_STATES: readonly ScreeningHitState[] = ['unresolved', 'clearing'];
 
 const SUMMARY_COLUMNS = [
   'busi_water_no',

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { ScreeningHitsTable, ScreeningListsTable } from '../store/screeningTables.ts';
+import {
+  OPEN_HIT_STATES,
+  type ScreeningHitsTable,
+  type ScreeningListsTable,
+} from '../store/screeningTables.ts';
 import type { Database } from '../store/tables.ts';
 import type { ListEntry, ListName } from './listEntry.ts';
 import type { ScreeningMatch } from './screeningIndex.ts';
@@ -166,7 +170,7 @@ export async function screeningAlerts(
       eb.fn.countAll<number>().as('open'),
       eb.fn.sum<number>('after_delivery').as('delivered'),
     ])
-    .where('state', 'in', ['unresolved', 'clearing'])
+    .where('state', 'in', OPEN_HIT_STATES)
     .executeTakeFirstOrThrow();
   return { open_hits: Number(row.open), delivered_alerts: Number(row.delivered ?? 0) };
 }

@@ -20,6 +20,9 @@ export interface ScreeningEntriesTable {
 
 export type ScreeningHitState = 'unresolved' | 'clearing' | 'cleared' | 'confirmed';
 
+/** The states of a screening hit that holds its application: unresolved, or cleared by one operator. */
+export const OPEN_HIT_STATES: readonly ScreeningHitState[] = ['unresolved', 'clearing'];
+
 export interface ScreeningHitsTable {
   id: string;
   busi_water_no: string;
