@@ -1,10 +1,18 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
-import { checkConsole, checkLayers, DOMAIN_RANKS, layerOf } from '../scripts/checkLayers.ts';
+import {
+  checkConsole,
+  checkLayers,
+  checkWalks,
+  DOMAIN_RANKS,
+  layerOf,
+  MAX_WALK_STEPS,
+  readWalks,
+} from '../scripts/checkLayers.ts';
 
 const SRC = fileURLToPath(new URL('../src', import.meta.url));
 const WEB = fileURLToPath(new URL('../web/src', import.meta.url));
@@ -29,6 +37,18 @@ describe('the architecture of src/', () => {
     const report = checkLayers(SRC);
     assert.deepEqual(report.queries, []);
     assert.deepEqual(report.staleQueries, []);
+  });
+
+  test("walks docs/ARCHITECTURE.md's two walks one way, each within the steps it is allowed", () => {
+    const walks = readWalks(readFileSync(new URL('../docs/ARCHITECTURE.md', import.meta.url), 'utf8'), SRC);
+    assert.deepEqual(
+      walks.map((walk) => walk.name),
+      ['A partner submits', 'An operator moves an application'],
+    );
+    for (const walk of walks) assert.ok(walk.steps.length <= MAX_WALK_STEPS, walk.name);
+    assert.deepEqual(walks[0]!.steps[0], ['http/routes/applicationRoutes.ts']);
+    assert.deepEqual(walks[1]!.steps[2], ['applications/changeState.ts']);
+    assert.deepEqual(checkWalks(walks, SRC), []);
   });
 
   test("the console's modules have no circle", () => {
@@ -166,6 +186,53 @@ describe('the check itself', () => {
       const report = checkLayers(root, { queriesPending: ['operators/sessions.ts', 'keys/rotate.ts'] });
       assert.deepEqual(report.queries.sort(), ['partners/credentials.ts', 'retention/erase.ts']);
       assert.deepEqual(report.staleQueries, ['keys/rotate.ts']);
+    } finally {
+      rmSync(root, { recursive: true });
+    }
+  });
+
+  test('reads a walk without its bracketed helpers, and finds a step importing one above it', () => {
+    const root = tree({
+      'http/route.ts': "import { submit } from '../applications/submit.ts';\n",
+      'applications/submit.ts':
+        "import { rows } from '../store/rows.ts';\nimport { pure } from './pure.ts';\n",
+      'applications/pure.ts': 'export const pure = 1;\n',
+      'store/rows.ts': 'export const rows = 1;\n',
+    });
+    const markdown = [
+      '# Architecture',
+      '## Two walks',
+      '**A partner submits**: 3 files.',
+      '',
+      '1. `http/route.ts`: the route',
+      '2. `applications/submit.ts`: builds the rows [`applications/pure.ts`,',
+      '   `applications/pure.ts`] (declared in `store/rows.ts`)',
+      '3. `store/rows.ts` or `store/gone.ts`: the store',
+      '## Conventions',
+      '1. `http/route.ts`: not a step',
+    ].join('\n');
+    try {
+      const walks = readWalks(markdown, root);
+      assert.deepEqual(walks, [
+        {
+          name: 'A partner submits',
+          steps: [['http/route.ts'], ['applications/submit.ts'], ['store/rows.ts']],
+        },
+      ]);
+      assert.deepEqual(checkWalks(walks, root), []);
+      writeFileSync(join(root, 'store/rows.ts'), "import { submit } from '../applications/submit.ts';\n");
+      assert.deepEqual(checkWalks(walks, root), [
+        'A partner submits: store/rows.ts (step 3) imports applications/submit.ts, above it',
+      ]);
+      const long = {
+        name: 'long',
+        steps: Array.from({ length: MAX_WALK_STEPS + 1 }, () => ['http/route.ts']),
+      };
+      assert.deepEqual(checkWalks([long], root), [`long: 9 steps, more than ${MAX_WALK_STEPS}`]);
+      assert.deepEqual(checkWalks([{ name: 'empty', steps: [[]] }], root), [
+        'empty: step 1 names no file of src/',
+      ]);
+      assert.deepEqual(checkWalks([], root), ['no walk found under "## Two walks"']);
     } finally {
       rmSync(root, { recursive: true });
     }
