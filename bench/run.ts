@@ -19,6 +19,7 @@ import { pacedInThread } from './pacedThread.ts';
 import { PINNING, startServer, storeServersCpuMs, type Server } from './processes.ts';
 import { seedApplications, seededSerial } from './seed.ts';
 import { growStore, sizeLoads, sizeRatios, type SizeLoads } from './size.ts';
+import { rescreenRate } from './rescreen.ts';
 import { screeningBenchmark } from './screening.ts';
 
 /**
@@ -34,7 +35,9 @@ import { screeningBenchmark } from './screening.ts';
  * `reads` (status query and list at 10k and 1M rows), `size` (submit, duplicate flood, query, list
  * and events list on an empty store and at 1M applications with a year of history, and the
  * ratio), `cold` (start to listening), `screen` (sanctions screening of one applicant against
- * 30,000 listed names, bench/screening.ts), `counters` (submit on SQLite with the counter
+ * 30,000 listed names, bench/screening.ts), `rescreen` (the worker's re-screen of stored
+ * applications after a list import, against reading and screening them in one process,
+ * bench/rescreen.ts), `counters` (submit on SQLite with the counter
  * triggers and without, only when asked for).
  */
 const SMOKE = process.env['BENCH_SMOKE'] === '1';
@@ -44,12 +47,17 @@ const RUNS = SMOKE ? 1 : Number(process.env['BENCH_RUNS'] ?? 3);
 const SMALL = SMOKE ? 1_000 : 10_000;
 const LARGE = SMOKE ? 5_000 : Number(process.env['BENCH_LARGE'] ?? 1_000_000);
 const PG_URL = process.env['DATABASE_URL'];
+/** Stored applications the re-screen part screens. */
+const RESCREEN_COUNT = SMOKE ? 1_000 : Number(process.env['BENCH_RESCREEN'] ?? 100_000);
 const KEYS = `b1:${randomBytes(32).toString('base64')}`;
 /**
- * Which parts to run (comma-separated): submit, dup, half, reads, size, cold, screen, counters.
+ * Which parts to run (comma-separated): submit, dup, half, reads, size, cold, screen, rescreen,
+ * counters.
  * All but counters by default.
  */
-const PARTS = new Set((process.env['BENCH_PARTS'] ?? 'submit,dup,half,reads,size,cold,screen').split(','));
+const PARTS = new Set(
+  (process.env['BENCH_PARTS'] ?? 'submit,dup,half,reads,size,cold,screen,rescreen').split(','),
+);
 const UNLIMITED = {
   RATE_LIMIT_PER_SECOND: '1000000',
   RATE_LIMIT_BURST: '1000000',
@@ -586,6 +594,16 @@ try {
   const counters = PARTS.has('counters') ? await counterCost() : undefined;
   const cold = PARTS.has('cold') ? await coldStart() : undefined;
   const screening = PARTS.has('screen') ? await screeningBenchmark(SMOKE) : undefined;
+  const rescreen: Partial<Record<TargetName, unknown>> = {};
+  if (PARTS.has('rescreen'))
+    for (const target of TARGETS.filter((t) => t !== 'pgbouncer')) {
+      const env = storeEnv(target);
+      try {
+        rescreen[target] = await rescreenRate(env, RESCREEN_COUNT);
+      } finally {
+        await dropSchema(env);
+      }
+    }
   const results = {
     at: started.toISOString(),
     machine: {
@@ -613,6 +631,7 @@ try {
     counters,
     coldStart: cold,
     screening,
+    rescreen,
   };
 
   console.log(
@@ -650,6 +669,10 @@ try {
   }
   console.log('Cold start to listening on SQLite:', JSON.stringify(cold));
   console.log('Screening one applicant (ms; p50/p99 of the best of 3):', JSON.stringify(screening, null, 1));
+  console.log(
+    'Re-screen after a list import (applications a minute; worker / baseline):',
+    JSON.stringify(rescreen, null, 1),
+  );
   console.log(`load average at end ${loadavg()[0]!.toFixed(2)}`);
   if (!SMOKE) {
     const file = new URL(`./results/${started.toISOString().replace(/[:.]/g, '-')}.json`, import.meta.url);

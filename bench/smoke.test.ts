@@ -28,6 +28,7 @@ test('the benchmark runs end to end (BENCH_SMOKE=1)', { timeout: CEILING_MS + 10
   assert.match(stdout, /Duplicate flood: \{\n "sqlite": \{\n {2}"rps"/);
   assert.match(stdout, /At size \(requests\/s[^\n]*\{\n "sqlite": \{\n {2}"applications": 5000/);
   assert.match(stdout, /Cold start to listening on SQLite/);
+  assert.match(stdout, /Re-screen after a list import[^\n]*\{\n "sqlite": \{\n {2}"applications": 1000/);
   if (process.env['DATABASE_URL']) {
     assert.match(stdout, /ratio service \/ floor on postgres: [0-9.]+/);
     assert.match(stdout, /ratio service \/ floor on pgbouncer: [0-9.]+/);

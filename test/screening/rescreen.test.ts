@@ -1,23 +1,19 @@
 import assert from 'node:assert/strict';
-import { createReadStream } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { importList } from '../../src/screening/importList.ts';
-import { ScreeningIndex } from '../../src/screening/screeningIndex.ts';
 import { newPartner, startService, type TestService } from '../helpers/service.ts';
 import { storeNames } from '../helpers/stores.ts';
 import { spawnWorker, stopWorker } from '../helpers/worker.ts';
-import { labelledApplicants, labelledListEntries } from './labelledSet.ts';
+import { seedRescreen } from './rescreenStore.ts';
 
 /**
  * The re-screen after a list import, on every store: 100,000 stored applications (seeded by SQL,
  * each with its own encrypted payload: ordinary names, and a few planted variants of listed names)
- * are screened by `cardapply worker` at 20,000 a minute or more; the worker is killed (SIGKILL)
- * midway and a new one resumes from the progress kept in the job, and exactly the planted
- * applications are flagged.
+ * are screened by `cardapply worker`; the worker is killed (SIGKILL) a third of the way and a new
+ * one resumes from the progress kept in the job, and exactly the planted applications are flagged.
+ * The rate is printed, not asserted: the target (20,000 a minute or more) is the benchmark's
+ * (`npm run bench`, part `rescreen`), measured beside a baseline on a quiet machine.
  */
 const COUNT = Number(process.env['RESCREEN_COUNT'] ?? 100_000);
-const PLANT_EVERY = 5_000;
-const serial = (i: number) => `RESCREEN${String(i).padStart(24, '0')}`;
 
 async function waitFor<T>(what: string, read: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -32,57 +28,16 @@ async function waitFor<T>(what: string, read: () => Promise<T | undefined>, time
 for (const storeName of storeNames()) {
   describe(`re-screen on ${storeName}`, () => {
     let service: TestService;
-    const planted = new Set<string>();
+    let planted = new Set<string>();
 
     before(async () => {
       service = await startService(storeName);
       const { appId } = await newPartner(service, 'rescreen partner');
-      const entries = await labelledListEntries();
-      const index = new ScreeningIndex([{ list: 'un', versionId: 'local', entries }]);
-      // Ordinary: those no list entry matches (the false positives are measured elsewhere).
-      const ordinary = labelledApplicants('ordinary.tsv').filter((o) => index.screen(o, 0.9).length === 0);
-      // Planted: variants that the screening finds (recall is measured elsewhere).
-      const variants = labelledApplicants('variants.tsv').filter((v) => index.screen(v, 0.9).length > 0);
-      const { ctx } = service;
-      const now = ctx.now();
-      for (let start = 0; start < COUNT; start += 1000) {
-        const rows = [];
-        for (let i = start; i < Math.min(COUNT, start + 1000); i++) {
-          const plant = i % PLANT_EVERY === 0;
-          const person = plant
-            ? variants[(i / PLANT_EVERY) % variants.length]!
-            : ordinary[i % ordinary.length]!;
-          if (plant) planted.add(serial(i));
-          const payload = { ...person, label: undefined, cert_id: `R${String(i).padStart(9, '0')}` };
-          rows.push({
-            busi_water_no: serial(i),
-            app_id: appId,
-            status: i % 7 === 0 ? 'DELIVERED' : 'SUBMITTED',
-            status_reason: null,
-            cert_type: '01',
-            cert_hash: `rescreen${i}`,
-            active_cert_hash: null,
-            card_no_hash: `rescreencard${i}`,
-            card_no_masked: '539966******0000',
-            payload_enc: ctx.keyRing.encrypt(JSON.stringify(payload), serial(i)),
-            key_id: 'k',
-            version: 1,
-            created_at: now,
-            updated_at: now,
-          });
-        }
-        await ctx.store.db.insertInto('applications').values(rows).execute();
-      }
-      await importList(ctx, {
-        list: 'un',
-        source: createReadStream(new URL('./labelled/list.xml', import.meta.url)),
-        actor: 'system',
-        origin: 'test',
-      });
+      planted = await seedRescreen(service.ctx, appId, COUNT);
     });
     after(() => service.close());
 
-    test(`${COUNT} applications at 20,000 a minute or more, resumed after SIGKILL, exactly the planted flagged`, async () => {
+    test(`${COUNT} applications, resumed after SIGKILL, exactly the planted flagged`, async () => {
       const db = service.ctx.store.db;
       const job = async () =>
         db
@@ -113,7 +68,6 @@ for (const storeName of storeNames()) {
       console.log(
         `re-screen on ${storeName}: ${perMinute} applications a minute (${killAt.n} screened when killed)`,
       );
-      assert.ok(perMinute >= 20_000, `${perMinute} a minute`);
 
       // The killed worker's lease runs out (10 s); the next worker resumes from the stored progress.
       const second = await spawnWorker(service.target.env);
