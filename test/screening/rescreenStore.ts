@@ -7,7 +7,7 @@ import { labelledApplicants, labelledListEntries } from './labelledSet.ts';
 /** One application in this many is a planted variant of a listed name. */
 const PLANT_EVERY = 5_000;
 
-export const rescreenSerial = (i: number) => `RESCREEN${String(i).padStart(24, '0')}`;
+const rescreenSerial = (i: number) => `RESCREEN${String(i).padStart(24, '0')}`;
 
 /**
  * A store ready for a re-screen (test/screening/rescreen.test.ts, bench/rescreen.ts): `count`
