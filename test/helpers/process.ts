@@ -32,8 +32,10 @@ export async function spawnService(env: Record<string, string>, main = MAIN): Pr
   });
   const output: string[] = [];
   let signal: NodeJS.Signals | null = null;
+  // 'close', not 'exit': it comes once stdout and stderr are read to their end, so a process that
+  // dies at start is reported with its last lines (a V8 fatal error, say), not before them.
   const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code, by) => {
+    child.once('close', (code, by) => {
       signal = by;
       resolve(code);
     }),
