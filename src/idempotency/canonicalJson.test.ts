@@ -32,4 +32,13 @@ describe('requestHash', () => {
     assert.notEqual(requestHash('op', body), requestHash('other', body));
     assert.match(requestHash('op', body), /^[0-9a-f]{64}$/);
   });
+
+  test('is the stored form every release wrote: SHA-256 of the operation, a newline, the canonical body', () => {
+    // From coreutils, not Node: printf 'application.submit\n{"a":"x","b":2}' | sha256sum. Records
+    // written by an earlier release replay only while this stays the same (a rolling deploy).
+    assert.equal(
+      requestHash('application.submit', { timestamp: 1, b: 2, a: 'x' }),
+      'd3f78b30ae2a4762f31fd03f7bf78c4ed54dd9964570f8c245330c7dbc92b851',
+    );
+  });
 });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * JSON text with the keys of every object sorted: two bodies that differ only in key order or
@@ -22,5 +22,5 @@ export function canonicalJson(value: unknown): string {
  */
 export function requestHash(operation: string, body: Readonly<Record<string, unknown>>): string {
   const { timestamp: _timestamp, ...content } = body;
-  return createHash('sha256').update(operation).update('\n').update(canonicalJson(content)).digest('hex');
+  return hash('sha256', `${operation}\n${canonicalJson(content)}`, 'hex');
 }

@@ -5,6 +5,14 @@ import { checkPayPassword, md5Hex, weakSixDigitPasswords, type PayPasswordInput 
 const verdict = (input: PayPasswordInput) => checkPayPassword(input)[0]?.error ?? 'ok';
 
 describe('checkPayPassword', () => {
+  test('refuses the digests as other tools write them (md5sum), not only as md5Hex does', () => {
+    // printf '' | md5sum; printf '123456' | md5sum; printf '704193' | md5sum
+    assert.equal(verdict({ pay_pwd: 'd41d8cd98f00b204e9800998ecf8427e' }), 'payPwdWeak');
+    assert.equal(verdict({ pay_pwd: 'E10ADC3949BA59ABBE56E057F20F883E' }), 'payPwdWeak');
+    assert.equal(verdict({ pay_pwd: '97b24f7696e25258fabac36171807fe5' }), 'ok');
+    assert.equal(md5Hex('704193'), '97b24f7696e25258fabac36171807fe5');
+  });
+
   const cases: [string, string, string][] = [
     ['strong, lower case', md5Hex('704193'), 'ok'],
     ['strong, upper case', md5Hex('704193').toUpperCase(), 'ok'],

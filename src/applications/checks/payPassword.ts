@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { problem, type FieldProblem } from '../../errors/problems.ts';
 
 /**
@@ -22,8 +22,9 @@ const FORMAT = {
   rule_zh: '须为支付密码的 MD5 摘要：32位十六进制数字',
 } as const;
 
+/** One-shot `hash`, not `createHash`: no Hash object per digest, half the time (several per request). */
 export function md5Hex(text: string): string {
-  return createHash('md5').update(text, 'utf8').digest('hex');
+  return hash('md5', text, 'hex');
 }
 
 const NOTORIOUS = [
