@@ -1,3 +1,4 @@
+import { scheduler } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { openPayload } from '../record/sealedPayload.ts';
 import { isErasedPayload } from '../record/erasure.ts';
@@ -10,6 +11,13 @@ import { insertHits } from './screeningRepository.ts';
 
 /** The application fields screening reads; an amend of any of them screens again. */
 export const SCREENED_FIELDS = ['name', 'name_en', 'birthday', 'country', 'cert_id', 'cert_type'] as const;
+
+/**
+ * The longest the loop screens before it lets the event loop run: it runs in the service's process
+ * beside the requests, and a relay batch of a hundred applications screened in one go held every
+ * request for up to 40 ms (the half-rate benchmark's tail).
+ */
+const SLICE_MS = 4;
 
 export interface StoredRow {
   busi_water_no: string;
@@ -39,7 +47,12 @@ export async function screenApplications(
 ): Promise<ScreenedCount> {
   const count: ScreenedCount = { screened: 0, hits: 0, unreadable: 0 };
   const found: Parameters<typeof insertHits>[1][number][] = [];
+  let sliceStart = performance.now();
   for (const row of rows) {
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await scheduler.yield();
+      sliceStart = performance.now();
+    }
     let payload;
     try {
       payload = openPayload(ctx.keyRing, row.busi_water_no, row.payload_enc);
