@@ -45,9 +45,12 @@ export const screeningJob: JobKind = {
       (job.payload as { serials?: string[] } | null)?.serials ??
       (job.busi_water_no === null ? [] : [job.busi_water_no]);
     if (serials.length === 0) return { outcome: 'failed', error: 'no application' };
+    const index = await screeningIndexFor(ctx.store);
+    // No list in force: nothing to match, so nothing to decrypt (an import re-screens everything).
+    if (index.entries.length === 0) return { outcome: 'done' };
     const rows = await sealedApplications(ctx.store.db, serials);
     if (rows.length === 0) return { outcome: 'done' };
-    await screenApplications(ctx, await screeningIndexFor(ctx.store), rows, log);
+    await screenApplications(ctx, index, rows, log);
     return { outcome: 'done' };
   },
 };
