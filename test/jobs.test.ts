@@ -206,6 +206,47 @@ for (const storeName of storeNames()) {
       );
     });
 
+    test('runs claimed together start a turn apart, so that requests are answered between them', async () => {
+      // Each run holds the thread for 40 ms, as a run's synchronous part (decrypting, parsing, the
+      // embedded store's queries) does; four are claimed at once.
+      const RUN_MS = 40;
+      const kind = recordingKind(
+        'test.turns',
+        () => {
+          const until = performance.now() + RUN_MS;
+          while (performance.now() < until);
+          return { outcome: 'done' };
+        },
+        { concurrency: 4 },
+      );
+      await enqueueJobs(
+        ctx.store.db,
+        ['a', 'b', 'c', 'd'].map((key) => ({ kind: kind.kind, key })),
+        ctx.now(),
+      );
+      // The longest the event loop went without a turn: a zero-delay timer re-armed throughout.
+      let longestGapMs = 0;
+      let last = performance.now();
+      let ticking = true;
+      const tick = () => {
+        const now = performance.now();
+        longestGapMs = Math.max(longestGapMs, now - last);
+        last = now;
+        if (ticking) setTimeout(tick, 0);
+      };
+      setTimeout(tick, 0);
+      const runner = startJobRunner(ctx, silent, { kinds: [kind], pollIntervalMs: 10 });
+      try {
+        await until(() => kind.runs.length === 4, 'the four runs');
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      } finally {
+        ticking = false;
+        await runner.stop();
+      }
+      // Back to back, the four runs held the loop for 160 ms at once; a turn apart, for one run.
+      assert.ok(longestGapMs < 2.5 * RUN_MS, `the event loop waited ${longestGapMs.toFixed(0)} ms at once`);
+    });
+
     test('stop aborts a long run after its grace; the job is tried again', async () => {
       const kind = recordingKind('test.long', (job) =>
         job.attempts === 1
