@@ -6,6 +6,7 @@ import type { ServiceContext } from '../../src/context.ts';
 import { parseEncryptionKeys } from '../../src/crypto/keyRing.ts';
 import { screenApplications } from '../../src/screening/screenApplications.ts';
 import { ScreeningIndex } from '../../src/screening/screeningIndex.ts';
+import { longestEventLoopGap } from '../helpers/eventLoopGaps.ts';
 import { labelledApplicants, labelledListEntries } from './labelledSet.ts';
 
 describe('screenApplications', () => {
@@ -31,24 +32,11 @@ describe('screenApplications', () => {
       now: Date.now,
     } as unknown as ServiceContext;
 
-    // The longest the loop went without the event loop getting a turn: a zero-delay timer re-armed
-    // for as long as the screening runs measures every gap.
-    let longestGapMs = 0;
-    let last = performance.now();
-    let running = true;
-    const tick = () => {
-      const now = performance.now();
-      longestGapMs = Math.max(longestGapMs, now - last);
-      last = now;
-      if (running) setTimeout(tick, 0);
-    };
-    setTimeout(tick, 0);
     const started = performance.now();
-    const count = await screenApplications(ctx, index, rows, pino({ level: 'silent' }));
+    const { result: count, gapMs: longestGapMs } = await longestEventLoopGap(() =>
+      screenApplications(ctx, index, rows, pino({ level: 'silent' })),
+    );
     const tookMs = performance.now() - started;
-    // The tick that came due during the batch runs before this timer: it measures the last gap.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    running = false;
 
     assert.equal(count.screened, rows.length);
     assert.equal(count.hits, 0);
