@@ -446,12 +446,39 @@ async function setAppRate(
 async function halfRateLatency(target: TargetName, maxRps: number) {
   const rate = Math.max(1, Math.round(maxRps / 2));
   const measureAt = (kind: 'service' | 'floor') =>
-    onFreshServer(kind, target, async (_server, submit) => {
+    onFreshServer(kind, target, async (server, submit) => {
       if (WARMUP > 0) await paced({ ...submit, rate, seconds: WARMUP });
+      // The service's event-loop delay over the run, from its own /metrics (reset by each scrape):
+      // a p99 far above it was spent waiting elsewhere (the store, the writer thread).
+      if (kind === 'service') await loopDelayMs(server.url);
       const result = await paced({ ...submit, rate, seconds: SECONDS });
-      return { p50: result.p50, p99: result.p99, p999: result.p999, non2xx: result.non2xx };
+      const loopDelay = kind === 'service' ? await loopDelayMs(server.url) : undefined;
+      return {
+        p50: result.p50,
+        p99: result.p99,
+        p999: result.p999,
+        non2xx: result.non2xx,
+        ...(loopDelay === undefined ? {} : { loopDelay }),
+      };
     });
   return { rate, service: await measureAt('service'), floor: await measureAt('floor') };
+}
+
+/**
+ * The event-loop delay the service measured since the last scrape (prom-client's histogram, reset
+ * by each scrape; 10 ms resolution), in ms: its p99 and its maximum.
+ */
+async function loopDelayMs(url: string): Promise<{ p99: number; max: number } | undefined> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const read = (name: string) => {
+    const value = new RegExp(`^cardapply_nodejs_eventloop_lag_${name}_seconds ([0-9.e+-]+)$`, 'm').exec(
+      text,
+    )?.[1];
+    return value === undefined ? undefined : Math.round(Number(value) * 10_000) / 10;
+  };
+  const p99 = read('p99');
+  const max = read('max');
+  return p99 === undefined || max === undefined ? undefined : { p99, max };
 }
 
 /** Status queries by serial at a small and a large table, and list pages at the large one. */

@@ -27,6 +27,11 @@ test('the benchmark runs end to end (BENCH_SMOKE=1)', { timeout: CEILING_MS + 10
   assert.match(stdout, /ratio service \/ floor on sqlite: [0-9.]+/);
   assert.match(stdout, /Duplicate flood: \{\n "sqlite": \{\n {2}"rps"/);
   assert.match(stdout, /At size \(requests\/s[^\n]*\{\n "sqlite": \{\n {2}"applications": 5000/);
+  // The half-rate part reads the service's own event-loop delay beside the latency.
+  assert.match(
+    stdout,
+    /Half of the maximum rate: \{"sqlite":\{"rate":[0-9]+,"service":\{[^}]*"loopDelay":\{"p99":[0-9.]+,"max":[0-9.]+\}/,
+  );
   assert.match(stdout, /Cold start to listening on SQLite/);
   assert.match(stdout, /Re-screen after a list import[^\n]*\{\n "sqlite": \{\n {2}"applications": 1000/);
   if (process.env['DATABASE_URL']) {
