@@ -18,7 +18,8 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-const THREAD = new URL('./sqliteWriterThread.ts', import.meta.url);
+/** A JavaScript entry, so that the thread never loads the TypeScript stripper (see the file). */
+const THREAD = new URL('./sqliteWriterThread.js', import.meta.url);
 
 export function startSqliteWriter(
   file: string,
