@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { SubmissionCompletion, SubmissionOutcome, SubmissionRows } from './submissions.ts';
-import { encodeRequest, type WriterMessage } from './sqliteWriterProtocol.ts';
+import { encodeRequest, type EncodedRequest, type WriterMessage } from './sqliteWriterProtocol.ts';
 
 /**
  * The service side of the submission writer thread (sqliteWriterThread.ts): hands it submissions,
@@ -32,6 +32,19 @@ export function startSqliteWriter(
   let commits = 0;
   let closing: Promise<void> | undefined;
   let worker = spawn();
+  /**
+   * The submissions of this turn of the event loop, sent to the thread as one message after it: the
+   * thread then wakes once and commits them together. A message each woke it for the first one, and
+   * under load it committed batches of three on average (one at the median) instead of thirteen.
+   */
+  let outgoing: EncodedRequest[] = [];
+  let sending = false;
+  const send = (): void => {
+    sending = false;
+    if (outgoing.length === 0) return;
+    worker.postMessage(outgoing);
+    outgoing = [];
+  };
 
   function spawn(): Worker {
     const thread = new Worker(THREAD, {
@@ -67,6 +80,7 @@ export function startSqliteWriter(
     if (thread !== worker) return;
     for (const waiting of pending.values()) waiting.reject(error);
     pending.clear();
+    outgoing = [];
     commitsBefore = commits;
     if (closing === undefined) worker = spawn();
   }
@@ -79,7 +93,11 @@ export function startSqliteWriter(
         pending.set(id, { resolve, reject });
         worker.ref();
         // A flat array: cheaper to copy between threads than the row objects.
-        worker.postMessage(encodeRequest(id, rows, completion));
+        outgoing.push(encodeRequest(id, rows, completion));
+        if (!sending) {
+          sending = true;
+          setImmediate(send);
+        }
       });
     },
     stats: () => ({ commits, units }),
@@ -91,6 +109,7 @@ export function startSqliteWriter(
           if ('closed' in message) resolve();
         });
         thread.once('exit', () => resolve());
+        send();
         thread.postMessage('close');
       });
       return closing;

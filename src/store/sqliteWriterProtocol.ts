@@ -4,7 +4,8 @@ import type { SubmissionCompletion, SubmissionOutcome, SubmissionRows } from './
  * What the service and the submission writer thread send each other. A submission goes as one flat
  * array (copying it between threads costs less than copying the row objects): the request id, then
  * the columns of the application and its event (with the history's) in the order of the thread's
- * INSERTs, then the idempotency completion (app, key, claim token, result) or nulls.
+ * INSERTs, then the idempotency completion (app, key, claim token, result) or nulls. The service
+ * sends the submissions of one turn of its event loop together, as an array of these.
  */
 export type EncodedRequest = unknown[];
 

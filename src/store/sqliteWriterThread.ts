@@ -141,7 +141,7 @@ function flush(): void {
   port.postMessage({ batch: replies, commits });
 }
 
-port.on('message', (message: EncodedRequest | 'close') => {
+port.on('message', (message: EncodedRequest[] | 'close') => {
   if (message === 'close') {
     closing = true;
     flush();
@@ -152,8 +152,9 @@ port.on('message', (message: EncodedRequest | 'close') => {
     return;
   }
   if (closing) return;
-  queue.push(message);
-  // Everything that arrives in this turn goes into one transaction.
+  // The service sends the submissions of one turn of its event loop as one message; everything
+  // that arrives in this turn of the thread's goes into one transaction.
+  for (const request of message) queue.push(request);
   if (!scheduled) {
     scheduled = true;
     setImmediate(flush);
