@@ -1,30 +1,20 @@
 import assert from 'node:assert/strict';
 import { createReadStream } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { pino } from 'pino';
-import { loadConfig } from '../../src/config.ts';
 import type { ServiceContext } from '../../src/context.ts';
-import { createLogger } from '../../src/logger.ts';
 import { importList } from '../../src/screening/importList.ts';
 import { screeningJob } from '../../src/screening/screeningJob.ts';
-import { openContext } from '../../src/start.ts';
 import { newAppId, submitMany } from '../helpers/events.ts';
-import { createStoreTarget, storeNames, type StoreTarget } from '../helpers/stores.ts';
+import { storeNames } from '../helpers/stores.ts';
+import { suiteContext } from '../helpers/suiteContext.ts';
 
 for (const storeName of storeNames()) {
   describe(`the screening job (${storeName})`, () => {
-    let target: StoreTarget;
-    let ctx: ServiceContext;
-    before(async () => {
-      target = createStoreTarget(storeName);
-      ctx = await openContext(loadConfig(target.env), createLogger({ logLevel: 'silent' }));
-    });
-    after(async () => {
-      await ctx.store.close();
-      await target.cleanup();
-    });
+    const context = suiteContext(storeName);
 
     test('decrypts nothing while no list is in force, and every applicant once one is', async () => {
+      const ctx = context();
       const serials = await submitMany(ctx, await newAppId(ctx, 'screened partner'), 3);
       // The same context, its key ring counting the payloads it opens.
       let decrypted = 0;
