@@ -271,14 +271,16 @@ export async function updateAtVersion(
  * (busi_water_no, seq) refuses a duplicate in any case).
  */
 export async function appendEvent(db: Kysely<Database>, row: Omit<EventsTable, 'seq'>): Promise<void> {
-  const last = await db
-    .selectFrom('events')
-    .select((eb) => eb.fn.max('seq').as('seq'))
-    .where('busi_water_no', '=', row.busi_water_no)
-    .executeTakeFirst();
+  // One statement: the number comes from a subquery on that unique index, not a read before.
   await db
     .insertInto('events')
-    .values({ ...row, seq: Number(last?.seq ?? 0) + 1 })
+    .values((eb) => ({
+      ...row,
+      seq: eb
+        .selectFrom('events')
+        .select(sql<number>`coalesce(max(seq), 0) + 1`.as('next'))
+        .where('busi_water_no', '=', row.busi_water_no),
+    }))
     .execute();
 }
 
