@@ -38,9 +38,7 @@ export function startSqliteWriter(
    * under load it committed batches of three on average (one at the median) instead of thirteen.
    */
   let outgoing: EncodedRequest[] = [];
-  let sending = false;
   const send = (): void => {
-    sending = false;
     if (outgoing.length === 0) return;
     worker.postMessage(outgoing);
     outgoing = [];
@@ -92,12 +90,10 @@ export function startSqliteWriter(
       return new Promise<SubmissionOutcome>((resolve, reject) => {
         pending.set(id, { resolve, reject });
         worker.ref();
+        // The turn's first submission schedules the send.
+        if (outgoing.length === 0) setImmediate(send);
         // A flat array: cheaper to copy between threads than the row objects.
         outgoing.push(encodeRequest(id, rows, completion));
-        if (!sending) {
-          sending = true;
-          setImmediate(send);
-        }
       });
     },
     stats: () => ({ commits, units }),
