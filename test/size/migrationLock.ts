@@ -9,8 +9,8 @@ import { growPostgres, growSqlite } from './growTables.ts';
 
 /**
  * `node test/size/migrationLock.ts <sqlite|postgres> [count]`: how long issue 28's migrations
- * (0035 indexes, 0036 kept counts, 0050 workload hours, 0051 counts per day of creation) and the
- * history's move into the events (0066, 0067) keep a writer waiting on a store of `count`
+ * (0035 indexes, 0036 kept counts, 0050 workload hours, 0051 counts per day of creation), the
+ * history's move into the events (0066, 0067) and the partial reference indexes (0068) keep a writer waiting on a store of `count`
  * applications, and that they run twice without harm.
  *
  * The store is migrated, set back to before 0035 (its indexes, tables and triggers removed, the two
@@ -25,7 +25,7 @@ import { growPostgres, growSqlite } from './growTables.ts';
  */
 const storeName = process.argv[2] === 'postgres' ? 'postgres' : 'sqlite';
 const count = Number(process.argv[3] ?? 1_000_000);
-const MEASURED = [35, 36, 50, 51, 66, 67];
+const MEASURED = [35, 36, 50, 51, 66, 67, 68];
 const TRIGGERS = [
   ['application_counts_insert', 'applications'],
   ['application_counts_update', 'applications'],
@@ -55,6 +55,8 @@ const undo = (dialect: 'sqlite' | 'postgres') => `
   DROP INDEX IF EXISTS events_app_type; DROP INDEX IF EXISTS deliveries_endpoint_created;
   DROP INDEX IF EXISTS applications_app_status_created; DROP INDEX IF EXISTS applications_status_created_serial;
   DROP INDEX IF EXISTS applications_external_created; DROP INDEX IF EXISTS audit_log_actor_action_at;
+  DROP INDEX IF EXISTS applications_external_id_created; DROP INDEX IF EXISTS applications_active_external_id_set;
+  CREATE UNIQUE INDEX IF NOT EXISTS applications_active_external_id_key ON applications (app_id, active_external_id);
   DROP INDEX IF EXISTS audit_log_target_type; DROP INDEX IF EXISTS audit_log_target_id;
   CREATE INDEX applications_status_created ON applications (status, created_at);
   CREATE INDEX applications_external_id ON applications (app_id, external_id, created_at);

@@ -57,7 +57,7 @@ export async function sizeRequests(service: TestService, setup: SizeSetup): Prom
     deepEvent === undefined
       ? undefined
       : Buffer.from(`${deepEvent.created_at}.${deepEvent.event_id}`).toString('base64url');
-  const external = await db
+  const oldest = await db
     .selectFrom('applications')
     .select('external_id')
     .where('app_id', '=', partner.appId)
@@ -65,6 +65,12 @@ export async function sizeRequests(service: TestService, setup: SizeSetup): Prom
     .orderBy('created_at')
     .limit(1)
     .executeTakeFirst();
+  const external = oldest?.external_id ?? 'none';
+  // The fixture's references of this partner are all final: one an active application holds.
+  const heldReference = 'size-held-reference';
+  const held = { ...uniqueApplicant(fresh++, partner.appId), external_id: heldReference };
+  const heldReply = await post(service.baseUrl, PATHS.apply, held, { token: partner.token });
+  if (heldReply.status !== 200) throw new Error(`held reference: ${heldReply.text}`);
 
   const partnerPost =
     (path: string, body: Record<string, unknown>, expected = 0) =>
@@ -100,7 +106,19 @@ export async function sizeRequests(service: TestService, setup: SizeSetup): Prom
         if (reply.status !== 409) throw new Error(`duplicate: ${reply.text}`);
       },
     },
+    {
+      name: 'submit with a reference another holds',
+      send: async () => {
+        const applicant = { ...uniqueApplicant(fresh++, partner.appId), external_id: heldReference };
+        const reply = await post(service.baseUrl, PATHS.apply, applicant, { token: partner.token });
+        if (reply.status !== 409) throw new Error(`reference taken: ${reply.text}`);
+      },
+    },
     { name: 'query', send: partnerPost(PATHS.query, { busi_water_no: mine[0] }) },
+    {
+      name: 'query by external_id',
+      send: partnerPost(PATHS.query, { external_id: external }),
+    },
     { name: 'partner list', send: partnerPost(PATHS.list, {}) },
     { name: 'partner list by status', send: partnerPost(PATHS.list, { status: 'IN_REVIEW' }) },
     { name: 'events list', send: partnerPost(PATHS.events, {}) },
@@ -122,7 +140,7 @@ export async function sizeRequests(service: TestService, setup: SizeSetup): Prom
     { name: 'admin search by status', send: admin('GET', '/applications?status=IN_REVIEW') },
     {
       name: 'admin search by external_id',
-      send: admin('GET', `/applications?external_id=${encodeURIComponent(external?.external_id ?? 'none')}`),
+      send: admin('GET', `/applications?external_id=${encodeURIComponent(external)}`),
     },
     { name: 'admin application', send: admin('GET', `/applications/${mine[0]}`) },
     { name: 'counts per status', send: admin('GET', '/applications/counts') },
