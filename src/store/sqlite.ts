@@ -8,7 +8,6 @@ import { NodeSqliteDialect } from './sqliteDialect.ts';
 import { WriteWatch } from './writeWatch.ts';
 import { openSqliteConnection } from './sqliteConnection.ts';
 import { startSqliteWriter, type SqliteWriter } from './sqliteWriter.ts';
-import { DOCUMENT_HOLDER, type DocumentHolder } from './submissions.ts';
 import type { Statement } from './statements.ts';
 import type { Database } from './tables.ts';
 
@@ -44,12 +43,9 @@ export function openSqlite(dataDir: string): Store {
     label: 'sqlite',
     db,
     transaction: (work) => committer.transaction(work),
-    insertSubmission: async (rows, completion) => {
-      // A duplicate is answered from a read, without waiting for the writer.
-      const [holder] = await run<DocumentHolder>(DOCUMENT_HOLDER, [rows.application.cert_hash]);
-      if (holder !== undefined) return { kind: 'document_taken', holder: { ...holder } };
-      return writerOf().insert(rows, completion);
-    },
+    // The writer thread probes the unique indexes before it inserts, so a duplicate is answered
+    // there with its holder, at the cost of a probe, not of an insert rolled back.
+    insertSubmission: (rows, completion) => writerOf().insert(rows, completion),
     // One writer at a time: the write transaction is the lock.
     skipLocked: (query) => query,
     skipLockedClause: sql``,

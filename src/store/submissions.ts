@@ -1,4 +1,3 @@
-import { statement } from './statements.ts';
 import type { ApplicationsTable, EventHistory, EventsTable } from './tables.ts';
 
 /**
@@ -47,12 +46,3 @@ export interface DocumentHolder {
 export const STORED: SubmissionOutcome = { kind: 'ok' };
 export const CARD_NO_TAKEN: SubmissionOutcome = { kind: 'card_no_taken' };
 export const CLAIM_LOST: SubmissionOutcome = { kind: 'claim_lost' };
-
-/**
- * The active application of a document, if any: a read, so that a duplicate is answered without
- * an insert (the unique index still decides when two race).
- */
-export const DOCUMENT_HOLDER = statement(
-  'document_holder',
-  'SELECT busi_water_no, app_id FROM {applications} WHERE active_cert_hash = ?',
-);
