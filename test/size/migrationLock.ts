@@ -10,8 +10,8 @@ import { growPostgres, growSqlite } from './growTables.ts';
 /**
  * `node test/size/migrationLock.ts <sqlite|postgres> [count]`: how long issue 28's migrations
  * (0035 indexes, 0036 kept counts, 0050 workload hours, 0051 counts per day of creation), the
- * history's move into the events (0066, 0067) and the partial reference indexes (0068) keep a writer waiting on a store of `count`
- * applications, and that they run twice without harm.
+ * history's move into the events (0066, 0067) and the partial reference indexes (0068) keep a
+ * writer waiting on a store of `count` applications, and that they run twice without harm.
  *
  * The store is migrated, set back to before 0035 (its indexes, tables and triggers removed, the two
  * indexes it drops made again, the events without the history's columns), grown (the history in
