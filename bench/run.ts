@@ -603,7 +603,10 @@ try {
     cleanups.push(() => bouncer!.stop());
   }
   const submit = PARTS.has('submit') ? await submitBenchmarks() : {};
-  const rpsOf = (target: TargetName) => submit[target]?.service.rps ?? 100;
+  // `dup` and `half` scale with the service's maximum rate: the submit part's, or BENCH_MAX_RPS
+  // when they run without it (to repeat one of them at a rate measured before).
+  const rpsOf = (target: TargetName) =>
+    submit[target]?.service.rps ?? Number(process.env['BENCH_MAX_RPS'] ?? 100);
   const dup: Partial<Record<TargetName, unknown>> = {};
   if (PARTS.has('dup'))
     for (const target of TARGETS) dup[target] = await duplicateFlood(target, rpsOf(target));
