@@ -100,6 +100,12 @@ for (const storeName of storeNames()) {
         } else {
           assert.equal(m.has('cardapply_store_pool_connections{state="total"}'), false);
         }
+        // The five submissions went through grouped commits (SQLite's writer thread, PostgreSQL's
+        // batches), one at a time here: at least five units, each commit carrying one or more.
+        const units = sample(m, 'cardapply_store_group_commit_units_total');
+        const commits = sample(m, 'cardapply_store_group_commits_total');
+        assert.ok(units >= 5, `units ${units}`);
+        assert.ok(commits >= 1 && commits <= units, `commits ${commits}, units ${units}`);
         assert.equal(sample(m, 'cardapply_webhook_deliveries_pending'), 0);
         // No dispatcher runs in this in-process service: the submitted events wait, and age.
         assert.ok(m.has('cardapply_webhook_oldest_undelivered_event_age_seconds'));

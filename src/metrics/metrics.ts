@@ -130,6 +130,22 @@ export class ServiceMetrics {
   }
 
   /**
+   * A counter whose value is read when Prometheus scrapes, from a running total kept elsewhere
+   * (summed across a cluster's workers, as every counter is).
+   */
+  counterOf(name: string, help: string, read: () => number): Counter {
+    return new Counter({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(read());
+      },
+    });
+  }
+
+  /**
    * A worker of a cluster: its registry answers the primary's scrape (prom-client's cluster
    * aggregation), so one METRICS_PORT shows the whole machine: counters and histograms summed.
    */

@@ -34,6 +34,23 @@ export function registerStoreGauges(metrics: ServiceMetrics, store: Store, now: 
     'sum',
   );
 
+  const grouped = store.groupCommitStats;
+  if (grouped !== undefined) {
+    // Submissions (and, on SQLite, the service's own transactions) share commits: the ratio of the
+    // two counters is how many each commit carried, the first thing to read when the store's CPU
+    // or fsyncs a submission rise.
+    metrics.counterOf(
+      'cardapply_store_group_commits_total',
+      "Commits of this process that stored grouped work: PostgreSQL's submission batches, SQLite's writer thread and shared transactions",
+      () => grouped().commits,
+    );
+    metrics.counterOf(
+      'cardapply_store_group_commit_units_total',
+      'Submissions and transactions those commits carried (units / commits: the batch size)',
+      () => grouped().units,
+    );
+  }
+
   let cached: { at: number; state: QueueState } | undefined;
   let reading: Promise<QueueState | undefined> | undefined;
   const queue = async (): Promise<QueueState | undefined> => {
