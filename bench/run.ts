@@ -451,14 +451,26 @@ async function halfRateLatency(target: TargetName, maxRps: number) {
       // The service's event-loop delay over the run, from its own /metrics (reset by each scrape):
       // a p99 far above it was spent waiting elsewhere (the store, the writer thread).
       if (kind === 'service') await loopDelayMs(server.url);
+      const commitsBefore = kind === 'service' ? await groupCommits(server.url) : undefined;
       const result = await paced({ ...submit, rate, seconds: SECONDS });
       const loopDelay = kind === 'service' ? await loopDelayMs(server.url) : undefined;
+      const commitsAfter = kind === 'service' ? await groupCommits(server.url) : undefined;
+      // How many submissions each of the store's commits carried at this rate (its own metrics).
+      const unitsPerCommit =
+        commitsBefore === undefined || commitsAfter === undefined
+          ? undefined
+          : Math.round(
+              ((commitsAfter.units - commitsBefore.units) /
+                Math.max(1, commitsAfter.commits - commitsBefore.commits)) *
+                100,
+            ) / 100;
       return {
         p50: result.p50,
         p99: result.p99,
         p999: result.p999,
         non2xx: result.non2xx,
         ...(loopDelay === undefined ? {} : { loopDelay }),
+        ...(unitsPerCommit === undefined ? {} : { unitsPerCommit }),
       };
     });
   return { rate, service: await measureAt('service'), floor: await measureAt('floor') };
@@ -479,6 +491,18 @@ async function loopDelayMs(url: string): Promise<{ p99: number; max: number } | 
   const p99 = read('p99');
   const max = read('max');
   return p99 === undefined || max === undefined ? undefined : { p99, max };
+}
+
+/** The service's grouped commits so far and the units they carried (its /metrics). */
+async function groupCommits(url: string): Promise<{ commits: number; units: number } | undefined> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const read = (name: string) => {
+    const value = new RegExp(`^cardapply_store_group_${name}_total ([0-9.e+-]+)$`, 'm').exec(text)?.[1];
+    return value === undefined ? undefined : Number(value);
+  };
+  const commits = read('commits');
+  const units = read('commit_units');
+  return commits === undefined || units === undefined ? undefined : { commits, units };
 }
 
 /** Status queries by serial at a small and a large table, and list pages at the large one. */
