@@ -6,6 +6,8 @@ import { validApplicant } from './helpers/applicantFixture.ts';
 import { documentHash, legacyDocumentHash } from '../src/applications/documentHash.ts';
 import { findLegacyDuplicate, rekeyDocuments, rekeyFinished } from '../src/applications/documentRekey.ts';
 import type { ApplicationRequest } from '../src/record/schema.ts';
+import { startKeyJobs } from '../src/keys/keyJobs.ts';
+import { createLogger } from '../src/logger.ts';
 import { PATHS } from '../src/http/paths.ts';
 import {
   newPartner,
@@ -223,5 +225,43 @@ for (const storeName of storeNames()) {
       assert.equal(marked.cert_hash_version, 2);
       assert.equal(marked.cert_hash, 'erased');
     });
+  });
+}
+
+for (const storeName of storeNames()) {
+  test(`on ${storeName}, a process that does not re-key ends its old-hash lookups once none is left`, async () => {
+    // Another process of the cluster re-keys (WORKERS): this one only watches, every second here.
+    const service = await startService(storeName, { REENCRYPT_INTERVAL_SECONDS: '1' });
+    const jobs = startKeyJobs(service.ctx, createLogger({ logLevel: 'silent' }), { jobs: false });
+    try {
+      const partner = await newPartner(service);
+      const reply = await post(
+        service.baseUrl,
+        PATHS.apply,
+        validApplicant({ app_id: partner.appId, timestamp: nowSeconds() }),
+        { token: partner.token },
+      );
+      assert.equal(reply.body.code, 0, reply.text);
+      const serial = (reply.body.data as { busi_water_no: string }).busi_water_no;
+      const applications = service.ctx.store.table('applications');
+      const setVersion = (version: number) =>
+        sql`update ${applications} set cert_hash_version = ${version} where busi_water_no = ${serial}`.execute(
+          service.ctx.store.db,
+        );
+      await setVersion(1);
+      // Two watches go by with a row under the old hash: the lookups go on.
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      assert.equal(rekeyFinished(service.ctx.store), false);
+      // The re-keying process moves it: the next watch ends them.
+      await setVersion(2);
+      const until = Date.now() + 10_000;
+      while (!rekeyFinished(service.ctx.store) && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(rekeyFinished(service.ctx.store), true);
+    } finally {
+      await jobs.stop();
+      await service.close();
+    }
   });
 }

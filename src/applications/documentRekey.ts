@@ -134,6 +134,18 @@ export async function rekeyDocuments(
 }
 
 /**
+ * For a process that does not re-key (a cluster's other workers): counts the rows still under the
+ * old hash and, once none is left, ends the old-hash lookups of its submissions, as the re-keying
+ * process's own pass does. Whether none is left.
+ */
+export async function checkRekeyFinished(store: Store): Promise<boolean> {
+  if (finished.has(store)) return true;
+  if ((await countUnderOldDocumentHash(store)) > 0) return false;
+  finished.add(store);
+  return true;
+}
+
+/**
  * An active application stored under an old (version 1) hash of this document, while the
  * re-keying has not finished: the canonical hash alone would miss it. Undefined when there is none,
  * or when the number's old forms all hash like its canonical form (the usual case).

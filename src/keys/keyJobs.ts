@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { rekeyDocuments, rekeyFinished } from '../applications/documentRekey.ts';
+import { checkRekeyFinished, rekeyDocuments, rekeyFinished } from '../applications/documentRekey.ts';
 import type { ServiceContext } from '../context.ts';
 import { startPeriodicJob } from '../jobs/periodicJob.ts';
 import { LiveKeyRing } from '../crypto/liveKeyRing.ts';
@@ -60,7 +60,16 @@ export function startKeyJobs(
 
   const rekeyLog = logger.child({ component: 'document-rekey' });
   const rekey = !runsJobs
-    ? undefined
+    ? // Another process re-keys; this one only learns when it is done, to stop the old-hash lookup
+      // that each of its submissions makes until then (one read a submission, for nothing).
+      startPeriodicJob(ctx, logger, {
+        name: 'document-rekey-watch',
+        intervalMs,
+        firstRunAfterMs: Math.min(intervalMs, 2_000),
+        run: async () => {
+          await checkRekeyFinished(ctx.store);
+        },
+      })
     : startPeriodicJob(ctx, logger, {
         name: 'document-rekey',
         intervalMs,
