@@ -126,11 +126,20 @@ export async function rekeyDocuments(
     if (batch.last === null) break;
     after = batch.last;
   }
-  report.pending = await countUnderOldDocumentHash(ctx.store);
-  // New rows are written at version 2, so once none is left, none comes back.
-  if (report.pending === 0) finished.add(ctx.store);
-  else finished.delete(ctx.store);
+  report.pending = await countLeft(ctx.store);
   return report;
+}
+
+/**
+ * Counts the rows still under the old hash and records whether any is left: with none, this
+ * process's submissions stop looking under the old hashes. New rows are written at version 2, so
+ * once none is left, none comes back.
+ */
+async function countLeft(store: Store): Promise<number> {
+  const pending = await countUnderOldDocumentHash(store);
+  if (pending === 0) finished.add(store);
+  else finished.delete(store);
+  return pending;
 }
 
 /**
@@ -139,10 +148,7 @@ export async function rekeyDocuments(
  * process's own pass does. Whether none is left.
  */
 export async function checkRekeyFinished(store: Store): Promise<boolean> {
-  if (finished.has(store)) return true;
-  if ((await countUnderOldDocumentHash(store)) > 0) return false;
-  finished.add(store);
-  return true;
+  return finished.has(store) || (await countLeft(store)) === 0;
 }
 
 /**
