@@ -448,20 +448,19 @@ async function halfRateLatency(target: TargetName, maxRps: number) {
   const measureAt = (kind: 'service' | 'floor') =>
     onFreshServer(kind, target, async (server, submit) => {
       if (WARMUP > 0) await paced({ ...submit, rate, seconds: WARMUP });
-      // The service's event-loop delay over the run, from its own /metrics (reset by each scrape):
-      // a p99 far above it was spent waiting elsewhere (the store, the writer thread).
-      if (kind === 'service') await loopDelayMs(server.url);
-      const commitsBefore = kind === 'service' ? await groupCommits(server.url) : undefined;
+      // The service's own /metrics before and after the run: its event-loop delay (reset by each
+      // scrape; a p99 far above it was spent waiting elsewhere: the store, the writer thread) and
+      // how many submissions each of the store's commits carried at this rate.
+      const before = kind === 'service' ? await serviceFigures(server.url) : undefined;
       const result = await paced({ ...submit, rate, seconds: SECONDS });
-      const loopDelay = kind === 'service' ? await loopDelayMs(server.url) : undefined;
-      const commitsAfter = kind === 'service' ? await groupCommits(server.url) : undefined;
-      // How many submissions each of the store's commits carried at this rate (its own metrics).
+      const after = kind === 'service' ? await serviceFigures(server.url) : undefined;
+      const loopDelay = after?.loopDelay;
       const unitsPerCommit =
-        commitsBefore === undefined || commitsAfter === undefined
+        before?.commits === undefined || after?.commits === undefined
           ? undefined
           : Math.round(
-              ((commitsAfter.units - commitsBefore.units) /
-                Math.max(1, commitsAfter.commits - commitsBefore.commits)) *
+              ((after.commits.units - before.commits.units) /
+                Math.max(1, after.commits.commits - before.commits.commits)) *
                 100,
             ) / 100;
       return {
@@ -477,32 +476,29 @@ async function halfRateLatency(target: TargetName, maxRps: number) {
 }
 
 /**
- * The event-loop delay the service measured since the last scrape (prom-client's histogram, reset
- * by each scrape; 10 ms resolution), in ms: its p99 and its maximum.
+ * From one scrape of the service's /metrics: the event-loop delay since the previous scrape
+ * (prom-client's histogram, reset by each scrape; 10 ms resolution), in ms, its p99 and maximum;
+ * and its grouped commits so far with the units they carried.
  */
-async function loopDelayMs(url: string): Promise<{ p99: number; max: number } | undefined> {
+async function serviceFigures(url: string): Promise<{
+  loopDelay: { p99: number; max: number } | undefined;
+  commits: { commits: number; units: number } | undefined;
+}> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const read = (name: string) => {
-    const value = new RegExp(`^cardapply_nodejs_eventloop_lag_${name}_seconds ([0-9.e+-]+)$`, 'm').exec(
-      text,
-    )?.[1];
-    return value === undefined ? undefined : Math.round(Number(value) * 10_000) / 10;
-  };
-  const p99 = read('p99');
-  const max = read('max');
-  return p99 === undefined || max === undefined ? undefined : { p99, max };
-}
-
-/** The service's grouped commits so far and the units they carried (its /metrics). */
-async function groupCommits(url: string): Promise<{ commits: number; units: number } | undefined> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const read = (name: string) => {
-    const value = new RegExp(`^cardapply_store_group_${name}_total ([0-9.e+-]+)$`, 'm').exec(text)?.[1];
+    const value = new RegExp(`^cardapply_${name} ([0-9.e+-]+)$`, 'm').exec(text)?.[1];
     return value === undefined ? undefined : Number(value);
   };
-  const commits = read('commits');
-  const units = read('commit_units');
-  return commits === undefined || units === undefined ? undefined : { commits, units };
+  const ms = (seconds: number | undefined) =>
+    seconds === undefined ? undefined : Math.round(seconds * 10_000) / 10;
+  const p99 = ms(read('nodejs_eventloop_lag_p99_seconds'));
+  const max = ms(read('nodejs_eventloop_lag_max_seconds'));
+  const commits = read('store_group_commits_total');
+  const units = read('store_group_commit_units_total');
+  return {
+    loopDelay: p99 === undefined || max === undefined ? undefined : { p99, max },
+    commits: commits === undefined || units === undefined ? undefined : { commits, units },
+  };
 }
 
 /** Status queries by serial at a small and a large table, and list pages at the large one. */
