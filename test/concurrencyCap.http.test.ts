@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { request as httpRequest } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PATHS } from '../src/http/paths.ts';
 import { partnerAuthentication } from '../src/http/partnerAuth.ts';
@@ -39,6 +40,35 @@ function held(service: TestService, partner: TestPartner, signal?: AbortSignal):
     headers: { 'content-type': 'application/json', authorization: partner.token },
     body: JSON.stringify({ app_id: partner.appId, timestamp: nowSeconds() }),
     ...(signal === undefined ? {} : { signal }),
+  });
+}
+
+/**
+ * A submission whose headers announce a body that is never sent: the status it is answered with,
+ * or undefined when no answer comes within `ms` (the service is waiting for the body).
+ */
+function bodiless(service: TestService, partner: TestPartner, ms: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const req = httpRequest(`${service.baseUrl}${PATHS.apply}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'content-length': '4000',
+        authorization: `Bearer ${partner.token}`,
+      },
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      resolve(undefined);
+    }, ms);
+    req.on('response', (response) => {
+      clearTimeout(timer);
+      response.resume();
+      req.destroy();
+      resolve(response.statusCode);
+    });
+    req.on('error', () => undefined);
+    req.flushHeaders();
   });
 }
 
@@ -115,6 +145,28 @@ for (const storeName of storeNames()) {
       assert.equal((await submit(flooder)).status, 200);
       const metrics = await (await fetch(`${service.baseUrl}/metrics`)).text();
       assert.match(metrics, /cardapply_rate_limit_rejections_total\{limit="concurrency"\} 3/);
+    });
+
+    test('an app over its cap is refused before its body is read, once its token is known', async () => {
+      const flooder = await newPartner(service, 'early');
+      closeGate();
+      const holding = [held(service, flooder), held(service, flooder)];
+      await inFlightBecomes(service, flooder.appId, LIMIT);
+      // A refused submission puts the token in the process's cache (TOKEN_CACHE_MS) if it is not
+      // there; the bodiless one right after is refused on its headers alone. The cache can lapse
+      // in between, once: then the next pair finds it fresh.
+      let status: number | undefined;
+      for (let attempt = 0; attempt < 3 && status === undefined; attempt++) {
+        assert.equal((await submit(flooder)).status, 429);
+        status = await bodiless(service, flooder, 1_500);
+      }
+      assert.equal(status, 429, 'refused without waiting for the body');
+      gate.open();
+      for (const reply of await Promise.all(holding)) assert.equal(reply.status, 200);
+      await inFlightBecomes(service, flooder.appId, 0);
+      // With a slot free, the same request waits for its body, as any other admitted request does.
+      assert.equal(await bodiless(service, flooder, 300), undefined);
+      await inFlightBecomes(service, flooder.appId, 0);
     });
 
     test("an app's own limit replaces the default for it alone, and --default brings the default back", async () => {

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler, preValidationHookHandler } from 'fastify';
 import { cachedPartner, lookupPartner, type Partner } from '../partners/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
@@ -42,11 +42,43 @@ export function bodyOf(request: FastifyRequest): Record<string, unknown> {
 }
 
 /**
+ * Admission before the body is read, when it can be decided at once: the token is in this
+ * process's cache (TOKEN_CACHE_MS) and the rate limit is in memory. The app takes a slot
+ * (APP_CONCURRENCY_LIMIT) and a token of its rate limit, or the request is refused (429) without
+ * its body being read or parsed: the cheapest refusal, for an app flooding the service. Anything
+ * else (no token, one to look up, a limit in Redis, a bad token) waits for `partnerAuthentication`
+ * after the body, as before, so that those errors keep their order.
+ */
+export function partnerAdmission(ctx: ServiceContext): onRequestHookHandler {
+  return function admitPartnerEarly(request, reply, done) {
+    const limits = request.server.limits;
+    if (limits.limiter.shared) return done();
+    let cached: Partner | { tokenHash: string };
+    try {
+      cached = cachedPartner(ctx, request.headers.authorization, ctx.now());
+    } catch {
+      return done();
+    }
+    if ('tokenHash' in cached) return done();
+    request.partner = cached;
+    let pending: Promise<void> | undefined;
+    try {
+      limits.concurrency.admit(cached.appId, reply, cached.concurrencyLimit);
+      // In memory (checked above) the decision comes without a promise; one is still awaited.
+      pending = limits.limitPartner(reply, cached);
+    } catch (error) {
+      return done(error as Error);
+    }
+    settle(pending, done);
+  };
+}
+
+/**
  * Who is calling: the token names the app, the app has a slot (APP_CONCURRENCY_LIMIT) and room in
- * its rate limit, the body's `app_id` must be that app, and the `timestamp` must be fresh. Runs after
- * the body is parsed and before it is validated. A revoked token or a disabled app stops working at
- * once on the instance that made the change, and within TOKEN_CACHE_MS (at most a second) on every
- * other one (apps/tokenCache.ts).
+ * its rate limit (unless `partnerAdmission` gave them before the body), the body's `app_id` must be
+ * that app, and the `timestamp` must be fresh. Runs after the body is parsed and before it is
+ * validated. A revoked token or a disabled app stops working at once on the instance that made the
+ * change, and within TOKEN_CACHE_MS (at most a second) on every other one (apps/tokenCache.ts).
  *
  * Not an async function: with the token in the process's cache and the rate limit in memory it runs
  * through without a promise, which Fastify runs cheaper; it awaits only a store lookup or Redis.
@@ -60,13 +92,19 @@ export function partnerAuthentication(ctx: ServiceContext): preValidationHookHan
       done(error as Error);
       return;
     }
-    if (pending === undefined) done();
-    else pending.then(() => done(), done);
+    settle(pending, done);
   };
+}
+
+/** Calls `done` at once, or when `pending` settles: a hook that needs no promise runs without one. */
+function settle(pending: Promise<void> | undefined, done: (error?: Error) => void): void {
+  if (pending === undefined) done();
+  else pending.then(() => done(), done);
 }
 
 function admit(ctx: ServiceContext, request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined {
   const now = ctx.now();
+  if (request.partner !== null) return checkBody(ctx, request, request.partner, now);
   const cached = cachedPartner(ctx, request.headers.authorization, now);
   if (!('tokenHash' in cached)) return admitPartner(ctx, request, reply, cached, now);
   return lookupPartner(ctx, cached.tokenHash, now).then((partner) =>
