@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import fastJson from 'fast-json-stringify';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -12,6 +11,7 @@ import { installRateLimits } from './http/rateLimit.ts';
 import { installRouteErrors } from './http/routeErrors.ts';
 import { installHttpMetrics } from './http/metricsHooks.ts';
 import { installRequestHooks } from './http/requestHooks.ts';
+import { responseSerializers } from './http/responseSerializers.ts';
 import { DOCUMENT_SCHEMAS, SERVERS, TAGS, webhooksSection, withExamples } from './http/openapiDocs.ts';
 import { partnerDocument } from './http/openapiDocuments.ts';
 import { adminRoutes, ADMIN_PREFIX } from './http/admin/adminRoutes.ts';
@@ -81,12 +81,7 @@ export async function build(ctx: ServiceContext, options: BuildOptions): Promise
       return result.ok ? { value: result.value } : { error: new ValidationError(result.problems) };
     };
   });
-  // Successes are serialised from their schema (fast, and fields a schema does not name never go
-  // out); errors are envelopes built by the one error handler: compiling a serialiser for every
-  // documented error status of every route would cost tens of megabytes for nothing.
-  app.setSerializerCompiler(({ schema, httpStatus }) =>
-    String(httpStatus).startsWith('2') ? fastJson(schema as object) : (data: unknown) => JSON.stringify(data),
-  );
+  app.setSerializerCompiler(responseSerializers());
   installJsonParser(app, config.protection.jsonMaxDepth);
   installErrorHandler(app, config.bodyLimitBytes);
   installHttpMetrics(app, ctx);
