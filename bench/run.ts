@@ -364,6 +364,9 @@ async function duplicateFlood(target: TargetName, freshRps: number) {
       APP_CONCURRENCY_LIMIT: String(APP_CONCURRENCY),
     });
     const capped = { alone: [] as LoadResult[], during: [] as LoadResult[], flood: [] as LoadResult[] };
+    // How busy the load generator's own core is while it floods and paces at once (1: saturated,
+    // and the other partner's latency then counts the generator's queueing as well as the service's).
+    const generatorBusy: number[] = [];
     const cappedFresh = (run: number, during: boolean) => ({
       ...fresh(OTHER_PARTNER_APPLICANTS + 1_500_000 + run * 200_000 + (during ? 100_000 : 0)),
       url: server.url,
@@ -371,10 +374,16 @@ async function duplicateFlood(target: TargetName, freshRps: number) {
     if (WARMUP > 0) await load({ ...flood, url: server.url, seconds: WARMUP }); // warms the new process
     for (let run = 0; run < RUNS; run++) {
       capped.alone.push(await pacedInThread(cappedFresh(run, false)));
+      const cpuBefore = process.cpuUsage();
+      const startedAt = performance.now();
       const [during, cappedFlood] = await Promise.all([
         pacedInThread(cappedFresh(run, true)),
         load({ ...flood, url: server.url, seconds: SECONDS + 1 }),
       ]);
+      const cpu = process.cpuUsage(cpuBefore);
+      generatorBusy.push(
+        Math.round(((cpu.user + cpu.system) / 1000 / (performance.now() - startedAt)) * 100) / 100,
+      );
       capped.during.push(during);
       capped.flood.push(cappedFlood);
     }
@@ -412,6 +421,7 @@ async function duplicateFlood(target: TargetName, freshRps: number) {
             during: capped.during.reduce((sum, r) => sum + r.non2xx, 0),
           },
           floodRps: Math.round(median(capped.flood.map((r) => r.rps))),
+          generatorBusy,
           floodStatuses: capped.flood.map((r) => r.statuses),
         },
       },
