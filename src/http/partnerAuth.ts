@@ -51,8 +51,7 @@ export function bodyOf(request: FastifyRequest): Record<string, unknown> {
  */
 export function partnerAdmission(ctx: ServiceContext): onRequestHookHandler {
   return function admitPartnerEarly(request, reply, done) {
-    const limits = request.server.limits;
-    if (limits.limiter.shared) return done();
+    if (request.server.limits.limiter.shared) return done();
     let cached: Partner | { tokenHash: string };
     try {
       cached = cachedPartner(ctx, request.headers.authorization, ctx.now());
@@ -60,12 +59,9 @@ export function partnerAdmission(ctx: ServiceContext): onRequestHookHandler {
       return done();
     }
     if ('tokenHash' in cached) return done();
-    request.partner = cached;
     let pending: Promise<void> | undefined;
     try {
-      limits.concurrency.admit(cached.appId, reply, cached.concurrencyLimit);
-      // In memory (checked above) the decision comes without a promise; one is still awaited.
-      pending = limits.limitPartner(reply, cached);
+      pending = takeSlot(request, reply, cached);
     } catch (error) {
       return done(error as Error);
     }
@@ -119,12 +115,20 @@ function admitPartner(
   partner: Partner,
   now: number,
 ): Promise<void> | undefined {
+  const limited = takeSlot(request, reply, partner);
+  if (limited === undefined) return checkBody(ctx, request, partner, now);
+  return limited.then(() => checkBody(ctx, request, partner, now));
+}
+
+/**
+ * The app's slot (APP_CONCURRENCY_LIMIT) and a token of its rate limit, or the 429: a promise only
+ * when the limit is in Redis.
+ */
+function takeSlot(request: FastifyRequest, reply: FastifyReply, partner: Partner): Promise<void> | undefined {
   request.partner = partner;
   const limits = request.server.limits;
   limits.concurrency.admit(partner.appId, reply, partner.concurrencyLimit);
-  const limited = limits.limitPartner(reply, partner);
-  if (limited === undefined) return checkBody(ctx, request, partner, now);
-  return limited.then(() => checkBody(ctx, request, partner, now));
+  return limits.limitPartner(reply, partner);
 }
 
 function checkBody(ctx: ServiceContext, request: FastifyRequest, partner: Partner, now: number): undefined {
