@@ -8,6 +8,7 @@ import { NodeSqliteDialect } from './sqliteDialect.ts';
 import { WriteWatch } from './writeWatch.ts';
 import { openSqliteConnection } from './sqliteConnection.ts';
 import { startSqliteWriter, type SqliteWriter } from './sqliteWriter.ts';
+import { newWriteTurn, WriteTurn } from './writeTurn.ts';
 import type { Statement } from './statements.ts';
 import type { Database } from './tables.ts';
 
@@ -17,13 +18,15 @@ export function openSqlite(dataDir: string): Store {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = join(dataDir, SQLITE_FILE);
   const database = openSqliteConnection(file);
+  // The event loop's connection and the writer thread agree whose turn it is to write (writeTurn.ts).
+  const turn = newWriteTurn();
   // Submissions are stored by a thread of their own (sqliteWriterThread.ts), started with the
   // first one (by then the tables exist); from then on the checkpoints are its work too, not this
   // event loop's.
   let writer: SqliteWriter | undefined;
   const writerOf = (): SqliteWriter => {
     if (writer === undefined) {
-      writer = startSqliteWriter(file);
+      writer = startSqliteWriter(file, { turn });
       database.exec('PRAGMA wal_autocheckpoint = 0');
       // The thread holds the write lock for each of its commits: this event loop must not sleep
       // in SQLite's busy handler meanwhile; the dialect waits on a timer instead (sqliteDialect.ts).
@@ -32,7 +35,10 @@ export function openSqlite(dataDir: string): Store {
     return writer;
   };
   const watch = new WriteWatch();
-  const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(database), plugins: [watch] });
+  const db = new Kysely<Database>({
+    dialect: new NodeSqliteDialect(database, new WriteTurn(turn, 'loop')),
+    plugins: [watch],
+  });
   const run = async <R>(statement: Statement, parameters: readonly unknown[], within = db) => {
     const result = await within.executeQuery<R>(CompiledQuery.raw(statement.sqlite, [...parameters]));
     return result.rows;

@@ -13,6 +13,7 @@ import {
   type QueryCompiler,
   type QueryResult,
 } from 'kysely';
+import type { WriteTurn } from './writeTurn.ts';
 
 /**
  * A Kysely dialect for `node:sqlite`, the SQLite built into Node.js 24 (nothing to compile).
@@ -25,16 +26,19 @@ import {
  */
 export class NodeSqliteDialect implements Dialect {
   readonly #database: DatabaseSync;
+  readonly #turn: WriteTurn | undefined;
 
-  constructor(database: DatabaseSync) {
+  /** `turn`: the process's write turn (writeTurn.ts), when a writer thread shares the file. */
+  constructor(database: DatabaseSync, turn?: WriteTurn) {
     this.#database = database;
+    this.#turn = turn;
   }
 
   createAdapter(): DialectAdapter {
     return new SqliteAdapter();
   }
   createDriver(): Driver {
-    return new NodeSqliteDriver(this.#database);
+    return new NodeSqliteDriver(this.#database, this.#turn);
   }
   createQueryCompiler(): QueryCompiler {
     return new SqliteQueryCompiler();
@@ -61,8 +65,8 @@ class NodeSqliteDriver implements Driver {
   readonly #mutex = new Mutex();
   #release: (() => void) | undefined;
 
-  constructor(database: DatabaseSync) {
-    this.#connection = new NodeSqliteConnection(database);
+  constructor(database: DatabaseSync, turn: WriteTurn | undefined) {
+    this.#connection = new NodeSqliteConnection(database, turn);
   }
 
   async init(): Promise<void> {}
@@ -120,17 +124,22 @@ const BUSY_TIMEOUT_MS = 5_000;
 const MAX_BUSY_WAIT_MS = 16;
 const SQLITE_BUSY = 5;
 
+/** Statements that never take the write lock, so never need the write turn. */
+const READ_ONLY = /^\s*(select|pragma)\b/i;
+
 function isBusy(error: unknown): boolean {
   return (error as { errcode?: unknown } | null)?.errcode === SQLITE_BUSY;
 }
 
 class NodeSqliteConnection implements DatabaseConnection {
   readonly #database: DatabaseSync;
+  readonly #turn: WriteTurn | undefined;
   /** Prepared statements by SQL text: Kysely produces a small, fixed set of statements. */
   readonly #statements = new Map<string, { statement: StatementSync; reader: boolean }>();
 
-  constructor(database: DatabaseSync) {
+  constructor(database: DatabaseSync, turn: WriteTurn | undefined) {
     this.#database = database;
+    this.#turn = turn;
   }
 
   #prepare(sql: string): { statement: StatementSync; reader: boolean } {
@@ -144,7 +153,23 @@ class NodeSqliteConnection implements DatabaseConnection {
     return prepared;
   }
 
+  /**
+   * A statement that may write outside a transaction (BEGIN IMMEDIATE, or one in autocommit) first
+   * takes the process's write turn; the turn is given back once no transaction is open (after the
+   * statement in autocommit, after COMMIT or ROLLBACK, or when BEGIN failed).
+   */
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const turn = this.#turn;
+    if (turn === undefined) return this.#executeWhenFree(compiledQuery);
+    if (!this.#database.isTransaction && !READ_ONLY.test(compiledQuery.sql)) await turn.take(BUSY_TIMEOUT_MS);
+    try {
+      return await this.#executeWhenFree<R>(compiledQuery);
+    } finally {
+      if (!this.#database.isTransaction) turn.give();
+    }
+  }
+
+  async #executeWhenFree<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const started = performance.now();
     for (let wait = 1; ; wait = Math.min(wait * 2, MAX_BUSY_WAIT_MS)) {
       try {

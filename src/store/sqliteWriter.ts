@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { SubmissionCompletion, SubmissionOutcome, SubmissionRows } from './submissions.ts';
 import { encodeRequest, type EncodedRequest, type WriterMessage } from './sqliteWriterProtocol.ts';
+import { WriteTurn } from './writeTurn.ts';
 
 /**
  * The service side of the submission writer thread (sqliteWriterThread.ts): hands it submissions,
@@ -23,7 +24,7 @@ const THREAD = new URL('./sqliteWriterThread.js', import.meta.url);
 
 export function startSqliteWriter(
   file: string,
-  options: { checkpointIntervalMs?: number } = {},
+  options: { checkpointIntervalMs?: number; turn?: SharedArrayBuffer } = {},
 ): SqliteWriter {
   const pending = new Map<number, Pending>();
   let nextId = 1;
@@ -46,7 +47,7 @@ export function startSqliteWriter(
 
   function spawn(): Worker {
     const thread = new Worker(THREAD, {
-      workerData: { file, checkpointIntervalMs: options.checkpointIntervalMs ?? 1_000 },
+      workerData: { file, checkpointIntervalMs: options.checkpointIntervalMs ?? 1_000, turn: options.turn },
     });
     // The service may exit while the thread idles; close() ends it properly.
     thread.unref();
@@ -76,6 +77,8 @@ export function startSqliteWriter(
   /** The thread is gone: what it held was not committed, or not known to be; refuse it, go on. */
   function fail(thread: Worker, error: unknown): void {
     if (thread !== worker) return;
+    // It may have died holding the write turn, or waiting for it.
+    if (options.turn !== undefined) WriteTurn.forfeitThread(options.turn);
     for (const waiting of pending.values()) waiting.reject(error);
     pending.clear();
     outgoing = [];

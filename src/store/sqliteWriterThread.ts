@@ -12,6 +12,7 @@ import {
   type WriterReply,
 } from './sqliteWriterProtocol.ts';
 import { openSqliteConnection } from './sqliteConnection.ts';
+import { WriteTurn } from './writeTurn.ts';
 
 /**
  * The embedded store's submission writer: a thread with a connection of its own, so that the
@@ -24,6 +25,8 @@ interface WriterData {
   file: string;
   /** How often an idle writer checkpoints the WAL (PASSIVE: never waits for readers). */
   checkpointIntervalMs: number;
+  /** The process's write turn, shared with the event loop's connection (writeTurn.ts). */
+  turn?: SharedArrayBuffer;
 }
 
 /**
@@ -46,7 +49,10 @@ function yieldToEventLoop(): void {
   }
 }
 
-const { file, checkpointIntervalMs } = workerData as WriterData;
+const { file, checkpointIntervalMs, turn: turnBuffer } = workerData as WriterData;
+const turn = turnBuffer === undefined ? undefined : new WriteTurn(turnBuffer, 'thread');
+/** As long as SQLite's busy_timeout: past it, the batch is refused as it would be on SQLITE_BUSY. */
+const TURN_TIMEOUT_MS = 5_000;
 yieldToEventLoop();
 const port = parentPort!;
 const database = openSqliteConnection(file);
@@ -133,28 +139,11 @@ function flush(): void {
   if (batch.length === 0) return;
   const replies: WriterReply[] = [];
   try {
-    database.exec('BEGIN IMMEDIATE');
+    turn?.takeBlocking(TURN_TIMEOUT_MS);
     try {
-      for (const request of batch) {
-        database.exec('SAVEPOINT unit');
-        try {
-          replies.push({ id: request[0] as number, outcome: store(request) });
-          database.exec('RELEASE unit');
-        } catch (error) {
-          database.exec('ROLLBACK TO unit');
-          database.exec('RELEASE unit');
-          replies.push(
-            error instanceof Refused
-              ? { id: request[0] as number, outcome: error.outcome }
-              : { id: request[0] as number, error: describeError(error) },
-          );
-        }
-      }
-      database.exec('COMMIT');
-      commits += 1;
-    } catch (error) {
-      if (database.isTransaction) database.exec('ROLLBACK');
-      throw error;
+      flushHoldingTurn(batch, replies);
+    } finally {
+      turn?.give();
     }
   } catch (error) {
     // Nothing of this batch was committed: every submission in it is refused.
@@ -163,6 +152,33 @@ function flush(): void {
     return;
   }
   port.postMessage({ batch: replies, commits });
+}
+
+/** One transaction for the batch, each submission in its own savepoint; throws if nothing was committed. */
+function flushHoldingTurn(batch: EncodedRequest[], replies: WriterReply[]): void {
+  database.exec('BEGIN IMMEDIATE');
+  try {
+    for (const request of batch) {
+      database.exec('SAVEPOINT unit');
+      try {
+        replies.push({ id: request[0] as number, outcome: store(request) });
+        database.exec('RELEASE unit');
+      } catch (error) {
+        database.exec('ROLLBACK TO unit');
+        database.exec('RELEASE unit');
+        replies.push(
+          error instanceof Refused
+            ? { id: request[0] as number, outcome: error.outcome }
+            : { id: request[0] as number, error: describeError(error) },
+        );
+      }
+    }
+    database.exec('COMMIT');
+    commits += 1;
+  } catch (error) {
+    if (database.isTransaction) database.exec('ROLLBACK');
+    throw error;
+  }
 }
 
 port.on('message', (message: EncodedRequest[] | 'close') => {
