@@ -1,4 +1,10 @@
-import type { FastifyReply, FastifyRequest, onRequestHookHandler, preValidationHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  preValidationHookHandler,
+} from 'fastify';
 import { cachedPartner, lookupPartner, type Partner } from '../partners/credentials.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
@@ -42,6 +48,16 @@ export function bodyOf(request: FastifyRequest): Record<string, unknown> {
 }
 
 /**
+ * Guards a group of partner routes: admission on the headers when it can be decided at once
+ * (`partnerAdmission`), the rest after the body (`partnerAuthentication`). The two go together:
+ * the second completes what the first began.
+ */
+export function guardPartnerRoutes(app: Pick<FastifyInstance, 'addHook'>, ctx: ServiceContext): void {
+  app.addHook('onRequest', partnerAdmission(ctx));
+  app.addHook('preValidation', partnerAuthentication(ctx));
+}
+
+/**
  * Admission before the body is read, when it can be decided at once: the token is in this
  * process's cache (TOKEN_CACHE_MS) and the rate limit is in memory. The app takes a slot
  * (APP_CONCURRENCY_LIMIT) and a token of its rate limit, or the request is refused (429) without
@@ -49,7 +65,7 @@ export function bodyOf(request: FastifyRequest): Record<string, unknown> {
  * else (no token, one to look up, a limit in Redis, a bad token) waits for `partnerAuthentication`
  * after the body, as before, so that those errors keep their order.
  */
-export function partnerAdmission(ctx: ServiceContext): onRequestHookHandler {
+function partnerAdmission(ctx: ServiceContext): onRequestHookHandler {
   return function admitPartnerEarly(request, reply, done) {
     if (request.server.limits.limiter.shared) return done();
     let cached: Partner | { tokenHash: string };

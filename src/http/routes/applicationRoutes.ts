@@ -6,7 +6,7 @@ import { ApplicationRequest, ExternalId, SerialNumber } from '../../record/schem
 import { checkSubmission, submitApplication } from '../../applications/submitApplication.ts';
 import type { ServiceContext } from '../../context.ts';
 import type { ErrorName } from '../../errors/catalogue.ts';
-import { partnerAdmission, partnerAuthentication, partnerOf } from '../partnerAuth.ts';
+import { guardPartnerRoutes, partnerOf } from '../partnerAuth.ts';
 import { success } from '../envelope.ts';
 import { idempotencyOf } from '../idempotency.ts';
 import { PATHS } from '../paths.ts';
@@ -91,8 +91,7 @@ const QueryRequest = Type.Object(
 
 export function applicationRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
-    app.addHook('onRequest', partnerAdmission(ctx));
-    app.addHook('preValidation', partnerAuthentication(ctx));
+    guardPartnerRoutes(app, ctx);
 
     app.post(
       PATHS.apply,

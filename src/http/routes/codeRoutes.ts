@@ -2,7 +2,7 @@ import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import { CodeTables } from '../../codes/codeEntries.ts';
 import type { ServiceContext } from '../../context.ts';
-import { partnerAdmission, partnerAuthentication } from '../partnerAuth.ts';
+import { guardPartnerRoutes } from '../partnerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';
 import { AppId, PARTNER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
@@ -10,8 +10,7 @@ import { AppId, PARTNER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } fro
 /** The code tables in force: the defaults, or those of CODES_FILE. */
 export function codeRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
-    app.addHook('onRequest', partnerAdmission(ctx));
-    app.addHook('preValidation', partnerAuthentication(ctx));
+    guardPartnerRoutes(app, ctx);
     app.post(
       PATHS.codes,
       {

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { EVENT_TYPES } from '../../record/lifecycle.ts';
 import type { ServiceContext } from '../../context.ts';
 import { EventPage, listEvents } from '../../applications/listEvents.ts';
-import { partnerAdmission, partnerAuthentication, partnerOf } from '../partnerAuth.ts';
+import { guardPartnerRoutes, partnerOf } from '../partnerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';
 import { AppId, PARTNER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
@@ -29,8 +29,7 @@ const ListEventsBody = Type.Object(
 /** A partner's own events, oldest first, to reconcile with what its webhooks received. */
 export function eventRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
-    app.addHook('onRequest', partnerAdmission(ctx));
-    app.addHook('preValidation', partnerAuthentication(ctx));
+    guardPartnerRoutes(app, ctx);
     app.post(
       PATHS.events,
       {

@@ -19,7 +19,7 @@ import {
 import { DeliveryView, MAX_DELIVERIES_LISTED, Redelivery } from '../../webhooks/deliveries.ts';
 import { MAX_URL_LENGTH } from '../../network/endpointUrl.ts';
 import { CreatedEndpoint, EndpointView } from '../../webhooks/endpoints.ts';
-import { partnerAdmission, partnerAuthentication, partnerOf } from '../partnerAuth.ts';
+import { guardPartnerRoutes, partnerOf } from '../partnerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';
 import { AppId, PARTNER_ERRORS, errorResponses, SuccessEnvelope, Timestamp } from '../schemas.ts';
@@ -75,8 +75,7 @@ function operation<B extends TSchema, R extends TSchema>(spec: {
 
 export function partnerWebhookRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
-    app.addHook('onRequest', partnerAdmission(ctx));
-    app.addHook('preValidation', partnerAuthentication(ctx));
+    guardPartnerRoutes(app, ctx);
     const appOf = (request: FastifyRequest) => partnerOf(request).appId;
 
     app.post(
