@@ -26,7 +26,7 @@ export function openSqlite(dataDir: string): Store {
   let writer: SqliteWriter | undefined;
   const writerOf = (): SqliteWriter => {
     if (writer === undefined) {
-      writer = startSqliteWriter(file, { turn });
+      writer = startSqliteWriter(file, turn);
       database.exec('PRAGMA wal_autocheckpoint = 0');
       // The thread holds the write lock for each of its commits: this event loop must not sleep
       // in SQLite's busy handler meanwhile; the dialect waits on a timer instead (sqliteDialect.ts).

@@ -24,7 +24,9 @@ const THREAD = new URL('./sqliteWriterThread.js', import.meta.url);
 
 export function startSqliteWriter(
   file: string,
-  options: { checkpointIntervalMs?: number; turn?: SharedArrayBuffer } = {},
+  /** The process's write turn (writeTurn.ts), shared with the event loop's connection. */
+  turn: SharedArrayBuffer,
+  options: { checkpointIntervalMs?: number } = {},
 ): SqliteWriter {
   const pending = new Map<number, Pending>();
   let nextId = 1;
@@ -47,7 +49,7 @@ export function startSqliteWriter(
 
   function spawn(): Worker {
     const thread = new Worker(THREAD, {
-      workerData: { file, checkpointIntervalMs: options.checkpointIntervalMs ?? 1_000, turn: options.turn },
+      workerData: { file, checkpointIntervalMs: options.checkpointIntervalMs ?? 1_000, turn },
     });
     // The service may exit while the thread idles; close() ends it properly.
     thread.unref();
@@ -78,7 +80,7 @@ export function startSqliteWriter(
   function fail(thread: Worker, error: unknown): void {
     if (thread !== worker) return;
     // It may have died holding the write turn, or waiting for it.
-    if (options.turn !== undefined) WriteTurn.forfeitThread(options.turn);
+    WriteTurn.forfeitThread(turn);
     for (const waiting of pending.values()) waiting.reject(error);
     pending.clear();
     outgoing = [];

@@ -26,7 +26,7 @@ interface WriterData {
   /** How often an idle writer checkpoints the WAL (PASSIVE: never waits for readers). */
   checkpointIntervalMs: number;
   /** The process's write turn, shared with the event loop's connection (writeTurn.ts). */
-  turn?: SharedArrayBuffer;
+  turn: SharedArrayBuffer;
 }
 
 /**
@@ -49,8 +49,9 @@ function yieldToEventLoop(): void {
   }
 }
 
-const { file, checkpointIntervalMs, turn: turnBuffer } = workerData as WriterData;
-const turn = turnBuffer === undefined ? undefined : new WriteTurn(turnBuffer, 'thread');
+const data = workerData as WriterData;
+const { file, checkpointIntervalMs } = data;
+const turn = new WriteTurn(data.turn, 'thread');
 /** As long as SQLite's busy_timeout: past it, the batch is refused as it would be on SQLITE_BUSY. */
 const TURN_TIMEOUT_MS = 5_000;
 yieldToEventLoop();
@@ -139,11 +140,11 @@ function flush(): void {
   if (batch.length === 0) return;
   const replies: WriterReply[] = [];
   try {
-    turn?.takeBlocking(TURN_TIMEOUT_MS);
+    turn.takeBlocking(TURN_TIMEOUT_MS);
     try {
       flushHoldingTurn(batch, replies);
     } finally {
-      turn?.give();
+      turn.give();
     }
   } catch (error) {
     // Nothing of this batch was committed: every submission in it is refused.
