@@ -6,6 +6,7 @@ import { after, describe, test } from 'node:test';
 import { Kysely, sql } from 'kysely';
 import { openSqliteConnection } from './sqliteConnection.ts';
 import { NodeSqliteDialect } from './sqliteDialect.ts';
+import { newWriteTurn, WriteTurn } from './writeTurn.ts';
 
 /**
  * The service's connection waits for another writer's lock on a timer, never in SQLite's busy
@@ -61,5 +62,58 @@ describe('the embedded dialect waiting for the write lock', () => {
       (await sql<{ n: number }>`select count(*) as n from t where x = 2`.execute(db)).rows[0]!.n,
       1,
     );
+  });
+});
+
+/**
+ * With a writer thread beside it, the connection takes the process's write turn (writeTurn.ts)
+ * before it writes, and gives it back when its transaction ends; a read does not need it (though,
+ * on the one connection, it queues behind a write that waits for it).
+ */
+describe('the embedded dialect taking the write turn', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dialect-turn-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const connection = openSqliteConnection(join(dir, 'turn.db'));
+  connection.exec('CREATE TABLE t (x INTEGER)');
+  const buffer = newWriteTurn();
+  const db = new Kysely<{ t: { x: number } }>({
+    dialect: new NodeSqliteDialect(connection, new WriteTurn(buffer, 'loop')),
+  });
+  // The writer thread's side, played here through its non-blocking entry.
+  const thread = new WriteTurn(buffer, 'thread');
+
+  test('a write waits while the writer thread has the turn; a read does not', async () => {
+    await thread.take(100);
+    const rows = await db.selectFrom('t').selectAll().execute();
+    assert.deepEqual(rows, [], 'the read was answered while the turn was taken');
+    let written = false;
+    const writing = db
+      .insertInto('t')
+      .values({ x: 1 })
+      .execute()
+      .then(() => (written = true));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    assert.equal(written, false, 'the write went ahead of the writer thread');
+    thread.give();
+    await writing;
+    assert.equal(written, true);
+  });
+
+  test('a transaction holds the turn until it commits, or rolls back', async () => {
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('t').values({ x: 2 }).execute();
+      await assert.rejects(thread.take(20), { errcode: 5 }, 'the thread had the turn mid-transaction');
+    });
+    await thread.take(20);
+    thread.give();
+    await assert.rejects(
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('t').values({ x: 3 }).execute();
+        throw new Error('changed its mind');
+      }),
+      /changed its mind/,
+    );
+    await thread.take(20);
+    thread.give();
   });
 });
