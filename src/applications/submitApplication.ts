@@ -10,7 +10,7 @@ import {
   isCardNumberTaken,
   type SubmissionRows,
 } from '../record/applicationRepository.ts';
-import { canonicalDocumentNumber, readApplication } from '../record/canonical.ts';
+import { canonicalDocumentNumber } from '../record/canonical.ts';
 import { documentHash } from './documentHash.ts';
 import { findLegacyDuplicate } from './documentRekey.ts';
 import { eventPayload } from './changeState.ts';
@@ -37,8 +37,7 @@ export function validationContext(ctx: ServiceContext): ValidationContext {
 
 /** The document an application is for, as one keyed hash of its canonical number: equal documents, equal hashes. */
 export function certHash(ctx: ServiceContext, application: ApplicationRequest): string {
-  const canonical = readApplication(application).cert_id ?? canonicalDocumentNumber(application.cert_id);
-  return documentHash(ctx.keyRing, application.cert_type, canonical);
+  return documentHash(ctx.keyRing, application.cert_type, canonicalDocumentNumber(application.cert_id));
 }
 
 /**

@@ -200,37 +200,31 @@ export interface CanonicalApplication {
   readonly consignee_mob_no_of: AreaReading | undefined;
 }
 
-const readings = new WeakMap<object, CanonicalApplication>();
-
 /**
- * The canonical reading of an application, made on the first call for a request object and shared
- * by every later one (the checks, then the submit's duplicate hash). A field that is not a string
- * (it failed the schema) reads as undefined.
+ * The canonical reading of an application. A field that is not a string (it failed the schema)
+ * reads as undefined. Read once per request, by the checks: not cached in a WeakMap keyed by the
+ * request, because V8's scavenger keeps an ephemeron's value alive and promotes it to the old
+ * generation, so every reading (about 1 KB a submission) would wait for a major collection.
  */
 export function readApplication(app: ApplicationRequest): CanonicalApplication {
-  let reading = readings.get(app);
-  if (reading === undefined) {
-    const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
-    const map = <T>(value: unknown, read: (text: string) => T) => {
-      const text = str(value);
-      return text === undefined ? undefined : read(text);
-    };
-    reading = {
-      cert_id: map(app.cert_id, canonicalDocumentNumber),
-      name: map(app.name, canonicalName),
-      name_en: map(app.name_en, canonicalLatinName),
-      email: map(app.email, readEmail),
-      address: map(app.address, canonicalAddress),
-      office_address: map(app.office_address, canonicalAddress),
-      consignee_address: map(app.consignee_address, canonicalAddress),
-      mob_no: map(app.mob_no, readPhone),
-      mob_no_of: map(app.mob_no_of, (text) => readAreaCode(text, 'plus')),
-      office_tel_no: map(app.office_tel_no, readPhone),
-      office_tel_no_of: map(app.office_tel_no_of, (text) => readAreaCode(text, 'office')),
-      consignee_mob_no: map(app.consignee_mob_no, readPhone),
-      consignee_mob_no_of: map(app.consignee_mob_no_of, (text) => readAreaCode(text, 'bare')),
-    };
-    readings.set(app, reading);
-  }
-  return reading;
+  const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const map = <T>(value: unknown, read: (text: string) => T) => {
+    const text = str(value);
+    return text === undefined ? undefined : read(text);
+  };
+  return {
+    cert_id: map(app.cert_id, canonicalDocumentNumber),
+    name: map(app.name, canonicalName),
+    name_en: map(app.name_en, canonicalLatinName),
+    email: map(app.email, readEmail),
+    address: map(app.address, canonicalAddress),
+    office_address: map(app.office_address, canonicalAddress),
+    consignee_address: map(app.consignee_address, canonicalAddress),
+    mob_no: map(app.mob_no, readPhone),
+    mob_no_of: map(app.mob_no_of, (text) => readAreaCode(text, 'plus')),
+    office_tel_no: map(app.office_tel_no, readPhone),
+    office_tel_no_of: map(app.office_tel_no_of, (text) => readAreaCode(text, 'office')),
+    consignee_mob_no: map(app.consignee_mob_no, readPhone),
+    consignee_mob_no_of: map(app.consignee_mob_no_of, (text) => readAreaCode(text, 'bare')),
+  };
 }
