@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { loadConfig } from '../src/config.ts';
 import type { Store, SubmissionOutcome, SubmissionRows } from '../src/store/connect.ts';
@@ -284,36 +283,3 @@ for (const storeName of storeNames()) {
     });
   });
 }
-
-/** Each thread of this process with its nice value (Linux: /proc/self/task/<id>/stat, field 19). */
-function threadNiceValues(): Map<number, number> {
-  const nice = new Map<number, number>();
-  for (const id of readdirSync('/proc/self/task')) {
-    const stat = readFileSync(`/proc/self/task/${id}/stat`, 'utf8');
-    // The fields after the command name, which is in parentheses and may hold spaces: state is 3.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    nice.set(Number(id), Number(fields[19 - 3]));
-  }
-  return nice;
-}
-
-test(
-  "SQLite's writer thread runs ten nice steps below the event loop",
-  { skip: !existsSync('/proc/thread-self') && 'Linux only' },
-  async () => {
-    await withStore('sqlite', async (store) => {
-      const before = threadNiceValues();
-      // The writer thread starts with the first submission.
-      assert.deepEqual(await store.insertSubmission(rows(1)), { kind: 'ok' });
-      const main = before.get(process.pid)!;
-      const started = [...threadNiceValues()].filter(([id]) => !before.has(id));
-      assert.ok(started.length > 0, 'a thread started');
-      assert.deepEqual(
-        started.filter(([, nice]) => nice === Math.min(19, main + 10)).length,
-        1,
-        `threads started and their nice values: ${JSON.stringify(started)}; the event loop's ${main}`,
-      );
-      assert.equal(threadNiceValues().get(process.pid), main, "the event loop's own is unchanged");
-    });
-  },
-);

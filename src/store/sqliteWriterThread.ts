@@ -1,6 +1,3 @@
-import { readlinkSync } from 'node:fs';
-import { getPriority, setPriority } from 'node:os';
-import { basename } from 'node:path';
 import type { SQLInputValue } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SubmissionOutcome } from './submissions.ts';
@@ -20,6 +17,12 @@ import { WriteTurn } from './writeTurn.ts';
  * service's event loop. Submissions that arrive together share ONE transaction, each in its own
  * savepoint (a failing one is rolled back and refused alone), and are answered only after its
  * COMMIT returned: acknowledged means durable (WAL, synchronous=FULL).
+ *
+ * The thread runs at the event loop's priority. It ran ten nice steps below it for a while, to
+ * commit larger batches while the loop was busy; since the loop sends a turn's submissions as one
+ * message, that gained 2 to 5% at full speed and, where the two share a core, made each message
+ * wait 10 to 57 ms for the thread to be scheduled, which was most of the tail at half the maximum
+ * rate (README, "The writer thread at the loop's priority").
  */
 interface WriterData {
   file: string;
@@ -29,32 +32,11 @@ interface WriterData {
   turn: SharedArrayBuffer;
 }
 
-/**
- * How much lower than the event loop's the thread's scheduling priority is (nice steps). Where the
- * two share a core (one core, or a process pinned to one), a message woke the thread at once,
- * in the middle of the loop's turn, and it committed a batch of one or two while requests waited.
- * Behind the loop, it commits when the loop waits, with what arrived meanwhile: on a pinned
- * core, larger batches and less CPU a submission. It never starves: a thread ten steps down
- * still gets a tenth of a busy core, and a saturated loop soon waits on the commits themselves.
- */
-const NICE_STEPS = 10;
-
-/** Linux schedules threads one by one, each with its own nice value; elsewhere, nothing changes. */
-function yieldToEventLoop(): void {
-  try {
-    const thread = Number(basename(readlinkSync('/proc/thread-self')));
-    setPriority(thread, Math.min(19, getPriority(thread) + NICE_STEPS));
-  } catch {
-    // Not Linux (no /proc/thread-self), or not allowed: the thread keeps the process's priority.
-  }
-}
-
 const data = workerData as WriterData;
 const { file, checkpointIntervalMs } = data;
 const turn = new WriteTurn(data.turn, 'thread');
 /** As long as SQLite's busy_timeout: past it, the batch is refused as it would be on SQLITE_BUSY. */
 const TURN_TIMEOUT_MS = 5_000;
-yieldToEventLoop();
 const port = parentPort!;
 const database = openSqliteConnection(file);
 
