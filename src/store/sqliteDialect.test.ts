@@ -21,7 +21,9 @@ describe('the embedded dialect waiting for the write lock', () => {
   service.exec('CREATE TABLE t (x INTEGER)');
   service.exec('PRAGMA busy_timeout = 0');
   const other = openSqliteConnection(file);
-  const db = new Kysely<{ t: { x: number } }>({ dialect: new NodeSqliteDialect(service) });
+  const db = new Kysely<{ t: { x: number } }>({
+    dialect: new NodeSqliteDialect(service, new WriteTurn(newWriteTurn(), 'loop')),
+  });
 
   /** Runs `work` while `other` holds the write lock for `holdMs`; counts timer ticks meanwhile. */
   async function whileLocked<T>(

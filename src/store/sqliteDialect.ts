@@ -26,10 +26,10 @@ import type { WriteTurn } from './writeTurn.ts';
  */
 export class NodeSqliteDialect implements Dialect {
   readonly #database: DatabaseSync;
-  readonly #turn: WriteTurn | undefined;
+  readonly #turn: WriteTurn;
 
-  /** `turn`: the process's write turn (writeTurn.ts), when a writer thread shares the file. */
-  constructor(database: DatabaseSync, turn?: WriteTurn) {
+  /** `turn`: the process's write turn (writeTurn.ts), shared with its writer thread. */
+  constructor(database: DatabaseSync, turn: WriteTurn) {
     this.#database = database;
     this.#turn = turn;
   }
@@ -65,7 +65,7 @@ class NodeSqliteDriver implements Driver {
   readonly #mutex = new Mutex();
   #release: (() => void) | undefined;
 
-  constructor(database: DatabaseSync, turn: WriteTurn | undefined) {
+  constructor(database: DatabaseSync, turn: WriteTurn) {
     this.#connection = new NodeSqliteConnection(database, turn);
   }
 
@@ -133,11 +133,11 @@ function isBusy(error: unknown): boolean {
 
 class NodeSqliteConnection implements DatabaseConnection {
   readonly #database: DatabaseSync;
-  readonly #turn: WriteTurn | undefined;
+  readonly #turn: WriteTurn;
   /** Prepared statements by SQL text: Kysely produces a small, fixed set of statements. */
   readonly #statements = new Map<string, { statement: StatementSync; reader: boolean }>();
 
-  constructor(database: DatabaseSync, turn: WriteTurn | undefined) {
+  constructor(database: DatabaseSync, turn: WriteTurn) {
     this.#database = database;
     this.#turn = turn;
   }
@@ -160,7 +160,6 @@ class NodeSqliteConnection implements DatabaseConnection {
    */
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const turn = this.#turn;
-    if (turn === undefined) return this.#executeWhenFree(compiledQuery);
     if (!this.#database.isTransaction && !READ_ONLY.test(compiledQuery.sql)) await turn.take(BUSY_TIMEOUT_MS);
     try {
       return await this.#executeWhenFree<R>(compiledQuery);
