@@ -457,7 +457,9 @@ async function halfRateLatency(target: TargetName, maxRps: number) {
   const rate = Math.max(1, Math.round(maxRps / 2));
   const measureAt = (kind: 'service' | 'floor') =>
     onFreshServer(kind, target, async (server, submit) => {
-      if (WARMUP > 0) await paced({ ...submit, rate, seconds: WARMUP });
+      // The warm-up is a fresh process's first seconds at this rate (a rolling deploy's new
+      // instance): its latency is reported too, apart from the measured run's.
+      const warm = WARMUP > 0 ? await paced({ ...submit, rate, seconds: WARMUP }) : undefined;
       // The service's own /metrics before and after the run: its event-loop delay (reset by each
       // scrape; a p99 far above it was spent waiting elsewhere: the store, the writer thread) and
       // how many submissions each of the store's commits carried at this rate.
@@ -478,6 +480,7 @@ async function halfRateLatency(target: TargetName, maxRps: number) {
         p99: result.p99,
         p999: result.p999,
         non2xx: result.non2xx,
+        ...(warm === undefined ? {} : { warmUp: { p50: warm.p50, p99: warm.p99 } }),
         ...(loopDelay === undefined ? {} : { loopDelay }),
         ...(unitsPerCommit === undefined ? {} : { unitsPerCommit }),
       };
