@@ -123,12 +123,19 @@ export async function lookupPartner(
   now: number,
 ): Promise<Partner> {
   const ttlMs = ctx.config.tokenCacheMs;
-  const cache = ttlMs > 0 ? tokenCacheOf(ctx.store, ttlMs) : undefined;
-  const generation = cache?.generation ?? 0;
-  const row = await findTokenWithApp(ctx.store, tokenHash);
-  if (row !== undefined && row.revoked_at === null && row.app_status === 'active' && row.expires_at > now) {
-    cache?.set(tokenHash, row, generation);
-  }
+  if (ttlMs <= 0) return partnerOfRow(await findTokenWithApp(ctx.store, tokenHash), now);
+  const cache = tokenCacheOf(ctx.store, ttlMs);
+  const row = await cache.lookup(tokenHash, async (generation) => {
+    const found = await findTokenWithApp(ctx.store, tokenHash);
+    if (
+      found !== undefined &&
+      found.revoked_at === null &&
+      found.app_status === 'active' &&
+      found.expires_at > now
+    )
+      cache.set(tokenHash, found, generation);
+    return found;
+  });
   return partnerOfRow(row, now);
 }
 

@@ -14,6 +14,8 @@ export class TokenCache {
   readonly #ttlMs: number;
   readonly #maxEntries: number;
   readonly #entries = new Map<string, { row: TokenWithApp; until: number }>();
+  /** Store lookups under way, by token hash, with the generation they began in. */
+  readonly #lookups = new Map<string, { generation: number; row: Promise<TokenWithApp | undefined> }>();
   /** Bumped by every invalidation: a lookup begun before one is not kept. */
   #generation = 0;
 
@@ -39,6 +41,23 @@ export class TokenCache {
     if (generation !== this.#generation) return;
     if (this.#entries.size >= this.#maxEntries) this.#entries.clear();
     this.#entries.set(tokenHash, { row, until: performance.now() + this.#ttlMs });
+  }
+
+  /**
+   * The token's row from the store, one lookup at a time: requests that miss together (a fresh
+   * process's first burst, the moment an entry runs out under load: up to one a connection) share
+   * the lookup under way, unless the cache was invalidated since it began (a revocation is never
+   * answered by a read from before it). `find` reads the row and keeps it when it authenticates.
+   */
+  lookup(tokenHash: string, find: (generation: number) => Promise<TokenWithApp | undefined>) {
+    const pending = this.#lookups.get(tokenHash);
+    if (pending !== undefined && pending.generation === this.#generation) return pending.row;
+    const generation = this.#generation;
+    const row = find(generation).finally(() => {
+      if (this.#lookups.get(tokenHash)?.row === row) this.#lookups.delete(tokenHash);
+    });
+    this.#lookups.set(tokenHash, { generation, row });
+    return row;
   }
 
   clear(): void {
