@@ -480,9 +480,9 @@ async function halfRateLatency(target: TargetName, maxRps: number) {
         p99: result.p99,
         p999: result.p999,
         non2xx: result.non2xx,
-        ...(warm === undefined ? {} : { warmUp: { p50: warm.p50, p99: warm.p99 } }),
         ...(loopDelay === undefined ? {} : { loopDelay }),
         ...(unitsPerCommit === undefined ? {} : { unitsPerCommit }),
+        ...(warm === undefined ? {} : { warmUp: { p50: warm.p50, p99: warm.p99 } }),
       };
     });
   return { rate, service: await measureAt('service'), floor: await measureAt('floor') };
