@@ -92,6 +92,9 @@ function serviceArguments(): string[] {
   return words.map((word) => (word.startsWith('-') ? word : `${ROOT}${word}`));
 }
 
+/** Longer than SHUTDOWN_GRACE_MS (10 s): a server still there after it is stuck, not draining. */
+const STOP_TIMEOUT_MS = 20_000;
+
 export async function startServer(script: 'service' | 'floor', env: Record<string, string>): Promise<Server> {
   const args = script === 'service' ? serviceArguments() : [`${ROOT}bench/floor.ts`];
   const started = performance.now();
@@ -124,8 +127,22 @@ export async function startServer(script: 'service' | 'floor', env: Record<strin
     child,
     url,
     startMs,
+    // As a process manager stops it (systemd: TimeoutStopSec=30, then SIGKILL). Node can deadlock
+    // in process.exit while a background compile job waits for a collection that will not come
+    // (nodejs/node#54918: the main thread joins the platform's threads, one of them waits for it);
+    // a server stopped right after a short load is the likeliest to meet it, and the smoke bench
+    // once waited on one until its ceiling. Its drain and store close had finished by then.
     stop: async () => {
       child.kill('SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      const stuck = new Promise<'stuck'>((resolve) => {
+        timer = setTimeout(() => resolve('stuck'), STOP_TIMEOUT_MS);
+      });
+      if ((await Promise.race([exited, stuck])) === 'stuck') {
+        console.error(`${script} did not exit ${STOP_TIMEOUT_MS / 1000} s after SIGTERM: killed`);
+        child.kill('SIGKILL');
+      }
+      clearTimeout(timer);
       await exited;
     },
     peakRssMb: () => {
