@@ -9,11 +9,25 @@ import type { LoadOptions, LoadResult } from './load.ts';
  * then waits: at "half the maximum rate" the server runs flat out for half a second and idles
  * for the other half, and the latency measured is the saturated one.
  */
-export async function paced(options: LoadOptions & { rate: number }): Promise<LoadResult> {
+export interface PacedResult extends LoadResult {
+  /**
+   * The run's slow stretches: each 250 ms window of due times whose slowest answer took over
+   * 30 ms, as "second offset: that latency" ("8.50s:152"). Where a p99 comes from: one stall, or
+   * a tail spread over the run. A stall at the same offset in the service and the floor is the
+   * machine's or the store's, not the service's.
+   */
+  slow: string[];
+}
+
+const WINDOW_MS = 250;
+const SLOW_MS = 30;
+
+export async function paced(options: LoadOptions & { rate: number }): Promise<PacedResult> {
   const url = new URL(`${options.url}${options.path}`);
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections ?? 32 });
   const headers = { 'content-type': 'application/json', ...options.headers };
   const latencies: number[] = [];
+  const slowest = new Map<number, number>(); // window index -> its slowest latency
   const statuses: Record<string, number> = { '2xx': 0, '4xx': 0, '5xx': 0 };
   let errors = 0;
   const inFlight = new Set<Promise<void>>();
@@ -27,7 +41,10 @@ export async function paced(options: LoadOptions & { rate: number }): Promise<Lo
         (res) => {
           res.resume();
           res.on('end', () => {
-            latencies.push(performance.now() - due);
+            const latency = performance.now() - due;
+            latencies.push(latency);
+            const window = Math.floor((due - start) / WINDOW_MS);
+            slowest.set(window, Math.max(slowest.get(window) ?? 0, latency));
             const status = res.statusCode ?? 0;
             const bucket = `${Math.floor(status / 100)}xx`;
             statuses[bucket] = (statuses[bucket] ?? 0) + 1;
@@ -71,5 +88,9 @@ export async function paced(options: LoadOptions & { rate: number }): Promise<Lo
     non2xx: latencies.length - (statuses['2xx'] ?? 0),
     requests: latencies.length,
     errors,
+    slow: [...slowest]
+      .filter(([, latency]) => latency > SLOW_MS)
+      .sort(([a], [b]) => a - b)
+      .map(([window, latency]) => `${((window * WINDOW_MS) / 1000).toFixed(2)}s:${Math.round(latency)}`),
   };
 }
