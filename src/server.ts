@@ -3,17 +3,38 @@ import type { Logger } from 'pino';
 import { build } from './app.ts';
 import { runPrimary, WORKER_INDEX_ENV } from './cluster.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import type { ServiceContext } from './context.ts';
 import { createLogger } from './logger.ts';
 import { checkConnectionBudget, openContext } from './start.ts';
 import { startJobRunner } from './worker/jobRunner.ts';
 import { startDispatcher } from './webhooks/dispatcher.ts';
 import { startKeyJobs } from './keys/keyJobs.ts';
 import { checkRekeyFinished } from './applications/documentRekey.ts';
+import { warmSubmitPath } from './applications/submitApplication.ts';
 import { describe } from './errors/describe.ts';
 import { startMetricsServer } from './metrics/metricsServer.ts';
 import { startRetentionJob } from './retention/retentionJob.ts';
 import { startSupplementExpiryJob } from './applications/supplementExpiry.ts';
 import { onShutdownSignals } from './shutdown.ts';
+
+/**
+ * A submission's CPU work (validation, sealing), a few hundred times before the first caller: in a
+ * fresh process it runs in V8's interpreter until it has run often enough to be compiled, and the
+ * first callers of a new instance (a rolling deploy, a restart) waited behind it. 500 rounds take
+ * about 200 ms here. Half-rate warm-up p99, five pairs on PostgreSQL: 205 ms against 278 (median);
+ * two on SQLite: 128 and 155 against 348 and 295. A warm-up that fails costs nothing but a line.
+ */
+const WARM_UP_ROUNDS = 500;
+
+function warmUp(ctx: ServiceContext, logger: Logger): void {
+  const started = performance.now();
+  try {
+    warmSubmitPath(ctx, WARM_UP_ROUNDS);
+    logger.info({ ms: Math.round(performance.now() - started) }, 'submit path warmed up');
+  } catch (error) {
+    logger.warn({ err: describe(error) }, 'could not warm up the submit path');
+  }
+}
 
 /**
  * Runs the service (loaded by bin/server.js): configuration, store, HTTP server, background jobs. With
@@ -72,6 +93,7 @@ async function runService(config: Config, logger: Logger, worker: number | undef
   await checkRekeyFinished(ctx.store).catch((error: unknown) =>
     logger.warn({ err: describe(error) }, 'could not tell whether document re-keying is done'),
   );
+  warmUp(ctx, logger);
   const address = await app.listen({ port: config.port, host: config.host });
   // The webhook dispatcher, unless separate `cardapply worker` processes deliver (WEBHOOK_WORKER=false).
   if (dispatching && !shutdown.stopping) {
