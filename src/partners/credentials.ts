@@ -127,13 +127,8 @@ export async function lookupPartner(
   const cache = tokenCacheOf(ctx.store, ttlMs);
   const row = await cache.lookup(tokenHash, async (generation) => {
     const found = await findTokenWithApp(ctx.store, tokenHash);
-    if (
-      found !== undefined &&
-      found.revoked_at === null &&
-      found.app_status === 'active' &&
-      found.expires_at > now
-    )
-      cache.set(tokenHash, found, generation);
+    // Only a token that authenticates is remembered: a refusal is read again each time.
+    if (found !== undefined && refusalOf(found, now) === undefined) cache.set(tokenHash, found, generation);
     return found;
   });
   return partnerOfRow(row, now);
@@ -148,10 +143,21 @@ export async function authenticate(
   return 'tokenHash' in cached ? lookupPartner(ctx, cached.tokenHash, now) : cached;
 }
 
+/** Why a stored token does not authenticate at `now`, or undefined when it does: the one rule. */
+function refusalOf(
+  row: TokenWithApp,
+  now: number,
+): 'tokenInvalid' | 'tokenExpired' | 'appDisabled' | undefined {
+  if (row.revoked_at !== null) return 'tokenInvalid';
+  if (row.expires_at <= now) return 'tokenExpired';
+  if (row.app_status !== 'active') return 'appDisabled';
+  return undefined;
+}
+
 function partnerOfRow(row: TokenWithApp | undefined, now: number): Partner {
-  if (row === undefined || row.revoked_at !== null) throw new ServiceError('tokenInvalid');
-  if (row.expires_at <= now) throw new ServiceError('tokenExpired');
-  if (row.app_status !== 'active') throw new ServiceError('appDisabled');
+  if (row === undefined) throw new ServiceError('tokenInvalid');
+  const refusal = refusalOf(row, now);
+  if (refusal !== undefined) throw new ServiceError(refusal);
   return {
     appId: row.app_id,
     rateLimitPerSecond: row.rate_limit_per_second,
