@@ -66,6 +66,11 @@ for (const storeName of storeNames()) {
         assert.equal((JSON.parse(reply.text) as { code: number }).code, 0);
         assert.equal(await service.exited, 0);
         assert.ok(service.output.some((line) => line.includes('"msg":"stopped"')));
+        // Checked once the process is gone: the submit path ran warm before the port opened
+        // (server.ts), not in the first requests.
+        const warmed = service.output.findIndex((line) => line.includes('"submit path warmed up"'));
+        const listening = service.output.findIndex((line) => line.includes('"url"'));
+        assert.ok(warmed !== -1 && warmed < listening, service.output.join('\n'));
       } finally {
         await target.cleanup();
       }
