@@ -21,8 +21,9 @@ import { onShutdownSignals } from './shutdown.ts';
  * A submission's CPU work (validation, sealing), a few hundred times before the first caller: in a
  * fresh process it runs in V8's interpreter until it has run often enough to be compiled, and the
  * first callers of a new instance (a rolling deploy, a restart) waited behind it. 500 rounds take
- * about 200 ms here. Half-rate warm-up p99, five pairs on PostgreSQL: 205 ms against 278 (median);
- * two on SQLite: 128 and 155 against 348 and 295. A warm-up that fails costs nothing but a line.
+ * about 200 ms here. Half-rate warm-up p99 on PostgreSQL, three pairs: 105 ms against 242 (median);
+ * at 1,000 rounds, five pairs, 205 against 278, and on SQLite 128 and 155 against 348 and 295.
+ * A warm-up that fails costs nothing but a line.
  */
 const WARM_UP_ROUNDS = 500;
 
