@@ -89,11 +89,13 @@ for (const storeName of storeNames()) {
       assert.ok(rows.every((row) => row.status === 'pending' && row.attempts === 0));
       assert.deepEqual(JSON.parse(rows[0]!.payload!), { app: appId });
 
-      // A relay that died after queuing but before its mark would see the events again.
+      // A relay that died after queuing but before the events left its list would see them again.
       await ctx.store.db
-        .updateTable('events')
-        .set({ fanned_out_at: null })
-        .where('app_id', '=', appId)
+        .insertInto('events_pending')
+        .columns(['created_at', 'event_id'])
+        .expression((eb) =>
+          eb.selectFrom('events').select(['created_at', 'event_id']).where('app_id', '=', appId),
+        )
         .execute();
       await relay([kind]);
       rows = await jobRows(ctx, kind.kind);

@@ -199,6 +199,22 @@ for (const storeName of storeNames()) {
             VALUES ('OLD3', 'app_old', 'SUBMITTED', '00', 'h3', 'h3', 'c3', '622202******0003', 'x', 'k1', 1, 7000, 7000);
           ${storeName === 'postgres' ? `WITH t AS (${transition}) ${event}` : `${transition}; ${event}`};`);
         assert.deepEqual(await history('OLD3'), [[null, 'SUBMITTED', 'caller:app_old', 7000]]);
+
+        // The fan-out's list (0069): what was pending before the migration, and the events the
+        // earlier version wrote after it, by the trigger; nothing of what was fanned out already.
+        const listed = await store.db
+          .selectFrom('events_pending')
+          .select(['event_id', 'created_at'])
+          .orderBy('created_at')
+          .execute();
+        assert.deepEqual(
+          listed.map((e) => [e.event_id, Number(e.created_at)]),
+          [
+            ['evt_6', 5000],
+            ['evt_8', 6000],
+            ['evt_9', 7000],
+          ],
+        );
       } finally {
         await store.close();
         await earlier.close();

@@ -165,12 +165,13 @@ for (const storeName of storeNames()) {
         const quiet = await submit(partner);
         // Events are queued for endpoints when the dispatcher fans them out: wait for that.
         for (const deadline = Date.now() + 10_000; ;) {
-          const event = await service.ctx.store.db
-            .selectFrom('events')
-            .select('fanned_out_at')
-            .where('busi_water_no', '=', quiet)
-            .executeTakeFirstOrThrow();
-          if (event.fanned_out_at !== null) break;
+          const waiting = await service.ctx.store.db
+            .selectFrom('events_pending')
+            .innerJoin('events', 'events.event_id', 'events_pending.event_id')
+            .select('events.event_id')
+            .where('events.busi_water_no', '=', quiet)
+            .executeTakeFirst();
+          if (waiting === undefined) break;
           assert.ok(Date.now() < deadline, 'the event is fanned out');
           await new Promise((resolve) => setTimeout(resolve, 25));
         }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Store } from '../store/store.ts';
-import type { Database, EventHistory } from '../store/tables.ts';
+import type { Database, EventHistory, EventsTable } from '../store/tables.ts';
+import { FAN_OUT_TRACKED_APART } from './outbox.ts';
 
 /**
  * Queries over the outbox's events: their reads and the relay's. An event is appended with its
@@ -64,40 +65,86 @@ export async function listHistories(
 
 /** Whether any event waits for its fan-out: a read, which takes no write lock. */
 export async function hasNewEvents(db: Kysely<Database>): Promise<boolean> {
-  const any = await db
-    .selectFrom('events')
-    .select('event_id')
-    .where('fanned_out_at', 'is', null)
-    .limit(1)
-    .executeTakeFirst();
+  const any = await db.selectFrom('events_pending').select('event_id').limit(1).executeTakeFirst();
   return any !== undefined;
 }
 
-/**
- * Up to `limit` events not fanned out yet, oldest first, locked until the transaction ends;
- * those another worker holds are skipped.
- */
-export async function claimNewEvents(store: Pick<Store, 'skipLocked'>, trx: Kysely<Database>, limit: number) {
-  const query = trx
-    .selectFrom('events')
-    .select(['event_id', 'app_id', 'busi_water_no', 'type', 'payload', 'created_at'])
-    .where('fanned_out_at', 'is', null)
-    .orderBy('created_at')
-    .limit(limit);
-  // NO KEY UPDATE: enough to keep other workers off, and no obstacle to the deliveries' foreign keys.
-  return store.skipLocked(query, { keyShare: true }).execute();
+/** What a claim took: how many pending rows, and the events among them this fan-out is to fan out. */
+export interface ClaimedEvents {
+  claimed: number;
+  events: Pick<EventsTable, 'event_id' | 'app_id' | 'busi_water_no' | 'type' | 'payload' | 'created_at'>[];
 }
 
-export async function markFannedOut(
-  db: Kysely<Database>,
-  eventIds: readonly string[],
+/**
+ * Marks the earlier version's events fanned out, those it has not marked itself; returns them. The
+ * update waits for that version's fan-out if it holds one, and then passes over it.
+ */
+async function markEarlierVersions(
+  trx: Kysely<Database>,
+  eventIds: string[],
   now: number,
-): Promise<void> {
-  await db
+): Promise<Set<string>> {
+  if (eventIds.length === 0) return new Set();
+  const marked = await trx
     .updateTable('events')
     .set({ fanned_out_at: now })
-    .where('event_id', 'in', [...eventIds])
+    .where('event_id', 'in', eventIds)
+    .where('fanned_out_at', 'is', null)
+    .returning('event_id')
     .execute();
+  return new Set(marked.map((e) => e.event_id));
+}
+
+/**
+ * Takes up to `limit` events waiting for their fan-out (`events_pending`, migration 0069), oldest
+ * first, and removes them from the list; rows another worker holds are skipped. Whatever the
+ * transaction does with them, it commits or rolls back with this removal.
+ *
+ * An event the earlier version wrote (a rolling deploy) has a null `fanned_out_at`, and that
+ * version's fan-out claims it by locking the event and setting it. This fan-out takes such an event
+ * only if it sets `fanned_out_at` first: the update waits for the other's lock and then finds it
+ * set. An event already fanned out, or gone, is only removed from the list.
+ */
+export async function claimNewEvents(
+  store: Pick<Store, 'skipLocked'>,
+  trx: Kysely<Database>,
+  options: { limit: number; now: number },
+): Promise<ClaimedEvents> {
+  const query = trx
+    .selectFrom('events_pending as p')
+    .leftJoin('events as e', 'e.event_id', 'p.event_id')
+    .select(['p.created_at as pending_at', 'p.event_id'])
+    .select(['e.app_id', 'e.busi_water_no', 'e.type', 'e.payload', 'e.created_at', 'e.fanned_out_at'])
+    .orderBy('p.created_at')
+    .orderBy('p.event_id')
+    .limit(options.limit);
+  const pending = await store.skipLocked(query, { of: 'p' }).execute();
+  if (pending.length === 0) return { claimed: 0, events: [] };
+  await trx
+    .deleteFrom('events_pending')
+    // created_at too, so that the deletion finds them by the primary key.
+    .where('created_at', 'in', [...new Set(pending.map((p) => p.pending_at))])
+    .where(
+      'event_id',
+      'in',
+      pending.map((p) => p.event_id),
+    )
+    .execute();
+  const earlier = pending.filter((p) => p.fanned_out_at === null && p.app_id !== null);
+  const taken = await markEarlierVersions(
+    trx,
+    earlier.map((p) => p.event_id),
+    options.now,
+  );
+  const events: ClaimedEvents['events'] = [];
+  for (const { app_id, busi_water_no, type, payload, created_at, fanned_out_at, event_id } of pending) {
+    // Gone (a listed event without its row), or fanned out by the earlier version.
+    if (app_id === null || busi_water_no === null || type === null || payload === null || created_at === null)
+      continue;
+    if (fanned_out_at !== FAN_OUT_TRACKED_APART && !taken.has(event_id)) continue;
+    events.push({ event_id, app_id, busi_water_no, type, payload, created_at });
+  }
+  return { claimed: pending.length, events };
 }
 
 export interface AppEventsQuery {

@@ -5,8 +5,8 @@ import type { EventHistory, EventsTable } from '../store/tables.ts';
 /**
  * The outbox's rules: an event row is written in the same transaction as the change it reports, so
  * there is no change without its event and no event without its change. The webhook dispatcher
- * fans new rows out into deliveries later (`fanned_out_at` is null until then), so the change
- * itself pays for one insert only. The event of a change of state is also its entry in the
+ * fans new rows out into deliveries later (a trigger lists each new event in `events_pending` until
+ * then), so the change itself pays for one insert only, and the event row is never updated. The event of a change of state is also its entry in the
  * application's history (`history`: from, to, actor, reason, details): one row for both. This file
  * builds the row and touches no store: the application's repository appends it
  * (record/applicationRepository.ts, `appendEvent`), in the change's transaction.
@@ -43,6 +43,13 @@ export interface NewEvent {
   history?: EventHistory | undefined;
 }
 
+/**
+ * The `fanned_out_at` this version writes: the event's fan-out is tracked in `events_pending`
+ * (migration 0069), so the event is written once and never updated. The earlier version wrote null
+ * and set it when it fanned the event out; its fan-out claims only nulls, so it never takes these.
+ */
+export const FAN_OUT_TRACKED_APART = -1;
+
 /** An event's row, all but its place in the application's sequence (`appendEvent` gives it). */
 export type EventRow = Omit<EventsTable, 'seq'>;
 
@@ -55,7 +62,7 @@ export function eventRow(event: NewEvent): EventRow {
     type: event.type,
     payload: JSON.stringify(event.payload),
     created_at: event.at,
-    fanned_out_at: null,
+    fanned_out_at: FAN_OUT_TRACKED_APART,
     ...event.history,
   };
 }

@@ -5,7 +5,8 @@ import type { Database } from '../store/tables.ts';
 /**
  * The queries behind the webhook queue's gauges. They read deliveries and events, whose folders rank
  * above metrics/, so they are here rather than in those folders' repositories. Both read only the
- * partial indexes of pending work (`deliveries_due`, `events_fanout_pending`).
+ * partial index of pending deliveries (`deliveries_due`) and the list of events waiting for
+ * their fan-out (`events_pending`).
  */
 
 /** As the store answers: a count or a bigint's text, and null when nothing is undelivered. */
@@ -28,9 +29,9 @@ export async function undeliveredDeliveries(
 
 /** The creation time of the oldest event not yet fanned out to its deliveries. */
 export async function oldestUnfannedEvent(db: Kysely<Database>) {
+  // The list's primary key starts with created_at: its first entry.
   return db
-    .selectFrom('events')
+    .selectFrom('events_pending')
     .select((eb) => eb.fn.min<number>('created_at').as('oldest'))
-    .where('fanned_out_at', 'is', null)
     .executeTakeFirst();
 }

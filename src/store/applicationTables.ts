@@ -75,7 +75,11 @@ export interface EventsTable {
   created_at: number;
   /** 1, 2, 3... per application: receivers order an application's events by it. */
   seq: number;
-  /** When the dispatcher created its deliveries; null until then. */
+  /**
+   * -1 for an event of this version (events/outbox.ts, FAN_OUT_TRACKED_APART): its fan-out is tracked in
+   * `events_pending` (migration 0069), the event is never updated. An event of the earlier version
+   * is written null and set to when a dispatcher created its deliveries.
+   */
   fanned_out_at: number | null;
   /**
    * The change of state the event reports, as the application's history shows it (migration
@@ -91,6 +95,15 @@ export interface EventsTable {
   reason_codes?: string | null;
   /** JSON text with the change's details (carrier and tracking number for SHIPPED), or null. */
   details?: string | null;
+}
+
+/**
+ * An event waiting for its fan-out (migration 0069): deleted, in the fan-out's transaction, when its
+ * deliveries and jobs are created. Its key is the claim's order.
+ */
+export interface EventsPendingTable {
+  created_at: number;
+  event_id: string;
 }
 
 /** The history fields of an event that reports a change of state (`to_status` set). */

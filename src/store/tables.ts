@@ -13,6 +13,7 @@ import type {
 import type {
   ApplicationsTable,
   ApplicationTransitionsTable,
+  EventsPendingTable,
   EventsTable,
   ReviewClaimsTable,
 } from './applicationTables.ts';
@@ -67,6 +68,7 @@ export interface Database {
   review_claims: ReviewClaimsTable;
   audit_log: AuditLogTable;
   events: EventsTable;
+  events_pending: EventsPendingTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_secrets: WebhookSecretsTable;
   deliveries: DeliveriesTable;

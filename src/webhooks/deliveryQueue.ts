@@ -1,4 +1,4 @@
-import { claimNewEvents, hasNewEvents, markFannedOut } from '../events/eventRepository.ts';
+import { claimNewEvents, hasNewEvents } from '../events/eventRepository.ts';
 import type { ApplicationEventPayload } from '../events/outbox.ts';
 import { JOB_KINDS } from '../worker/jobKinds.ts';
 import { jobsForEvents, type JobKind } from '../jobs/jobQueue.ts';
@@ -11,10 +11,10 @@ import { activeEndpointsOf, liveSecretsOf } from './endpointRepository.ts';
  * The delivery queue in the store, shared by every worker; the queries of its rows are
  * deliveryRepository.ts's, and this file composes them with the events and the endpoints.
  *
- * - Fan-out: events whose `fanned_out_at` is null become one delivery per matching active endpoint
- *   of their app, and are marked, in one transaction. The mark is on the event row itself, not a
- *   cursor, so an event that commits late (PostgreSQL hands out times and ids before commit) is
- *   never skipped.
+ * - Fan-out: events listed in `events_pending` become one delivery per matching active endpoint
+ *   of their app, and leave the list, in one transaction. The list is filled by a trigger as each
+ *   event is inserted, not read through a cursor, so an event that commits late (PostgreSQL hands
+ *   out times and ids before commit) is never skipped; and the event row is never updated.
  * - The same fan-out queues the background jobs (src/jobs/) that the events ask for: the outbox has
  *   two consumers, and a job exists exactly when its event does.
  * - Claim: due deliveries are leased (`status = delivering`, `lease_until`, `leased_by`) in one
@@ -31,7 +31,8 @@ function matches(eventTypes: string | null, type: string): boolean {
 
 /**
  * Turns up to `limit` new events into deliveries. An endpoint receives the events that occur from
- * its registration on. Returns how many events were fanned out.
+ * its registration on. Returns how many pending events it took off the list (`limit` when more may
+ * wait).
  */
 export async function fanOutEvents(
   store: Store,
@@ -40,8 +41,8 @@ export async function fanOutEvents(
   // A read first, so that an idle worker does not take SQLite's write lock on every poll.
   if (!(await hasNewEvents(store.db))) return 0;
   return store.transaction(async (trx) => {
-    const events = await claimNewEvents(store, trx, options.limit);
-    if (events.length === 0) return 0;
+    const { claimed, events } = await claimNewEvents(store, trx, options);
+    if (events.length === 0) return claimed;
     const endpoints = await activeEndpointsOf(trx, [...new Set(events.map((e) => e.app_id))]);
     const pairs = events.flatMap((event) =>
       endpoints
@@ -60,12 +61,7 @@ export async function fanOutEvents(
       events.map((event) => ({ ...event, payload: JSON.parse(event.payload) as ApplicationEventPayload })),
     );
     await enqueueJobs(trx, jobs, options.now);
-    await markFannedOut(
-      trx,
-      events.map((e) => e.event_id),
-      options.now,
-    );
-    return events.length;
+    return claimed;
   });
 }
 
