@@ -106,6 +106,26 @@ function storeEnv(target: TargetName): Record<string, string> {
   return env;
 }
 
+/**
+ * PostgreSQL's WAL insert position in bytes, or undefined on SQLite. The log a run writes, per
+ * request, is what the store writes for it, a figure the machine's noise does not move (other
+ * databases of the cluster add theirs, idle during a run).
+ */
+async function walPosition(env: Record<string, string>): Promise<number | undefined> {
+  if (!env['DATABASE_URL']) return undefined;
+  const pg = (await import('pg')).default;
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ at: string }>(
+      `SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::text AS at`,
+    );
+    return Number(rows[0]!.at);
+  } finally {
+    await client.end();
+  }
+}
+
 async function dropSchema(env: Record<string, string>): Promise<void> {
   if (!env['DATABASE_SCHEMA']) return;
   const pg = (await import('pg')).default;
@@ -148,22 +168,34 @@ interface Measured extends LoadResult {
   storeCpuMsPerRequest: number;
   /** The load generator (this process) per request, ms: it shares them too. */
   loadCpuMsPerRequest: number;
+  /** PostgreSQL's WAL written per request, bytes (null on SQLite). */
+  walBytesPerRequest: number | null;
 }
 
 /**
  * A measured load: CPU over the run, divided by the requests answered, for the server and for
  * what shares its two cores: the store's server processes and the load generator itself.
  */
-async function measure(server: Server, options: Parameters<typeof load>[0]): Promise<Measured> {
+async function measure(
+  server: Server,
+  options: Parameters<typeof load>[0],
+  env: Record<string, string> = {},
+): Promise<Measured> {
   const perRequest = (ms: number) => Math.round((ms / Math.max(1, result.requests)) * 1000) / 1000;
+  const walBefore = await walPosition(env);
   const cpuBefore = server.cpuMs();
   const loopBefore = server.loopCpuMs();
   const storeBefore = storeServersCpuMs();
   const loadBefore = process.cpuUsage();
   const result = await load(options);
   const loadCpu = process.cpuUsage(loadBefore);
+  const walAfter = walBefore === undefined ? undefined : await walPosition(env);
   return {
     ...result,
+    walBytesPerRequest:
+      walBefore === undefined || walAfter === undefined
+        ? null
+        : Math.round((walAfter - walBefore) / Math.max(1, result.requests)),
     rssMb: server.peakRssMb(),
     cpuMsPerRequest: perRequest(server.cpuMs() - cpuBefore),
     loopCpuMsPerRequest: perRequest(server.loopCpuMs() - loopBefore),
@@ -220,9 +252,9 @@ async function onFreshServer<T>(
 
 /** One measured submit run against a fresh server process on a fresh store. */
 function submitRun(kind: 'service' | 'floor', target: TargetName): Promise<Measured> {
-  return onFreshServer(kind, target, async (server, submit) => {
+  return onFreshServer(kind, target, async (server, submit, env) => {
     if (WARMUP > 0) await load({ ...submit, seconds: WARMUP });
-    return measure(server, { ...submit, seconds: SECONDS });
+    return measure(server, { ...submit, seconds: SECONDS }, env);
   });
 }
 
@@ -236,6 +268,9 @@ function summarize(runs: Measured[]) {
     loopCpuMsPerRequest: Math.round(median(runs.map((r) => r.loopCpuMsPerRequest)) * 1000) / 1000,
     storeCpuMsPerRequest: Math.round(median(runs.map((r) => r.storeCpuMsPerRequest)) * 1000) / 1000,
     loadCpuMsPerRequest: Math.round(median(runs.map((r) => r.loadCpuMsPerRequest)) * 1000) / 1000,
+    walBytesPerRequest: runs.some((r) => r.walBytesPerRequest === null)
+      ? null
+      : median(runs.map((r) => r.walBytesPerRequest ?? 0)),
     non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
     peakRssMb: Math.max(...runs.map((r) => r.rssMb)),
@@ -700,7 +735,7 @@ try {
   };
 
   console.log(
-    '\nSubmit (median of runs)          rps      p50 ms  p99 ms  p99.9 ms  non-2xx  peak RSS MB  CPU ms/req (server, its loop, store, load)',
+    '\nSubmit (median of runs)          rps      p50 ms  p99 ms  p99.9 ms  non-2xx  peak RSS MB  CPU ms/req (server, its loop, store, load)  WAL B/req',
   );
   for (const target of TARGETS) {
     const result = submit[target];
@@ -708,7 +743,7 @@ try {
     for (const kind of ['floor', 'service'] as const) {
       const r = result[kind];
       console.log(
-        `  ${`${kind} on ${target}`.padEnd(30)} ${String(r.rps).padStart(7)} ${String(r.p50).padStart(9)} ${String(r.p99).padStart(7)} ${String(r.p999).padStart(9)} ${String(r.non2xx).padStart(8)} ${String(r.peakRssMb).padStart(12)} ${String(r.cpuMsPerRequest).padStart(11)} ${String(r.loopCpuMsPerRequest).padStart(6)} ${String(r.storeCpuMsPerRequest).padStart(6)} ${String(r.loadCpuMsPerRequest).padStart(6)}`,
+        `  ${`${kind} on ${target}`.padEnd(30)} ${String(r.rps).padStart(7)} ${String(r.p50).padStart(9)} ${String(r.p99).padStart(7)} ${String(r.p999).padStart(9)} ${String(r.non2xx).padStart(8)} ${String(r.peakRssMb).padStart(12)} ${String(r.cpuMsPerRequest).padStart(11)} ${String(r.loopCpuMsPerRequest).padStart(6)} ${String(r.storeCpuMsPerRequest).padStart(6)} ${String(r.loadCpuMsPerRequest).padStart(6)}  ${String(r.walBytesPerRequest ?? '-').padStart(9)}`,
       );
     }
     console.log(
