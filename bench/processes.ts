@@ -51,7 +51,12 @@ function cpuMsOf(pid: number, path = `/proc/${pid}/stat`): number {
   }
 }
 
-/** CPU time so far (ms) of every PostgreSQL and PgBouncer process on the machine. */
+/**
+ * CPU time so far (ms) of every PostgreSQL and PgBouncer process on the machine, those that have
+ * exited included: a backend or an autovacuum worker that ends during a run takes its CPU out of
+ * the live processes' sum, and the postmaster, which waits for it, adds it to its children's time
+ * (cutime, cstime). Without them the figure fell when a process ended, below zero in a short run.
+ */
 export function storeServersCpuMs(): number {
   let total = 0;
   for (const entry of readdirSync('/proc')) {
@@ -59,7 +64,10 @@ export function storeServersCpuMs(): number {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      if (command.startsWith('postgres') || command.startsWith('pgbouncer')) total += cpuMsOf(Number(entry));
+      if (!command.startsWith('postgres') && !command.startsWith('pgbouncer')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime, stime, cutime, cstime: fields 14 to 17 (1-based), 12 to 15 after the command
+      total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * TICK_MS;
     } catch {
       // gone meanwhile
     }
