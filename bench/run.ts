@@ -19,6 +19,7 @@ import { pacedInThread } from './pacedThread.ts';
 import { PINNING, startServer, storeServersCpuMs, type Server } from './processes.ts';
 import { seedApplications, seededSerial } from './seed.ts';
 import { growStore, sizeLoads, sizeRatios, type SizeLoads } from './size.ts';
+import { walByRelation, walPosition, type WalShare } from './wal.ts';
 import { rescreenRate } from './rescreen.ts';
 import { screeningBenchmark } from './screening.ts';
 
@@ -106,26 +107,6 @@ function storeEnv(target: TargetName): Record<string, string> {
   return env;
 }
 
-/**
- * PostgreSQL's WAL insert position in bytes, or undefined on SQLite. The log a run writes, per
- * request, is what the store writes for it, a figure the machine's noise does not move (other
- * databases of the cluster add theirs, idle during a run).
- */
-async function walPosition(env: Record<string, string>): Promise<number | undefined> {
-  if (!env['DATABASE_URL']) return undefined;
-  const pg = (await import('pg')).default;
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ at: string }>(
-      `SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::text AS at`,
-    );
-    return Number(rows[0]!.at);
-  } finally {
-    await client.end();
-  }
-}
-
 async function dropSchema(env: Record<string, string>): Promise<void> {
   if (!env['DATABASE_SCHEMA']) return;
   const pg = (await import('pg')).default;
@@ -170,6 +151,8 @@ interface Measured extends LoadResult {
   loadCpuMsPerRequest: number;
   /** PostgreSQL's WAL written per request, bytes (null on SQLite). */
   walBytesPerRequest: number | null;
+  /** The log's positions around the run (null on SQLite), for walByRelation. */
+  walRange: { from: number; to: number } | null;
 }
 
 /**
@@ -182,20 +165,21 @@ async function measure(
   env: Record<string, string> = {},
 ): Promise<Measured> {
   const perRequest = (ms: number) => Math.round((ms / Math.max(1, result.requests)) * 1000) / 1000;
-  const walBefore = await walPosition(env);
+  const walBefore = env['DATABASE_URL'] ? await walPosition(PG_URL!) : undefined;
   const cpuBefore = server.cpuMs();
   const loopBefore = server.loopCpuMs();
   const storeBefore = storeServersCpuMs();
   const loadBefore = process.cpuUsage();
   const result = await load(options);
   const loadCpu = process.cpuUsage(loadBefore);
-  const walAfter = walBefore === undefined ? undefined : await walPosition(env);
+  const walAfter = walBefore === undefined ? undefined : await walPosition(PG_URL!);
   return {
     ...result,
     walBytesPerRequest:
       walBefore === undefined || walAfter === undefined
         ? null
         : Math.round((walAfter - walBefore) / Math.max(1, result.requests)),
+    walRange: walBefore === undefined || walAfter === undefined ? null : { from: walBefore, to: walAfter },
     rssMb: server.peakRssMb(),
     cpuMsPerRequest: perRequest(server.cpuMs() - cpuBefore),
     loopCpuMsPerRequest: perRequest(server.loopCpuMs() - loopBefore),
@@ -250,11 +234,20 @@ async function onFreshServer<T>(
   }
 }
 
-/** One measured submit run against a fresh server process on a fresh store. */
-function submitRun(kind: 'service' | 'floor', target: TargetName): Promise<Measured> {
+/**
+ * One measured submit run against a fresh server process on a fresh store; on PostgreSQL with the
+ * service's WAL by table and index (read before the store's schema is dropped).
+ */
+function submitRun(
+  kind: 'service' | 'floor',
+  target: TargetName,
+): Promise<Measured & { walShares?: Awaited<ReturnType<typeof walByRelation>> }> {
   return onFreshServer(kind, target, async (server, submit, env) => {
     if (WARMUP > 0) await load({ ...submit, seconds: WARMUP });
-    return measure(server, { ...submit, seconds: SECONDS }, env);
+    const measured = await measure(server, { ...submit, seconds: SECONDS }, env);
+    const range = measured.walRange;
+    if (kind === 'floor' || range === null) return measured;
+    return { ...measured, walShares: await walByRelation(PG_URL!, range.from, range.to, measured.requests) };
   });
 }
 
@@ -281,10 +274,21 @@ function summarize(runs: Measured[]) {
 type Summary = ReturnType<typeof summarize>;
 
 async function submitBenchmarks() {
-  const out: Partial<Record<TargetName, { floor: Summary; service: Summary; ratio: number }>> = {};
+  const out: Partial<
+    Record<
+      TargetName,
+      {
+        floor: Summary;
+        service: Summary;
+        ratio: number;
+        /** The last service run's WAL by table and index (PostgreSQL). */
+        serviceWal?: WalShare[] | { unavailable: string } | undefined;
+      }
+    >
+  > = {};
   for (const target of TARGETS) {
     const floor: Measured[] = [];
-    const service: Measured[] = [];
+    const service: Awaited<ReturnType<typeof submitRun>>[] = [];
     // Interleaved, so that a noisy moment of the machine hurts both alike.
     for (let run = 0; run < RUNS; run++) {
       floor.push(await submitRun('floor', target));
@@ -292,7 +296,12 @@ async function submitBenchmarks() {
     }
     const f = summarize(floor);
     const s = summarize(service);
-    out[target] = { floor: f, service: s, ratio: Math.round((s.rps / f.rps) * 100) / 100 };
+    out[target] = {
+      floor: f,
+      service: s,
+      ratio: Math.round((s.rps / f.rps) * 100) / 100,
+      serviceWal: service.at(-1)?.walShares,
+    };
   }
   return out;
 }
@@ -749,6 +758,19 @@ try {
     console.log(
       `  ratio service / floor on ${target}: ${result.ratio}  (runs: floor ${result.floor.runs.join(', ')}; service ${result.service.runs.join(', ')})`,
     );
+  }
+  for (const target of TARGETS) {
+    const wal = submit[target]?.serviceWal;
+    if (wal === undefined) continue;
+    if ('unavailable' in wal) {
+      console.log(`WAL a submission by table and index on ${target}: unavailable (${wal.unavailable})`);
+      continue;
+    }
+    console.log(`WAL a submission by table and index (service on ${target}, its last run): bytes, records`);
+    for (const share of wal.slice(0, 24))
+      console.log(
+        `  ${share.relation.padEnd(40)} ${String(share.bytesPerRequest).padStart(8)} ${String(share.recordsPerRequest).padStart(6)}`,
+      );
   }
   console.log('\nDuplicate flood:', JSON.stringify(dup, null, 1));
   console.log('Half of the maximum rate:', JSON.stringify(halfRate));
