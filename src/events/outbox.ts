@@ -6,10 +6,11 @@ import type { EventHistory, EventsTable } from '../store/tables.ts';
  * The outbox's rules: an event row is written in the same transaction as the change it reports, so
  * there is no change without its event and no event without its change. The webhook dispatcher
  * fans new rows out into deliveries later (a trigger lists each new event in `events_pending` until
- * then), so the change itself pays for one insert only, and the event row is never updated. The event of a change of state is also its entry in the
- * application's history (`history`: from, to, actor, reason, details): one row for both. This file
- * builds the row and touches no store: the application's repository appends it
- * (record/applicationRepository.ts, `appendEvent`), in the change's transaction.
+ * then), so the change itself pays for one insert only, and the event row is never updated. The
+ * event of a change of state is also its entry in the application's history (`history`: from, to,
+ * actor, reason, details): one row for both. This file builds the row and touches no store: the
+ * application's repository appends it (record/applicationRepository.ts, `appendEvent`), in the
+ * change's transaction.
  */
 export interface ApplicationEventPayload {
   busi_water_no: string;

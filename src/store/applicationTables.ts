@@ -76,9 +76,9 @@ export interface EventsTable {
   /** 1, 2, 3... per application: receivers order an application's events by it. */
   seq: number;
   /**
-   * -1 for an event of this version (events/outbox.ts, FAN_OUT_TRACKED_APART): its fan-out is tracked in
-   * `events_pending` (migration 0069), the event is never updated. An event of the earlier version
-   * is written null and set to when a dispatcher created its deliveries.
+   * -1 for an event of this version (events/outbox.ts, FAN_OUT_TRACKED_APART): its fan-out is
+   * tracked in `events_pending` (migration 0069), the event is never updated. An event of the
+   * earlier version is written null and set to when a dispatcher created its deliveries.
    */
   fanned_out_at: number | null;
   /**
