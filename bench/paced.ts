@@ -12,11 +12,14 @@ import type { LoadOptions, LoadResult } from './load.ts';
 export interface PacedResult extends LoadResult {
   /**
    * The run's slow stretches: each 250 ms window of due times whose slowest answer took over
-   * 30 ms, as "second offset: that latency" ("8.50s:152"). Where a p99 comes from: one stall, or
-   * a tail spread over the run. A stall at the same offset in the service and the floor is the
-   * machine's or the store's, not the service's.
+   * 30 ms, as "second offset: that latency / the latest send" ("8.50s:152/3"). Where a p99 comes
+   * from: one stall, or a tail spread over the run. A stall at the same offset in the service and
+   * the floor is the machine's or the store's, not the service's; one whose requests left late
+   * (the second figure near the first) is the load generator's own: its event loop was held.
    */
   slow: string[];
+  /** How late requests left after their due time (ms): the generator's own share of the tail. */
+  sentLate: { p99: number; max: number };
 }
 
 const WINDOW_MS = 250;
@@ -28,6 +31,8 @@ export async function paced(options: LoadOptions & { rate: number }): Promise<Pa
   const headers = { 'content-type': 'application/json', ...options.headers };
   const latencies: number[] = [];
   const slowest = new Map<number, number>(); // window index -> its slowest latency
+  const latestSend = new Map<number, number>(); // window index -> how late its latest request left
+  const lateness: number[] = [];
   const statuses: Record<string, number> = { '2xx': 0, '4xx': 0, '5xx': 0 };
   let errors = 0;
   const inFlight = new Set<Promise<void>>();
@@ -35,6 +40,10 @@ export async function paced(options: LoadOptions & { rate: number }): Promise<Pa
   const send = (due: number): Promise<void> =>
     new Promise<void>((resolve) => {
       const body = options.body();
+      const late = performance.now() - due;
+      lateness.push(late);
+      const sentIn = Math.floor((due - start) / WINDOW_MS);
+      latestSend.set(sentIn, Math.max(latestSend.get(sentIn) ?? 0, late));
       const req = request(
         url,
         { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
@@ -76,8 +85,10 @@ export async function paced(options: LoadOptions & { rate: number }): Promise<Pa
   agent.destroy();
 
   latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    Math.round((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0) * 10) / 10;
+  lateness.sort((a, b) => a - b);
+  const quantile = (values: number[], q: number) =>
+    Math.round((values[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0) * 10) / 10;
+  const at = (q: number) => quantile(latencies, q);
   const seconds = (performance.now() - start) / 1000;
   return {
     rps: latencies.length / seconds,
@@ -91,6 +102,10 @@ export async function paced(options: LoadOptions & { rate: number }): Promise<Pa
     slow: [...slowest]
       .filter(([, latency]) => latency > SLOW_MS)
       .sort(([a], [b]) => a - b)
-      .map(([window, latency]) => `${((window * WINDOW_MS) / 1000).toFixed(2)}s:${Math.round(latency)}`),
+      .map(
+        ([window, latency]) =>
+          `${((window * WINDOW_MS) / 1000).toFixed(2)}s:${Math.round(latency)}/${Math.round(latestSend.get(window) ?? 0)}`,
+      ),
+    sentLate: { p99: quantile(lateness, 0.99), max: quantile(lateness, 1) },
   };
 }

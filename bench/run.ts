@@ -527,7 +527,8 @@ async function halfRateLatency(target: TargetName, maxRps: number) {
         ...(loopDelay === undefined ? {} : { loopDelay }),
         ...(unitsPerCommit === undefined ? {} : { unitsPerCommit }),
         ...(warm === undefined ? {} : { warmUp: { p50: warm.p50, p99: warm.p99 } }),
-        // Last: the smoke test reads the fields before it.
+        // Last: the smoke test reads the fields before them.
+        sentLate: result.sentLate,
         slow: result.slow,
       };
     });
