@@ -36,8 +36,8 @@ export interface WalShare {
 
 /**
  * The log written between two positions in this database, by relation (commits and records of no
- * relation as one line), largest first, divided by `requests`. Undefined, with the reason, when
- * pg_walinspect cannot be had (it needs a superuser to create it once).
+ * relation as one line), largest first, divided by `requests`; `unavailable`, with the reason,
+ * when pg_walinspect cannot be had (it needs a superuser to create it once).
  */
 export async function walByRelation(
   url: string,
