@@ -6,6 +6,7 @@ import type { ServiceContext } from '../src/context.ts';
 import { FAN_OUT_TRACKED_APART } from '../src/events/outbox.ts';
 import type { JobKind } from '../src/jobs/jobQueue.ts';
 import { createLogger } from '../src/logger.ts';
+import { oldestUnfannedEvent } from '../src/metrics/gaugeRepository.ts';
 import { openContext } from '../src/start.ts';
 import { fanOutEvents } from '../src/webhooks/deliveryQueue.ts';
 import { newAppId, submitMany } from './helpers/events.ts';
@@ -91,6 +92,10 @@ for (const storeName of storeNames()) {
       assert.equal(written.length, 3);
       assert.ok(written.every((e) => e.fanned_out_at === FAN_OUT_TRACKED_APART));
       assert.deepEqual((await pendingOf(ids)).sort(), [...ids].sort());
+      // The queue's age gauge sees them waiting.
+      const oldest = Math.min(...written.map((e) => e.created_at));
+      const waiting = (await oldestUnfannedEvent(ctx.store.db))?.oldest;
+      assert.ok(waiting !== null && waiting !== undefined && Number(waiting) <= oldest, `${waiting}`);
 
       assert.ok((await relay()) >= 3);
       assert.deepEqual(await pendingOf(ids), [], 'the fan-out empties the list');
@@ -133,6 +138,26 @@ for (const storeName of storeNames()) {
 
       await relay();
       assert.deepEqual(await jobsOf([id]), [], 'not fanned out a second time');
+      assert.deepEqual(await pendingOf([id]), []);
+    });
+
+    test('an event written already fanned out is not listed', async () => {
+      const appId = await newAppId(ctx);
+      const [serial] = await submitMany(ctx, appId, 1);
+      const id = `evt_fanned_${storeName}`;
+      await ctx.store.db
+        .insertInto('events')
+        .values({
+          event_id: id,
+          app_id: appId,
+          busi_water_no: serial!,
+          type: 'application.submitted',
+          payload: '{}',
+          created_at: ctx.now(),
+          seq: 100,
+          fanned_out_at: 1,
+        })
+        .execute();
       assert.deepEqual(await pendingOf([id]), []);
     });
 
