@@ -60,6 +60,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
           { url: `http://${host}:${address.port}`, workers: config.workers, pid: process.pid },
           'listening',
         );
+        logger.flush();
       }
     });
     worker.on('exit', (code, signal) => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
-import { createLogger } from './logger.ts';
+import { createLogger, LOG_BLOCK_BYTES } from './logger.ts';
 import { SECRET_KEYS, SENSITIVE_FIELDS } from './redaction.ts';
 
 /** A logger writing into an array, one parsed object per line. */
@@ -54,5 +55,45 @@ describe('log redaction, the second line of defence', () => {
     assert.deepEqual(lines[0]!['partner'], { app_id: 'app_1', token: '[redacted]' });
     assert.equal(lines[0]!['status'], 200);
     assert.equal(lines[0]!['route'], '/x');
+  });
+});
+
+/**
+ * The service's own stdout, in a child process: lines logged a few milliseconds apart (requests)
+ * go out in blocks, yet never later than LOG_FLUSH_MS after they were logged, so a quiet service
+ * still shows its lines before it exits.
+ */
+describe('stdout in blocks', () => {
+  const LOGGER = new URL('./logger.ts', import.meta.url).href;
+
+  test('lines a few milliseconds apart share writes, and come out while the process still runs', async () => {
+    // 30 short lines (under LOG_BLOCK_BYTES together), one every 3 ms, then a second of nothing.
+    const script = `import { createLogger } from ${JSON.stringify(LOGGER)};
+      const logger = createLogger({ logLevel: 'info' });
+      let i = 0;
+      const timer = setInterval(() => {
+        logger.info({ i }, 'line');
+        if (++i === 30) { clearInterval(timer); setTimeout(() => {}, 1000); }
+      }, 3);`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const started = performance.now();
+    const chunks: { atMs: number; text: string }[] = [];
+    child.stdout.on('data', (chunk: Buffer) => {
+      chunks.push({ atMs: performance.now() - started, text: chunk.toString() });
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const exitedAtMs = performance.now() - started;
+
+    assert.equal(code, 0);
+    const lines = chunks.flatMap((c) => c.text.split('\n').filter(Boolean));
+    assert.equal(lines.length, 30);
+    assert.ok(lines.join('\n').length < LOG_BLOCK_BYTES, 'the test stays under one block');
+    // A write per line would be about 30 (each done before the next line comes).
+    assert.ok(chunks.length <= 6, `${chunks.length} writes for 30 lines`);
+    // Written by the periodic flush within the quiet second, not by the exit's.
+    const lastAtMs = chunks.at(-1)!.atMs;
+    assert.ok(exitedAtMs - lastAtMs > 500, `last line at ${lastAtMs} ms, exit at ${exitedAtMs} ms`);
   });
 });

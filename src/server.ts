@@ -125,6 +125,8 @@ async function runService(config: Config, logger: Logger, worker: number | undef
   // Alone, the line that says where it listens; in a cluster the primary says it for all.
   if (inCluster) logger.info({ store: ctx.store.label, pid: process.pid }, 'worker listening');
   else logger.info({ url: address, store: ctx.store.label }, 'listening');
+  // At once, not with the next block: a supervisor or a test waits for this line.
+  logger.flush();
 }
 
 main().catch((error: unknown) => {
