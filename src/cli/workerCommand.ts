@@ -46,5 +46,7 @@ export function workerCommand(program: Command): void {
         close: () => ctx.store.close(),
       });
       logger.info({ worker: dispatcher.workerId, store: ctx.store.label }, 'worker running');
+      // At once, not with the next block of lines: a supervisor or a test waits for it.
+      logger.flush();
     });
 }
