@@ -66,7 +66,7 @@ describe('log redaction, the second line of defence', () => {
 describe('stdout in blocks', () => {
   const LOGGER = new URL('./logger.ts', import.meta.url).href;
 
-  test('lines a few milliseconds apart share writes, and come out while the process still runs', async () => {
+  test('lines a few milliseconds apart share writes, and come out while the process still runs', async (t) => {
     // 30 short lines (under LOG_BLOCK_BYTES together), one every 3 ms, then a second of nothing.
     const script = `import { createLogger } from ${JSON.stringify(LOGGER)};
       const logger = createLogger({ logLevel: 'info' });
@@ -96,14 +96,18 @@ describe('stdout in blocks', () => {
     const lines = chunks.flatMap((c) => c.text.split('\n').filter(Boolean));
     assert.equal(lines.length, 30);
     assert.ok(lines.join('\n').length < LOG_BLOCK_BYTES, 'the test stays under one block');
+    // Written by the periodic flush within the quiet second, not by the exit's.
+    const lastAtMs = chunks.at(-1)!.atMs;
+    assert.ok(exitedAtMs - lastAtMs > 500, `last line at ${lastAtMs} ms, exit at ${exitedAtMs} ms`);
     // A write per line would be about 30 (each done before the next line comes); in blocks, one
     // per LOG_FLUSH_MS that the lines took to log (about 90 ms, longer on a loaded machine).
     const spanMs = Number(stderr);
     const allowed = Math.ceil(spanMs / LOG_FLUSH_MS) + 2;
-    assert.ok(allowed <= 10, `the lines took ${spanMs} ms: too slow a machine to tell`);
+    if (allowed > 10) {
+      // Timers stretched that far, blocks and single writes look alike: skipped, not failed.
+      t.skip(`the lines took ${spanMs} ms: too loaded a machine to tell`);
+      return;
+    }
     assert.ok(chunks.length <= allowed, `${chunks.length} writes for 30 lines in ${spanMs} ms`);
-    // Written by the periodic flush within the quiet second, not by the exit's.
-    const lastAtMs = chunks.at(-1)!.atMs;
-    assert.ok(exitedAtMs - lastAtMs > 500, `last line at ${lastAtMs} ms, exit at ${exitedAtMs} ms`);
   });
 });
