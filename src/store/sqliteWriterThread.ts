@@ -8,7 +8,7 @@ import {
   type EncodedRequest,
   type WriterReply,
 } from './sqliteWriterProtocol.ts';
-import { openSqliteConnection } from './sqliteConnection.ts';
+import { openWriterConnection } from './sqliteConnection.ts';
 import { WriteTurn } from './writeTurn.ts';
 
 /**
@@ -38,7 +38,7 @@ const turn = new WriteTurn(data.turn, 'thread');
 /** As long as SQLite's busy_timeout: past it, the batch is refused as it would be on SQLITE_BUSY. */
 const TURN_TIMEOUT_MS = 5_000;
 const port = parentPort!;
-const database = openSqliteConnection(file);
+const database = openWriterConnection(file);
 
 const statements = {
   holder: database.prepare('SELECT busi_water_no, app_id FROM applications WHERE active_cert_hash = ?'),
