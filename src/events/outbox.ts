@@ -31,9 +31,20 @@ export interface ApplicationEventPayload {
   documents?: DocumentOutcomes;
 }
 
-export function newEventId(): string {
-  return `evt_${pooledRandomBytes(16).toString('hex')}`;
+/**
+ * `evt_` and 32 hexadecimal digits: the event's time in milliseconds (12 digits), then 80 random
+ * bits. Ids in the order of time put each new event at the right-hand end of the events table's
+ * primary key, as the serial numbers do for the applications, where a wholly random id dirtied a
+ * leaf page of its own for every event (a page to read and write per submission, and on PostgreSQL
+ * a full-page image after each checkpoint). Nothing takes an event's time from its id.
+ */
+export function newEventId(at: number): string {
+  const millis = Math.min(Math.max(0, Math.floor(at)), MAX_MILLIS);
+  return `evt_${millis.toString(16).padStart(12, '0')}${pooledRandomBytes(10).toString('hex')}`;
 }
+
+/** The largest time 12 hexadecimal digits hold (the year 10889). */
+const MAX_MILLIS = 0xffff_ffff_ffff;
 
 /** An event to record; `history` when it reports a change of state (not a document's outcome). */
 export interface NewEvent {
@@ -57,7 +68,7 @@ export type EventRow = Omit<EventsTable, 'seq'>;
 /** The row of an event to append to its application's. */
 export function eventRow(event: NewEvent): EventRow {
   return {
-    event_id: newEventId(),
+    event_id: newEventId(event.at),
     app_id: event.appId,
     busi_water_no: event.payload.busi_water_no,
     type: event.type,
