@@ -135,7 +135,7 @@ export async function installRateLimits(
   config: Config,
   logger: WarnLogger,
 ): Promise<void> {
-  const limiter = new RateLimiter({
+  const limiter = await RateLimiter.open({
     redisUrl: config.redisUrl,
     keyPrefix: config.protection.redisKeyPrefix,
     timeoutMs: config.protection.redisTimeoutMs,

@@ -1,5 +1,3 @@
-import { SaxesParser } from 'saxes';
-
 /**
  * Streams the records of a large XML file (a 20 MB sanctions list) with bounded memory: the SAX
  * parser builds a small tree for one record element at a time and hands it over when it closes,
@@ -23,6 +21,8 @@ export async function* xmlRecords(
   recordNames: readonly string[],
   onRoot?: (root: XmlNode) => void,
 ): AsyncGenerator<XmlNode> {
+  // Loaded on a list's first import, not with the service (README, "Loaded when used").
+  const { SaxesParser } = await import('saxes');
   const parser = new SaxesParser({ position: true });
   const done: XmlNode[] = [];
   const stack: XmlNode[] = [];
