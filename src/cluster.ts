@@ -25,7 +25,7 @@ const CONFIG_ERROR = 78;
 export async function runPrimary(config: Config, logger: Logger): Promise<void> {
   // The key file of the embedded store is made once, not by several workers at once.
   loadKeyRing(config, logger);
-  const store = openStore(config, {
+  const store = await openStore(config, {
     onBackgroundError: (error) => logger.warn({ err: describe(error) }, 'idle store connection failed'),
   });
   try {

@@ -23,7 +23,7 @@ export async function openContext(
   // A key ring or code table file that cannot be used is a configuration error (exit 78).
   const keyRing = asConfigError('ENCRYPTION_KEYS', () => loadKeyRing(config, logger));
   const codes = asConfigError('CODES_FILE', () => loadCodeTables(config.codesFile));
-  const store = openStore(config, {
+  const store = await openStore(config, {
     onBackgroundError: (error) => logger.warn({ err: describe(error) }, 'idle store connection failed'),
   });
   if (options.migrate !== false) {

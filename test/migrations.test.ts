@@ -125,7 +125,7 @@ for (const storeName of storeNames()) {
     test('a store with history from before 0066 keeps its history and events, in order', async () => {
       const target = createStoreTarget(storeName);
       const earlier = await earlierStore(target, 66);
-      const store = openStore(loadConfig(target.env));
+      const store = await openStore(loadConfig(target.env));
       try {
         await earlier.run(EARLIER_HISTORY);
         await store.migrate();

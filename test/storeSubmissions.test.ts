@@ -63,7 +63,7 @@ function rows(
 
 async function withStore(name: 'sqlite' | 'postgres', work: (store: Store) => Promise<void>): Promise<void> {
   const target = createStoreTarget(name);
-  const store = openStore(loadConfig(target.env));
+  const store = await openStore(loadConfig(target.env));
   try {
     await store.migrate();
     await store.db

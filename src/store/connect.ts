@@ -1,5 +1,4 @@
 import type { Config } from '../config.ts';
-import { openPostgres } from './postgres.ts';
 import { openSqlite } from './sqlite.ts';
 import type { Store, StoreOptions } from './store.ts';
 
@@ -8,6 +7,13 @@ export type { ConnectionBudget, Store, StoreOptions } from './store.ts';
 export type { StoreKind } from './statements.ts';
 export type { SubmissionCompletion, SubmissionOutcome, SubmissionRows } from './submissions.ts';
 
-export function openStore(config: Config, options: StoreOptions = {}): Store {
-  return config.databaseUrl === undefined ? openSqlite(config.dataDir) : openPostgres(config, options);
+/**
+ * The configured store. The PostgreSQL store, its driver (pg) with it, is loaded only when
+ * DATABASE_URL asks for it: a process on the embedded store never holds them (README, "Loaded when
+ * used").
+ */
+export async function openStore(config: Config, options: StoreOptions = {}): Promise<Store> {
+  if (config.databaseUrl === undefined) return openSqlite(config.dataDir);
+  const { openPostgres } = await import('./postgres.ts');
+  return openPostgres(config, options);
 }

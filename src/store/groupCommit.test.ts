@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../config.ts';
-import { openStore } from './connect.ts';
+import { openStore, type Store } from './connect.ts';
 
 /** Group commit on the embedded store: shared commits, isolated failures, nothing half-done. */
-async function withStore(work: (store: ReturnType<typeof openStore>) => Promise<void>): Promise<void> {
+async function withStore(work: (store: Store) => Promise<void>): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cardapply-gc-'));
-  const store = openStore(loadConfig({ DATA_DIR: dataDir }));
+  const store = await openStore(loadConfig({ DATA_DIR: dataDir }));
   await store.migrate();
   try {
     await work(store);

@@ -42,7 +42,7 @@ const WRITER = `
 import { loadConfig } from ${here('../config.ts')};
 import { openStore } from ${here('./connect.ts')};
 import { randomBytes } from 'node:crypto';
-const store = openStore(loadConfig({ DATA_DIR: process.argv[2] }));
+const store = await openStore(loadConfig({ DATA_DIR: process.argv[2] }));
 await store.migrate();
 await store.db.insertInto('apps').values({ app_id: 'a', name: 'a', status: 'active', rate_limit_per_second: null,
   rate_limit_burst: null, concurrency_limit: null, created_at: 1, updated_at: 1 }).execute();
