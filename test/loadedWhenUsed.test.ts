@@ -8,8 +8,9 @@ import { createStoreTarget, storeNames } from './helpers/stores.ts';
 
 /**
  * Clients the service needs only for some deployments or some operations are loaded when used, not
- * with the service: a process on the embedded store that never sees Redis or a sanctions list's XML
- * holds neither those libraries nor the PostgreSQL driver (README, "Loaded when used"). The modules
+ * with the service: a process on the embedded store that never sees Redis, a sanctions list's XML or
+ * an operator's second factor holds none of those libraries, nor the PostgreSQL driver (README,
+ * "Loaded when used"). The modules
  * a real service process loaded are recorded by a module hook preloaded into it.
  */
 const HOOK = fileURLToPath(new URL('./helpers/recordLoads.mjs', import.meta.url));
@@ -34,13 +35,16 @@ async function modulesLoadedBy(store: 'sqlite' | 'postgres', env: Record<string,
 
 const from = (urls: string[], pkg: string) => urls.filter((url) => url.includes(`/node_modules/${pkg}/`));
 
-test('a service on SQLite without REDIS_URL loads no Redis client, XML parser or PostgreSQL driver', async () => {
+test('a service on SQLite without REDIS_URL loads no Redis client, XML parser, PostgreSQL driver or TOTP library', async () => {
   const urls = await modulesLoadedBy('sqlite', {});
   // The record is shown to see packages: the service's own HTTP framework is in it.
   assert.ok(from(urls, 'fastify').length > 0, `fastify not among ${urls.length} modules`);
   assert.deepEqual(from(urls, 'ioredis'), []);
   assert.deepEqual(from(urls, 'saxes'), []);
   assert.deepEqual(from(urls, 'pg'), []);
+  // The operators' second factor: an operator's first sign-in or enrolment loads them.
+  assert.deepEqual(from(urls, 'otpauth'), []);
+  assert.deepEqual(from(urls, 'qr'), []);
 });
 
 test('the control: a service with REDIS_URL loads the Redis client', async () => {

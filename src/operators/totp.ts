@@ -1,5 +1,5 @@
-import encodeQR from 'qr';
-import { Secret, TOTP } from 'otpauth';
+import type * as OtpAuth from 'otpauth';
+import type encodeQR from 'qr';
 import type { Kysely } from 'kysely';
 import { actorName, type ChangedBy } from '../audit/actor.ts';
 import { recordAudit } from '../audit/auditTrail.ts';
@@ -38,14 +38,29 @@ export function totpAad(username: string): string {
   return `operator-totp:${username}`;
 }
 
-function totpOf(username: string, secretBase32: string): TOTP {
-  return new TOTP({
+/** otpauth and qr: loaded on the first second-factor step, not with the service (README, "Loaded when used"). */
+interface TotpLibraries {
+  otpauth: typeof OtpAuth;
+  encodeQR: typeof encodeQR;
+}
+let libraries: Promise<TotpLibraries> | undefined;
+
+function totpLibraries(): Promise<TotpLibraries> {
+  libraries ??= Promise.all([import('otpauth'), import('qr')]).then(([otpauth, qr]) => ({
+    otpauth,
+    encodeQR: qr.default,
+  }));
+  return libraries;
+}
+
+function totpOf(lib: TotpLibraries, username: string, secretBase32: string): OtpAuth.TOTP {
+  return new lib.otpauth.TOTP({
     issuer: ISSUER,
     label: username,
     algorithm: 'SHA1',
     digits: 6,
     period: TOTP_PERIOD_SECONDS,
-    secret: Secret.fromBase32(secretBase32),
+    secret: lib.otpauth.Secret.fromBase32(secretBase32),
   });
 }
 
@@ -79,7 +94,11 @@ export async function secondFactorOf(
   if (row.confirmed_at !== null) return { state: 'active' };
   return {
     state: 'pending',
-    enrolment: enrolmentOf(username, ctx.keyRing.decrypt(row.secret_enc, totpAad(username))),
+    enrolment: enrolmentOf(
+      await totpLibraries(),
+      username,
+      ctx.keyRing.decrypt(row.secret_enc, totpAad(username)),
+    ),
   };
 }
 
@@ -95,7 +114,8 @@ export async function startEnrolment(
   username: string,
   by: ChangedBy,
 ): Promise<Enrolment> {
-  const secret = new Secret({ size: 20 }).base32;
+  const lib = await totpLibraries();
+  const secret = new lib.otpauth.Secret({ size: 20 }).base32;
   const secretEnc = ctx.keyRing.encrypt(secret, totpAad(username));
   const now = ctx.now();
   await ctx.store.transaction(async (trx) => {
@@ -116,16 +136,15 @@ export async function startEnrolment(
       at: now,
     });
   });
-  return enrolmentOf(username, secret);
+  return enrolmentOf(lib, username, secret);
 }
 
-function enrolmentOf(username: string, secret: string): Enrolment {
-  const uri = totpOf(username, secret).toString();
+function enrolmentOf(lib: TotpLibraries, username: string, secret: string): Enrolment {
+  const uri = totpOf(lib, username, secret).toString();
   // With a size of its own, so that it also renders as an <img> (an SVG without one has none).
-  const svg = encodeQR(uri, 'svg', { ecc: 'medium', border: 2 }).replace(
-    '<svg ',
-    '<svg width="200" height="200" ',
-  );
+  const svg = lib
+    .encodeQR(uri, 'svg', { ecc: 'medium', border: 2 })
+    .replace('<svg ', '<svg width="200" height="200" ');
   return { secret, otpauth_uri: uri, qr_svg: svg };
 }
 
@@ -155,11 +174,12 @@ export async function confirmEnrolment(
   sessionHash?: string,
 ): Promise<{ recovery_codes: string[] }> {
   const now = ctx.now();
+  const lib = await totpLibraries();
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await ctx.store.transaction(async (trx) => {
     const row = await findFactor(trx, username);
     if (row === undefined || row.confirmed_at !== null) throw new ServiceError('mfaNotPending');
-    const step = acceptedStep(ctx, username, row.secret_enc, code, now, row.last_step);
+    const step = acceptedStep(lib, ctx, username, row.secret_enc, code, now, row.last_step);
     if (step === null) throw new ServiceError('mfaCodeInvalid');
     await confirmFactor(trx, username, now, step);
     await replaceRecoveryCodes(
@@ -184,6 +204,7 @@ export async function confirmEnrolment(
 
 /** The time step `code` belongs to when it is valid now and later than `lastStep`; else null. */
 function acceptedStep(
+  lib: TotpLibraries,
   ctx: ServiceContext,
   username: string,
   secretEnc: string,
@@ -193,7 +214,7 @@ function acceptedStep(
 ): number | null {
   if (!/^[0-9]{6}$/.test(code)) return null;
   const secret = ctx.keyRing.decrypt(secretEnc, totpAad(username));
-  const delta = totpOf(username, secret).validate({ token: code, timestamp: now, window: TOTP_WINDOW });
+  const delta = totpOf(lib, username, secret).validate({ token: code, timestamp: now, window: TOTP_WINDOW });
   if (delta === null) return null;
   const step = Math.floor(now / 1000 / TOTP_PERIOD_SECONDS) + delta;
   return lastStep !== null && step <= lastStep ? null : step;
@@ -215,7 +236,15 @@ export async function checkSecondFactor(
   const row = await findFactor(db, username);
   if (row === undefined || row.confirmed_at === null) return 'none';
   if (sent.otp !== undefined) {
-    const step = acceptedStep(ctx, username, row.secret_enc, sent.otp, now, row.last_step);
+    const step = acceptedStep(
+      await totpLibraries(),
+      ctx,
+      username,
+      row.secret_enc,
+      sent.otp,
+      now,
+      row.last_step,
+    );
     if (step === null) return 'invalid';
     // Conditional, so that two sign-ins racing with one code cannot both win.
     return (await advanceLastStep(db, username, step)) ? 'totp' : 'invalid';
