@@ -9,6 +9,7 @@ import {
   luhnCheckDigit,
   maskCardNumber,
 } from './cardNumber.ts';
+import { underServiceFlags } from '../../test/helpers/promoted.ts';
 
 const digits = (min: number, max: number) =>
   fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
@@ -103,6 +104,44 @@ describe('generateCardNumber', () => {
     // uniqueness must come from the store (retry on conflict), not from luck.
     const { seen, expected } = collisions({ bin: '621234', length: 16 });
     assert.ok(seen <= expected + 6 * Math.sqrt(expected) + 3, `${seen} collisions, ~${expected} expected`);
+  });
+
+  // Leading zeros too: the draw's digits are written out, not converted, and must keep their width.
+  test('keeps the leading zeros of a short draw', () => {
+    const product = { bin: '621234', length: 16 };
+    let short = 0;
+    for (let i = 0; i < 20_000; i++) if (generateCardNumber(product)[6] === '0') short++;
+    assert.ok(short > 1_500 && short < 2_500, `${short} of 20,000 with a leading zero after the BIN`);
+  });
+
+  // A number drawn for a submission lives as long as its request. String(draw) kept every draw's
+  // digits in V8's number-to-string cache until the next full collection, promoted to the old
+  // generation on the way: 26 to 29 bytes a number here, under the service's flags (the cache's
+  // size follows the heap's), after full collections have let the cache grow as a running
+  // service's do.
+  test('keeps nothing of a drawn number past its use', () => {
+    const count = 20_000;
+    const printed = underServiceFlags(`
+      import { runInNewContext } from 'node:vm';
+      import { promotedBytes, scavenge } from './test/helpers/promoted.ts';
+      import { generateCardNumber } from './src/cards/cardNumber.ts';
+      const product = { bin: '621234', length: 16 };
+      const fullCollection = runInNewContext('gc');
+      for (let round = 0; round < 3; round++) {
+        for (let i = 0; i < 20_000; i++) generateCardNumber(product);
+        fullCollection();
+      }
+      // Scavenges between the draws, as a request's work brings them: one every hundred draws.
+      const promoted = await promotedBytes('cards/cardNumber.ts', () => {
+        for (let i = 0; i < ${count}; i++) {
+          generateCardNumber(product);
+          if (i % 100 === 99) scavenge();
+        }
+      });
+      console.log(promoted);
+    `);
+    const perNumber = Number(printed) / count;
+    assert.ok(perNumber < 5, `${perNumber.toFixed(1)} bytes a number kept past the scavenges`);
   });
 
   test('each random digit position is near-uniform', () => {

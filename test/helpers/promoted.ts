@@ -1,0 +1,71 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as (options: { type: 'minor'; execution: 'sync' }) => void;
+
+/** One scavenge now: what is young and unreachable is freed, what survives a second one is promoted. */
+export function scavenge(): void {
+  gc({ type: 'minor', execution: 'sync' });
+}
+
+interface SamplingNode {
+  callFrame: { url: string };
+  selfSize: number;
+  children: SamplingNode[];
+}
+
+/** Sampled bytes allocated under a frame of `file` (by it or by what it called). */
+function bytesUnder(node: SamplingNode, file: string, inside = false): number {
+  const here = inside || node.callFrame.url.endsWith(file);
+  return (
+    (here ? node.selfSize : 0) + node.children.reduce((sum, child) => sum + bytesUnder(child, file, here), 0)
+  );
+}
+
+/**
+ * The bytes that `work` allocated under a frame of `file` and that outlived two scavenges: what it
+ * kept, or what something kept for it (a cache, a WeakMap's value, V8's number-to-string cache),
+ * promoted to the old generation. At a thousand submissions a second, a few dozen bytes a request
+ * kept that way fill the old generation, and each major collection stalls every request in flight.
+ * V8's own sampling heap profiler, told to forget what the scavenger frees, counts them.
+ */
+export async function promotedBytes(file: string, work: () => void): Promise<number> {
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 1024,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: false,
+  });
+  work();
+  // Two scavenges free whatever of the last requests is still young and dead.
+  scavenge();
+  scavenge();
+  const { profile } = (await session.post('HeapProfiler.stopSampling')) as {
+    profile: { head: SamplingNode };
+  };
+  session.disconnect();
+  return bytesUnder(profile.head, file);
+}
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * Runs `script` (an ES module; imports relative to the repository's root) in a fresh Node process
+ * with the flags `npm start` gives the service (package.json): they size V8's heap, and with it
+ * some of its caches, so what is promoted under them can differ from what is in the test runner.
+ * Returns what the script printed.
+ */
+export function underServiceFlags(script: string): string {
+  const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: { start: string } };
+  const flags = pkg.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+  return execFileSync(process.execPath, [...flags, '--input-type=module', '--eval', script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+}
