@@ -34,7 +34,7 @@ function bytesUnder(node: SamplingNode, file: string, inside = false): number {
  * kept that way fill the old generation, and each major collection stalls every request in flight.
  * V8's own sampling heap profiler, told to forget what the scavenger frees, counts them.
  */
-export async function promotedBytes(file: string, work: () => void): Promise<number> {
+export async function promotedBytes(file: string, work: () => void | Promise<void>): Promise<number> {
   const session = new Session();
   session.connect();
   await session.post('HeapProfiler.startSampling', {
@@ -42,7 +42,7 @@ export async function promotedBytes(file: string, work: () => void): Promise<num
     includeObjectsCollectedByMajorGC: true,
     includeObjectsCollectedByMinorGC: false,
   });
-  work();
+  await work();
   // Two scavenges free whatever of the last requests is still young and dead.
   scavenge();
   scavenge();
