@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { SubmissionCompletion, SubmissionOutcome, SubmissionRows } from './submissions.ts';
 import { encodeRequest, type EncodedRequest, type WriterMessage } from './sqliteWriterProtocol.ts';
+import { WaitingById } from './waitingById.ts';
 import { WriteTurn } from './writeTurn.ts';
 
 /**
@@ -28,7 +29,7 @@ export function startSqliteWriter(
   turn: SharedArrayBuffer,
   options: { checkpointIntervalMs?: number } = {},
 ): SqliteWriter {
-  const pending = new Map<number, Pending>();
+  const pending = new WaitingById<Pending>();
   let nextId = 1;
   let units = 0;
   let commitsBefore = 0;
@@ -57,9 +58,8 @@ export function startSqliteWriter(
       if ('closed' in message) return;
       commits = commitsBefore + message.commits;
       for (const reply of message.batch) {
-        const waiting = pending.get(reply.id);
+        const waiting = pending.take(reply.id);
         if (waiting === undefined) continue;
-        pending.delete(reply.id);
         if ('outcome' in reply) {
           units += 1;
           waiting.resolve(reply.outcome);
@@ -81,8 +81,7 @@ export function startSqliteWriter(
     if (thread !== worker) return;
     // It may have died holding the write turn, or waiting for it.
     WriteTurn.forfeitThread(turn);
-    for (const waiting of pending.values()) waiting.reject(error);
-    pending.clear();
+    for (const waiting of pending.takeAll()) waiting.reject(error);
     outgoing = [];
     commitsBefore = commits;
     if (closing === undefined) worker = spawn();
@@ -93,7 +92,7 @@ export function startSqliteWriter(
       if (closing !== undefined) return Promise.reject(new Error('the store is closed'));
       const id = nextId++;
       return new Promise<SubmissionOutcome>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
+        pending.add(id, { resolve, reject });
         worker.ref();
         // The turn's first submission schedules the send.
         if (outgoing.length === 0) setImmediate(send);
