@@ -45,9 +45,13 @@ export class AppConcurrency {
     reply.raw.once('close', () => this.#release(appId));
   }
 
+  /**
+   * An app's count stays in the map at zero: deleting it when the app's last request ended, and
+   * adding it again with the next, rebuilt the map's table again and again, and this map lives as
+   * long as the process, so what it held went to the old generation (appConcurrency.test.ts). One
+   * entry per app that has called this process.
+   */
   #release(appId: string): void {
-    const count = (this.#inFlight.get(appId) ?? 1) - 1;
-    if (count > 0) this.#inFlight.set(appId, count);
-    else this.#inFlight.delete(appId);
+    this.#inFlight.set(appId, Math.max(0, (this.#inFlight.get(appId) ?? 1) - 1));
   }
 }
