@@ -115,7 +115,7 @@ describe('generateCardNumber', () => {
   });
 
   // A number drawn for a submission lives as long as its request. String(draw) kept every draw's
-  // digits in V8's number-to-string cache until the next full collection, promoted to the old
+  // digits in V8's number-to-string cache until another number took its place, promoted to the old
   // generation on the way: 26 to 29 bytes a number here, under the service's flags (the cache's
   // size follows the heap's), after full collections have let the cache grow as a running
   // service's do.
