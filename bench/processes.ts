@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { npmStart } from '../test/helpers/startCommand.ts';
 
 /** A server under test, as its own process: the service as shipped, or the floor. */
 export interface Server {
@@ -95,9 +96,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The service as `npm start` runs it, Node flags included: `node <flags> <entry>` from package.json. */
 function serviceArguments(): string[] {
-  const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: { start: string } };
-  const [, ...words] = pkg.scripts.start.split(/\s+/);
-  return words.map((word) => (word.startsWith('-') ? word : `${ROOT}${word}`));
+  const { flags, entry } = npmStart();
+  return [...flags, `${ROOT}${entry}`];
 }
 
 /** Longer than SHUTDOWN_GRACE_MS (10 s): a server still there after it is stuck, not draining. */

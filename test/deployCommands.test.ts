@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { npmStart, parseNodeCommand } from './helpers/startCommand.ts';
 
 /**
  * The ways the service is started outside `npm start` (the Procfile, the systemd unit) run the
@@ -10,17 +11,8 @@ import { describe, test } from 'node:test';
 const root = new URL('../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
 
-/** `node <flags> <entry>` from a command line, the entry relative to the checkout. */
-function parse(command: string): { flags: string[]; entry: string } {
-  const words = command.trim().split(/\s+/);
-  const node = words.findIndex((word) => word === 'node' || word.endsWith('/node'));
-  assert.ok(node >= 0, `no node in ${command}`);
-  const rest = words.slice(node + 1);
-  return { flags: rest.filter((w) => w.startsWith('-')), entry: rest.find((w) => !w.startsWith('-'))! };
-}
-
 describe('deployment commands', () => {
-  const start = parse((JSON.parse(read('package.json')) as { scripts: { start: string } }).scripts.start);
+  const start = npmStart();
 
   test('npm start runs an entry that exists', () => {
     assert.ok(existsSync(new URL(start.entry, root)), start.entry);
@@ -34,7 +26,7 @@ describe('deployment commands', () => {
     test(`${file} runs what npm start runs`, () => {
       const command = pattern.exec(read(file))?.[1];
       assert.ok(command !== undefined, `no start command in ${file}`);
-      assert.deepEqual(parse(command), start);
+      assert.deepEqual(parseNodeCommand(command), start);
     });
   }
 });

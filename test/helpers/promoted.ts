@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { npmStart } from './startCommand.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as (options: { type: 'minor'; execution: 'sync' }) => void;
@@ -62,9 +62,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * Returns what the script printed.
  */
 export function underServiceFlags(script: string): string {
-  const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: { start: string } };
-  const flags = pkg.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
-  return execFileSync(process.execPath, [...flags, '--input-type=module', '--eval', script], {
+  return execFileSync(process.execPath, [...npmStart().flags, '--input-type=module', '--eval', script], {
     cwd: ROOT,
     encoding: 'utf8',
   });
