@@ -71,13 +71,20 @@ export function renderApplication(main, ctx, [serial = '']) {
   replace(main, h('div', { class: 'page' }, back, body));
   replace(body, loading());
 
-  /** Re-renders a part, keeping the keyboard focus on "the same" button when it is still there. */
+  /**
+   * Re-renders a part, keeping the keyboard focus on "the same" button when it is still there, and
+   * never leaving it on the body (WCAG 2.4.3): the heading has no focus key, and once a dialog had
+   * closed onto it, a redraw (the reveal's fresh view, the partner's name arriving) dropped the
+   * focus to the body. The heading takes it back then.
+   */
   const keepingFocus = (/** @type {() => void} */ update) => {
-    const key =
-      document.activeElement instanceof HTMLElement ? document.activeElement.dataset['focusKey'] : undefined;
+    const active = document.activeElement;
+    const key = active instanceof HTMLElement ? active.dataset['focusKey'] : undefined;
     update();
     if (key !== undefined)
       /** @type {HTMLElement | null} */ (main.querySelector(`[data-focus-key="${key}"]`))?.focus();
+    if (active !== document.body && document.activeElement === document.body)
+      /** @type {HTMLElement | null} */ (main.querySelector('h1'))?.focus({ preventScroll: true });
   };
 
   /** The partner's name, beside its app id (from the queue's listing, which carries it). */
