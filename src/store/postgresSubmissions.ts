@@ -197,68 +197,22 @@ function batchParameters(batch: Unit[]): unknown[][] {
 }
 
 /**
- * The batch. `held` locks the idempotency claims still held by their requests (a retry that took
- * one over after the lease has changed its token: that submission is not stored, `claim_lost`);
- * `inserted` are the applications that went in; only theirs get their event (with the history's
- * first entry) and completion. Events carry the application's serial and app (the rows are built
- * that way).
+ * The batch, a function of migration 0070 (so that PostgreSQL plans it once per connection, not at
+ * every call: a pooler cannot keep a named prepared statement). `held` locks the idempotency
+ * claims still held by their requests (a retry that took one over after the lease has changed its
+ * token: that submission is not stored, `claim_lost`); `inserted` are the applications that went
+ * in; only theirs get their event (with the history's first entry) and completion. Events carry
+ * the application's serial and app (the rows are built that way). Its arguments are the arrays of
+ * `batchParameters`, in that order.
  */
 export const INSERT_SUBMISSIONS = statement(
   'insert_submissions',
-  `WITH input AS (
-     SELECT * FROM unnest(
-       ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
-       ?::text[], ?::text[], ?::int[], ?::bigint[], ?::bigint[], ?::text[], ?::text[],
-       ?::text[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::bigint[],
-       ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
-       ?::text[], ?::text[], ?::text[]
-     ) AS i (busi_water_no, app_id, status, status_reason, cert_type, cert_hash, active_cert_hash,
-       card_no_hash, card_no_masked, payload_enc, key_id, version, created_at, updated_at,
-       external_id, active_external_id,
-       e_id, e_type, e_payload, e_created_at, e_seq, e_fanned_out_at,
-       e_from, e_to, e_actor, e_reason, e_reason_codes, e_details,
-       k_key, k_token, k_result)
-   ),
-   held AS (
-     SELECT k.app_id, k.idempotency_key
-       FROM {idempotency_keys} k
-       JOIN input i ON k.app_id = i.app_id AND k.idempotency_key = i.k_key AND k.claim_token = i.k_token
-      WHERE k.state = 'in_progress'
-        FOR UPDATE OF k
-   ),
-   inserted AS (
-     INSERT INTO {applications} (busi_water_no, app_id, status, status_reason, cert_type, cert_hash,
-       active_cert_hash, card_no_hash, card_no_masked, payload_enc, key_id, version, created_at, updated_at,
-       external_id, active_external_id)
-     SELECT busi_water_no, app_id, status, status_reason, cert_type, cert_hash, active_cert_hash,
-       card_no_hash, card_no_masked, payload_enc, key_id, version, created_at, updated_at,
-       external_id, active_external_id
-       FROM input i
-      WHERE i.k_key IS NULL
-         OR EXISTS (SELECT 1 FROM held h WHERE h.app_id = i.app_id AND h.idempotency_key = i.k_key)
-      ORDER BY active_cert_hash
-     ON CONFLICT DO NOTHING
-     RETURNING busi_water_no
-   ),
-   events AS (
-     INSERT INTO {events} (event_id, app_id, busi_water_no, type, payload, created_at, seq, fanned_out_at,
-       from_status, to_status, actor, reason, reason_codes, details)
-     SELECT i.e_id, i.app_id, i.busi_water_no, i.e_type, i.e_payload, i.e_created_at, i.e_seq, i.e_fanned_out_at,
-       i.e_from, i.e_to, i.e_actor, i.e_reason, i.e_reason_codes, i.e_details
-       FROM input i JOIN inserted n ON n.busi_water_no = i.busi_water_no
-   ),
-   completed AS (
-     UPDATE {idempotency_keys} k
-        SET state = 'completed', result = i.k_result, locked_until = NULL
-       FROM input i JOIN inserted n ON n.busi_water_no = i.busi_water_no
-      WHERE k.app_id = i.app_id AND k.idempotency_key = i.k_key AND k.claim_token = i.k_token
-   )
-   SELECT i.busi_water_no,
-          n.busi_water_no IS NOT NULL AS stored,
-          i.k_key IS NOT NULL
-            AND NOT EXISTS (SELECT 1 FROM held h WHERE h.app_id = i.app_id AND h.idempotency_key = i.k_key)
-            AS claim_lost
-     FROM input i LEFT JOIN inserted n ON n.busi_water_no = i.busi_water_no`,
+  `SELECT busi_water_no, stored, claim_lost FROM {insert_submissions}(
+     ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
+     ?::text[], ?::text[], ?::int[], ?::bigint[], ?::bigint[], ?::text[], ?::text[],
+     ?::text[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::bigint[],
+     ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
+     ?::text[], ?::text[], ?::text[])`,
 );
 
 /**
