@@ -242,6 +242,36 @@ describe('the console by keyboard, in Chromium', { skip: skipWithout('chromium')
     await waitUntil(page, `document.activeElement?.dataset.action === 'issue'`);
   });
 
+  test('a redraw that replaces the heading leaves the focus on the new heading, not the body', async () => {
+    // The race of a loaded machine, made certain: the partner's name (the queue's listing) arrives
+    // only after the page has put the keyboard on its heading, and redraws the heading with it.
+    const serial = await applications.inState(appId, 'SUBMITTED');
+    const page = await openPage();
+    await signInOverApi(page, service.baseUrl, 'lee');
+    let releaseListing: () => void = () => {};
+    const listingHeld = new Promise<void>((resolve) => (releaseListing = resolve));
+    await page.route(
+      (url) => url.pathname === '/admin/v1/applications' && url.searchParams.get('busi_water_no') === serial,
+      async (route) => {
+        await listingHeld;
+        await route.continue();
+      },
+    );
+    await page.goto(`${service.baseUrl}/console/applications/${serial}`);
+    await page.waitForSelector('.field-row');
+    await waitUntil(page, `document.activeElement?.tagName === 'H1'`);
+    const headingBefore = await page.locator('h1').elementHandle();
+    releaseListing();
+    await page.getByText('Harbour Pay').first().waitFor();
+    assert.equal(
+      await headingBefore!.evaluate((heading) => heading.isConnected),
+      false,
+      'the heading was redrawn (else this test proves nothing)',
+    );
+    await notOnBody(page, "the partner's name arrived");
+    assert.ok(await focusedMatches(page, 'h1'), 'the new heading has the focus');
+  });
+
   test('the idle warning comes before the end, and "Stay signed in" extends the session on the server', async () => {
     const page = await openPage();
     await signIn(page, idleService.baseUrl, 'kim');
