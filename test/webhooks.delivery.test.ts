@@ -462,6 +462,57 @@ for (const storeName of storeNames()) {
       assert.equal((error as { code?: string } | null)?.code, 'EPRIVATEADDRESS');
     });
 
+    test('a backlog of several fan-out batches is taken a turn of the event loop apart', async () => {
+      // SQLite answers in the event loop's own thread: batches taken back to back held the loop,
+      // and every request waiting on it, for the whole backlog (tens of ms at 600 submissions a
+      // second). A store of its own, so that every transaction seen here is a fan-out.
+      const own = createStoreTarget(storeName);
+      const ctx = await openTestContext(own);
+      after(async () => {
+        await ctx.store.close();
+        await own.cleanup();
+      });
+      await submitMany(ctx, await newAppId(ctx), 210); // three batches: 100, 100 and 10
+      let turn = 0;
+      let ticking = true;
+      const tick = (): void => {
+        turn += 1;
+        if (ticking) setImmediate(tick);
+      };
+      setImmediate(tick);
+      const began: number[] = [];
+      const ended: number[] = [];
+      const watched: ServiceContext = {
+        ...ctx,
+        store: {
+          ...ctx.store,
+          transaction: async (work) => {
+            began.push(turn);
+            try {
+              return await ctx.store.transaction(work);
+            } finally {
+              ended.push(turn);
+            }
+          },
+        },
+      };
+      const { dispatcher } = dispatch(watched);
+      try {
+        const deadline = Date.now() + 15_000;
+        const pending = () => ctx.store.db.selectFrom('events_pending').select('event_id').execute();
+        while ((await pending()).length > 0 && Date.now() < deadline) await sleep(20);
+        assert.deepEqual(await pending(), [], 'the backlog was fanned out');
+      } finally {
+        await dispatcher.stop();
+        ticking = false;
+      }
+      assert.equal(began.length, 3, `fan-out transactions: ${began.length}`);
+      assert.ok(
+        began.every((at, i) => i === 0 || at > ended[i - 1]!),
+        `each batch begins on a later turn than the one before ended: began ${began.join(', ')}, ended ${ended.join(', ')}`,
+      );
+    });
+
     test('stop() lets a short attempt finish and releases one that takes too long', async () => {
       // A time-out well beyond the stop grace: the attempt is cut short by stop(), not by the time-out.
       const ctx = await openTestContext(target, { WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_LEASE_MS: '10000' });
