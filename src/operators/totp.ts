@@ -38,7 +38,10 @@ export function totpAad(username: string): string {
   return `operator-totp:${username}`;
 }
 
-/** otpauth and qr: loaded on the first second-factor step, not with the service (README, "Loaded when used"). */
+/**
+ * otpauth and qr: loaded on the first second-factor step, not with the service
+ * (docs/PERFORMANCE.md, "Loaded when used").
+ */
 interface TotpLibraries {
   otpauth: typeof OtpAuth;
   encodeQR: typeof encodeQR;

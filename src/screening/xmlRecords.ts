@@ -21,7 +21,7 @@ export async function* xmlRecords(
   recordNames: readonly string[],
   onRoot?: (root: XmlNode) => void,
 ): AsyncGenerator<XmlNode> {
-  // Loaded on a list's first import, not with the service (README, "Loaded when used").
+  // Loaded on a list's first import, not with the service (docs/PERFORMANCE.md, "Loaded when used").
   const { SaxesParser } = await import('saxes');
   const parser = new SaxesParser({ position: true });
   const done: XmlNode[] = [];

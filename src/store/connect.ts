@@ -9,8 +9,8 @@ export type { SubmissionCompletion, SubmissionOutcome, SubmissionRows } from './
 
 /**
  * The configured store. The PostgreSQL store, its driver (pg) with it, is loaded only when
- * DATABASE_URL asks for it: a process on the embedded store never holds them (README, "Loaded when
- * used").
+ * DATABASE_URL asks for it: a process on the embedded store never holds them
+ * (docs/PERFORMANCE.md, "Loaded when used").
  */
 export async function openStore(config: Config, options: StoreOptions = {}): Promise<Store> {
   if (config.databaseUrl === undefined) return openSqlite(config.dataDir);

@@ -209,7 +209,7 @@ export function startDispatcher(
       else if (!busy) await pause(pollIntervalMs);
       // More to do: at once, but a turn of the event loop later, after the requests that arrived
       // meanwhile. SQLite answers in this thread, so a backlog taken batch after batch held the
-      // loop for all of it (README, "The fan-out a turn apart").
+      // loop for all of it (docs/PERFORMANCE.md, "The fan-out a turn apart").
       else await nextTurn();
     }
   }
