@@ -9,9 +9,9 @@ import { createStoreTarget, storeNames } from './helpers/stores.ts';
 /**
  * Clients the service needs only for some deployments or some operations are loaded when used, not
  * with the service: a process on the embedded store that never sees Redis, a sanctions list's XML or
- * an operator's second factor holds none of those libraries, nor the PostgreSQL driver (docs/PERFORMANCE.md,
- * "Loaded when used"). The modules
- * a real service process loaded are recorded by a module hook preloaded into it.
+ * an operator's second factor holds none of those libraries, nor the PostgreSQL driver
+ * (docs/PERFORMANCE.md, "Loaded when used"). The modules a real service process loaded are
+ * recorded by a module hook preloaded into it.
  */
 const HOOK = fileURLToPath(new URL('./helpers/recordLoads.mjs', import.meta.url));
 

@@ -8,8 +8,9 @@ import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, R
  * accessors (DEP0152) it wraps in new functions that end up in the old generation: at 2,100
  * submissions a second, scavenges every 50 ms, a tenth of what the old generation took in, and so
  * of how often its major collections stall the requests in flight (docs/PERFORMANCE.md, "Where
- * the half-rate tail is: the major collections"). The event-loop lag shows what collections cost the requests, and the
- * heap gauges their size. prom-client lists its defaults (`metricsList`), each in its own module.
+ * the half-rate tail is: the major collections"). The event-loop lag shows what collections cost
+ * the requests, and the heap gauges their size. prom-client lists its defaults (`metricsList`),
+ * each in its own module.
  */
 const PROCESS_METRICS = collectDefaultMetrics.metricsList.filter((name) => name !== 'gc');
 type DefaultMetric = (

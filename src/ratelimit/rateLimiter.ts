@@ -26,8 +26,8 @@ export class RateLimiter {
 
   /**
    * The limiter, with its buckets in Redis when `redisUrl` is set. The Redis client is loaded only
-   * then: ioredis holds 2.4 MB of heap in a process that never uses it (docs/PERFORMANCE.md, "Loaded when
-   * used").
+   * then: ioredis holds 2.4 MB of heap in a process that never uses it (docs/PERFORMANCE.md,
+   * "Loaded when used").
    */
   static async open(options: {
     redisUrl: string | undefined;

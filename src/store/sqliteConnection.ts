@@ -21,9 +21,9 @@ export function openSqliteConnection(file: string): DatabaseSync {
  * each index, the table's last page) to a statement journal, which SQLite spills to a temporary
  * file past 64 KB: under the submit load that was 40 of the thread's 57 writes a submission (strace)
  * and a fifth of its CPU (docs/PERFORMANCE.md, "The writer's savepoints in memory"). Nothing in
- * that journal has to outlive its transaction. Only this connection: its statements are inserts and probes of
- * unique indexes, while the event loop's connection also answers operators' and the CLI's queries,
- * whose sorts and temporary tables must stay free to spill to disk.
+ * that journal has to outlive its transaction. Only this connection: its statements are inserts
+ * and probes of unique indexes, while the event loop's connection also answers operators' and the
+ * CLI's queries, whose sorts and temporary tables must stay free to spill to disk.
  */
 export function openWriterConnection(file: string): DatabaseSync {
   const database = openSqliteConnection(file);

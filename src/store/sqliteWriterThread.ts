@@ -21,8 +21,8 @@ import { WriteTurn } from './writeTurn.ts';
  * The thread runs at the event loop's priority. It ran ten nice steps below it for a while, to
  * commit larger batches while the loop was busy; since the loop sends a turn's submissions as one
  * message, that gained 2 to 5% at full speed and, where the two share a core, left messages waiting
- * up to 57 ms for the thread to be scheduled: most of the tail at half the maximum rate (docs/PERFORMANCE.md,
- * "The writer thread at the loop's priority").
+ * up to 57 ms for the thread to be scheduled: most of the tail at half the maximum rate
+ * (docs/PERFORMANCE.md, "The writer thread at the loop's priority").
  */
 interface WriterData {
   file: string;
