@@ -18,6 +18,7 @@ import {
 } from '../src/webhooks/endpoints.ts';
 import { checkedLookup } from '../src/network/endpointUrl.ts';
 import { eventIdsOf, moveTo, newAppId, submitMany } from './helpers/events.ts';
+import { countEventLoopTurns } from './helpers/eventLoopGaps.ts';
 import { startReceiver, type Receiver } from './helpers/receiver.ts';
 import { createStoreTarget, storeNames, type StoreTarget } from './helpers/stores.ts';
 
@@ -473,13 +474,7 @@ for (const storeName of storeNames()) {
         await own.cleanup();
       });
       await submitMany(ctx, await newAppId(ctx), 210); // three batches: 100, 100 and 10
-      let turn = 0;
-      let ticking = true;
-      const tick = (): void => {
-        turn += 1;
-        if (ticking) setImmediate(tick);
-      };
-      setImmediate(tick);
+      const turns = countEventLoopTurns();
       const began: number[] = [];
       const ended: number[] = [];
       const watched: ServiceContext = {
@@ -487,11 +482,11 @@ for (const storeName of storeNames()) {
         store: {
           ...ctx.store,
           transaction: async (work) => {
-            began.push(turn);
+            began.push(turns.now());
             try {
               return await ctx.store.transaction(work);
             } finally {
-              ended.push(turn);
+              ended.push(turns.now());
             }
           },
         },
@@ -504,7 +499,7 @@ for (const storeName of storeNames()) {
         assert.deepEqual(await pending(), [], 'the backlog was fanned out');
       } finally {
         await dispatcher.stop();
-        ticking = false;
+        turns.stop();
       }
       assert.equal(began.length, 3, `fan-out transactions: ${began.length}`);
       assert.ok(

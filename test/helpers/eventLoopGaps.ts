@@ -22,3 +22,23 @@ export async function longestEventLoopGap<T>(work: () => Promise<T>): Promise<{ 
     ticking = false;
   }
 }
+
+/**
+ * The event loop's turns, counted by an immediate re-armed each turn, from now until `stop()`: for
+ * tests that background work leaves a turn between its steps, whatever the machine's speed.
+ */
+export function countEventLoopTurns(): { now(): number; stop(): void } {
+  let turns = 0;
+  let ticking = true;
+  const tick = (): void => {
+    turns += 1;
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return {
+    now: () => turns,
+    stop: () => {
+      ticking = false;
+    },
+  };
+}
