@@ -59,7 +59,7 @@ export const COMPONENTS = {
   },
   pgbouncer: {
     name: `PgBouncer (${PGBOUNCER_BIN})`,
-    needs: 'the pooler tests (test/pgbouncer.test.ts, npm run test:pgbouncer)',
+    needs: 'the pooler tests (test/store/pgbouncer.test.ts, npm run test:pgbouncer)',
     install: 'apt-get install -y pgbouncer',
     available: () => existsSync(PGBOUNCER_BIN),
   },
@@ -71,7 +71,7 @@ export const COMPONENTS = {
   },
   earlierRelease: {
     name: `the earlier release (commit ${EARLIER_RELEASE.slice(0, 7)} in git history)`,
-    needs: 'the rolling deploy from it (test/rollingDeploy.test.ts)',
+    needs: 'the rolling deploy from it (test/server/rollingDeploy.test.ts)',
     install: 'git clone the repository with its history (a tarball or a shallow clone has none)',
     available: () =>
       spawnSync('git', ['cat-file', '-e', `${EARLIER_RELEASE}^{commit}`], { cwd: REPOSITORY }).status === 0,
