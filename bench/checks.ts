@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { checkApplication, type CheckContext } from '../src/applications/checks/index.ts';
+import { checkApplication, type CheckContext } from '../src/applications/validation/checks/index.ts';
 import { arbValidApplication } from '../test/helpers/applicantFixture.ts';
 import { defaultCodeTables } from '../src/codes/tables.ts';
 

@@ -4,7 +4,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { createApp } from '../src/partners/credentials.ts';
-import { encodeCursor } from '../src/applications/listCursor.ts';
+import { encodeCursor } from '../src/applications/views/listCursor.ts';
 import { loadConfig } from '../src/config.ts';
 import { ENVIRONMENT } from '../src/environment.ts';
 import { PATHS } from '../src/http/paths.ts';

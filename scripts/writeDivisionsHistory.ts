@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Writes `src/applications/checks/divisionsHistory.ts`: the county-level divisions in use at some
+ * Writes `src/applications/validation/checks/divisionsHistory.ts`: the county-level divisions in use at some
  * time since 1 January 2000 that the base data set no longer lists, under the prefecture they
  * belonged to then. Source: the Ministry of Civil Affairs' yearly lists of county-level and higher
  * division codes (县级以上行政区划代码), one `code name` line per division, as collected in
@@ -98,7 +98,9 @@ for (const [province, byPrefecture] of history) {
   lines.push('  },');
 }
 lines.push('};', '');
-const target = fileURLToPath(new URL('../src/applications/checks/divisionsHistory.ts', import.meta.url));
+const target = fileURLToPath(
+  new URL('../src/applications/validation/checks/divisionsHistory.ts', import.meta.url),
+);
 writeFileSync(target, lines.join('\n'));
 console.log(
   `${count} historical county-level divisions written to ${target}; now run prettier --write on it`,

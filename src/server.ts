@@ -9,12 +9,12 @@ import { checkConnectionBudget, openContext } from './start.ts';
 import { startJobRunner } from './worker/jobRunner.ts';
 import { startDispatcher } from './webhooks/dispatcher.ts';
 import { startKeyJobs } from './keys/keyJobs.ts';
-import { checkRekeyFinished } from './applications/documentRekey.ts';
-import { warmSubmitPath } from './applications/submitApplication.ts';
+import { checkRekeyFinished } from './applications/commands/documentRekey.ts';
+import { warmSubmitPath } from './applications/commands/submitApplication.ts';
 import { describe } from './errors/describe.ts';
 import { startMetricsServer } from './metrics/metricsServer.ts';
 import { startRetentionJob } from './retention/retentionJob.ts';
-import { startSupplementExpiryJob } from './applications/supplementExpiry.ts';
+import { startSupplementExpiryJob } from './applications/commands/supplementExpiry.ts';
 import { onShutdownSignals } from './shutdown.ts';
 
 /**

@@ -4,7 +4,7 @@ import { loadCodeTables } from './codes/tables.ts';
 import { loadKeyRing } from './keys/loadKeyRing.ts';
 import { ServiceMetrics } from './metrics/metrics.ts';
 import { registerStoreGauges } from './metrics/storeGauges.ts';
-import { registerWorkloadGauges } from './applications/workloadGauges.ts';
+import { registerWorkloadGauges } from './applications/views/workloadGauges.ts';
 import { Workers } from './metrics/workers.ts';
 import { openStore } from './store/connect.ts';
 import { describe } from './errors/describe.ts';

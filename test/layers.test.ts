@@ -57,7 +57,7 @@ describe('the architecture of src/', () => {
     );
     for (const walk of walks) assert.ok(walkFiles(walk, 'sqlite') <= MAX_WALK_FILES, walk.name);
     assert.deepEqual(walks[0]!.steps[0], ['http/routes/applicationRoutes.ts']);
-    assert.deepEqual(walks[1]!.steps[2], ['applications/changeState.ts']);
+    assert.deepEqual(walks[1]!.steps[2], ['applications/commands/changeState.ts']);
     assert.deepEqual(checkWalks(walks, SRC), []);
   });
 
@@ -74,7 +74,7 @@ describe('the architecture of src/', () => {
     assert.equal(layerOf('http/routes/applicationRoutes.ts'), 'transport');
     assert.equal(layerOf('app.ts'), 'transport');
     assert.equal(layerOf('start.ts'), 'wiring');
-    assert.equal(layerOf('applications/submitApplication.ts'), 'domain');
+    assert.equal(layerOf('applications/commands/submitApplication.ts'), 'domain');
     assert.equal(layerOf('context.ts'), 'domain');
     assert.equal(layerOf('store/connect.ts'), 'foundation');
     assert.equal(layerOf('redaction.ts'), 'foundation');

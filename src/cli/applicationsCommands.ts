@@ -1,11 +1,15 @@
 import type { Command } from 'commander';
 import { OPERATOR_ACTIONS, requirementsOf } from '../record/lifecycle.ts';
-import { MAX_LIMIT, searchApplications, type ApplicationSummary } from '../applications/listApplications.ts';
-import type { OperatorApplicationView } from '../applications/operatorView.ts';
+import {
+  MAX_LIMIT,
+  searchApplications,
+  type ApplicationSummary,
+} from '../applications/views/listApplications.ts';
+import type { OperatorApplicationView } from '../applications/views/operatorView.ts';
 import type { ServiceContext } from '../context.ts';
 import type { actingOperator } from '../operators/operators.ts';
 import { ACTING_ROLE, type Role } from '../access/roles.ts';
-import { checkPurpose, REVEAL_PURPOSES } from '../applications/revealPolicy.ts';
+import { checkPurpose, REVEAL_PURPOSES } from '../applications/rules/revealPolicy.ts';
 import { cliSource, wholeNumberOption } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
@@ -127,7 +131,7 @@ export function applicationsCommands(program: Command): void {
     .requiredOption('--operator <username>', 'the operator acting')
     .option('--json', 'print JSON')
     .action(async (serial: string, options: { operator: string; json?: boolean }) => {
-      const { showApplication } = await import('../applications/operatorView.ts');
+      const { showApplication } = await import('../applications/views/operatorView.ts');
       const view = await asOperator(options.operator, 'viewer', (ctx, actor) =>
         showApplication(ctx, serial, actor),
       );
@@ -149,7 +153,7 @@ export function applicationsCommands(program: Command): void {
         options: { field: string; operator: string; purpose: string; purposeText?: string; json?: boolean },
       ) => {
         const purpose = checkPurpose(options.purpose, options.purposeText);
-        const { revealField } = await import('../applications/operatorView.ts');
+        const { revealField } = await import('../applications/views/operatorView.ts');
         const revealed = await asOperator(options.operator, ACTING_ROLE, (ctx, actor) =>
           revealField(ctx, {
             busiWaterNo: serial,
@@ -212,8 +216,8 @@ export function applicationsCommands(program: Command): void {
           },
         ) => {
           const [{ transitionApplication }, { showApplication }] = await Promise.all([
-            import('../applications/transitionApplication.ts'),
-            import('../applications/operatorView.ts'),
+            import('../applications/commands/transitionApplication.ts'),
+            import('../applications/views/operatorView.ts'),
           ]);
           const view = await asOperator(options.operator, ACTING_ROLE, async (ctx, actor) => {
             await transitionApplication(ctx, {

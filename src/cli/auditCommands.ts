@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { MAX_LIMIT } from '../applications/listApplications.ts';
+import { MAX_LIMIT } from '../applications/views/listApplications.ts';
 import { wholeNumberOption } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';

@@ -8,7 +8,7 @@ import {
 } from '../record/lifecycle.ts';
 import { signature } from '../crypto/webhookSignature.ts';
 import { amendedExample, documentsExample, eventExample, OPERATION_EXAMPLES } from './openapiExamples.ts';
-import { EventView } from '../applications/eventView.ts';
+import { EventView } from '../applications/views/eventView.ts';
 
 /**
  * What the OpenAPI document needs besides the route schemas: the servers, the tags, the swagger

@@ -1,7 +1,7 @@
 import type { DOCUMENT_EVENT_TYPES } from '../record/lifecycle.ts';
 import { AMENDED_EVENT, eventTypeFor, type Status } from '../record/lifecycle.ts';
 import { defaultCodeTables, TABLE_NAMES, type TableName } from '../codes/tables.ts';
-import { EXAMPLE_APPLICANT } from '../applications/exampleApplicant.ts';
+import { EXAMPLE_APPLICANT } from '../applications/rules/exampleApplicant.ts';
 
 /**
  * The examples of the OpenAPI document: a complete request and success response per partner

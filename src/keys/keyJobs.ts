@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { checkRekeyFinished, rekeyDocuments, rekeyFinished } from '../applications/documentRekey.ts';
+import { checkRekeyFinished, rekeyDocuments, rekeyFinished } from '../applications/commands/documentRekey.ts';
 import type { ServiceContext } from '../context.ts';
 import { startPeriodicJob } from '../jobs/periodicJob.ts';
 import { LiveKeyRing } from '../crypto/liveKeyRing.ts';

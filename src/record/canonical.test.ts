@@ -12,7 +12,11 @@ import {
   readPhone,
   type AreaForm,
 } from './canonical.ts';
-import { checkIdentity, gb11643CheckDigit, hkidCheckDigit } from '../applications/checks/identity.ts';
+import {
+  checkIdentity,
+  gb11643CheckDigit,
+  hkidCheckDigit,
+} from '../applications/validation/checks/identity.ts';
 import { writtenForms } from '../../test/helpers/documentForms.ts';
 import { validApplicant } from '../../test/helpers/applicantFixture.ts';
 

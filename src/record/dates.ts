@@ -7,6 +7,9 @@ import { problem, type FieldProblem } from '../errors/problems.ts';
  * clock is passed in, so a test sets `now` and gets a fixed answer.
  */
 
+/** A stored time (milliseconds) as the wire writes times: whole Unix seconds. */
+export const unixSeconds = (ms: number) => Math.floor(ms / 1000);
+
 /** The oldest accepted applicant, in whole years. */
 export const MAX_AGE = 120;
 /** `cert_end_date` of a document that does not expire. */

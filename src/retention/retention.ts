@@ -5,7 +5,7 @@ import {
   erasableAfter,
   eraseIfEligible,
   type ErasableRow,
-} from '../applications/applicationMaintenanceRepository.ts';
+} from '../applications/repositories/applicationMaintenanceRepository.ts';
 import type { ServiceContext } from '../context.ts';
 import { eraseDocuments } from '../documents/documentRepository.ts';
 import type { Database } from '../store/tables.ts';

@@ -4,7 +4,7 @@ import { isSerialNumber } from '../record/serialNumber.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import { findApplicationEvents } from '../events/eventRepository.ts';
-import { EventView, eventView } from '../applications/eventView.ts';
+import { EventView, eventView } from '../applications/views/eventView.ts';
 import { DeliveryView, loadDeliveries } from './deliveries.ts';
 
 /** An event of one application, as the console shows it. */

@@ -5,7 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../context.ts';
 import { wakeablePause } from '../shutdown.ts';
-import { eventView } from '../applications/eventView.ts';
+import { eventView } from '../applications/views/eventView.ts';
 import { describe } from '../errors/describe.ts';
 import { verdict } from './backoff.ts';
 import { claimDeliveries, fanOutEvents, type ClaimedDelivery } from './deliveryQueue.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { keptCounts } from '../../src/applications/countRepository.ts';
+import { keptCounts } from '../../src/applications/repositories/countRepository.ts';
 import { ADMIN, Applications, call, move, newOperator } from '../helpers/operators.ts';
 import { newPartner, startService, type TestService } from '../helpers/service.ts';
 import { storeNames } from '../helpers/stores.ts';

@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { hkidCheckDigit } from '../../src/applications/checks/identity.ts';
+import { hkidCheckDigit } from '../../src/applications/validation/checks/identity.ts';
 import { validApplicant } from '../helpers/applicantFixture.ts';
-import { documentHash, legacyDocumentHash } from '../../src/applications/documentHash.ts';
-import { findLegacyDuplicate, rekeyDocuments, rekeyFinished } from '../../src/applications/documentRekey.ts';
+import { documentHash, legacyDocumentHash } from '../../src/applications/rules/documentHash.ts';
+import {
+  findLegacyDuplicate,
+  rekeyDocuments,
+  rekeyFinished,
+} from '../../src/applications/commands/documentRekey.ts';
 import type { ApplicationRequest } from '../../src/record/schema.ts';
 import { startKeyJobs } from '../../src/keys/keyJobs.ts';
 import { createLogger } from '../../src/logger.ts';

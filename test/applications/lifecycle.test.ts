@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { actorName, type Actor } from '../../src/audit/actor.ts';
 import { eventTypeFor, findTransition, isFinal, STATUSES, type Status } from '../../src/record/lifecycle.ts';
-import { submitApplication } from '../../src/applications/submitApplication.ts';
-import { transitionApplication } from '../../src/applications/transitionApplication.ts';
+import { submitApplication } from '../../src/applications/commands/submitApplication.ts';
+import { transitionApplication } from '../../src/applications/commands/transitionApplication.ts';
 import { ServiceError, ValidationError } from '../../src/errors/serviceError.ts';
 import {
   ADMIN,

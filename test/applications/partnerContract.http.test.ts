@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { StatusView } from '../../src/applications/queryApplication.ts';
+import type { StatusView } from '../../src/applications/views/queryApplication.ts';
 import { generateCardNumber } from '../../src/cards/cardNumber.ts';
 import { ERRORS } from '../../src/errors/catalogue.ts';
 import { PATHS } from '../../src/http/paths.ts';

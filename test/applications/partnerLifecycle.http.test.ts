@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { StatusView } from '../../src/applications/queryApplication.ts';
+import type { StatusView } from '../../src/applications/views/queryApplication.ts';
 import { PATHS } from '../../src/http/paths.ts';
 import { Applications, move } from '../helpers/operators.ts';
 import {

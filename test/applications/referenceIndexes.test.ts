@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { CompiledQuery, sql, type Kysely } from 'kysely';
-import { submitApplication } from '../../src/applications/submitApplication.ts';
+import { submitApplication } from '../../src/applications/commands/submitApplication.ts';
 import { findSerialByExternalId } from '../../src/record/applicationRepository.ts';
 import type { ServiceContext } from '../../src/context.ts';
 import type { Database } from '../../src/store/tables.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { StatusView } from '../../src/applications/queryApplication.ts';
-import { expireSupplements } from '../../src/applications/supplementExpiry.ts';
-import type { EventView } from '../../src/applications/eventView.ts';
+import type { StatusView } from '../../src/applications/views/queryApplication.ts';
+import { expireSupplements } from '../../src/applications/commands/supplementExpiry.ts';
+import type { EventView } from '../../src/applications/views/eventView.ts';
 import { PATHS } from '../../src/http/paths.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
 import { ADMIN, call, newOperator, type TestOperator } from '../helpers/operators.ts';

@@ -8,7 +8,7 @@ import { SYSTEM } from '../../src/audit/actor.ts';
 import { createApp } from '../../src/partners/credentials.ts';
 import { buildProgram } from '../../src/cli/program.ts';
 import { createOperator } from '../../src/operators/operators.ts';
-import { claimApplication } from '../../src/applications/reviewClaims.ts';
+import { claimApplication } from '../../src/applications/commands/reviewClaims.ts';
 import { startEnrolment } from '../../src/operators/totp.ts';
 import { addEndpoint } from '../../src/webhooks/endpoints.ts';
 import { cardapplyJson } from '../helpers/cli.ts';

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { createApp } from '../../src/partners/credentials.ts';
-import { submitApplication } from '../../src/applications/submitApplication.ts';
+import { submitApplication } from '../../src/applications/commands/submitApplication.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { ServiceContext } from '../../src/context.ts';
 import { createLogger } from '../../src/logger.ts';

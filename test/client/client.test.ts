@@ -19,7 +19,7 @@ import { ERRORS } from '../../src/errors/catalogue.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startDispatcher } from '../../src/webhooks/dispatcher.ts';
 import { addEndpoint, rotateSecret } from '../../src/webhooks/endpoints.ts';
-import { transitionApplication } from '../../src/applications/transitionApplication.ts';
+import { transitionApplication } from '../../src/applications/commands/transitionApplication.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
 import { startReceiver } from '../helpers/receiver.ts';
 import { startService, type TestService } from '../helpers/service.ts';

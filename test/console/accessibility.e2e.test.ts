@@ -3,7 +3,7 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createApp } from '../../src/partners/credentials.ts';
 import { createOperator } from '../../src/operators/operators.ts';
-import { claimApplication } from '../../src/applications/reviewClaims.ts';
+import { claimApplication } from '../../src/applications/commands/reviewClaims.ts';
 import { SYSTEM } from '../../src/audit/actor.ts';
 import { skipWithout } from '../helpers/components.ts';
 import { Applications, enrolFactor, TEST_PASSWORD } from '../helpers/operators.ts';

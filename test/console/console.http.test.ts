@@ -10,7 +10,7 @@ import { ADMIN, Applications, call, newOperator, type TestOperator } from '../he
 import { uniqueApplicant } from '../helpers/applicants.ts';
 import { nowSeconds, post, startService, type TestService } from '../helpers/service.ts';
 import { storeNames } from '../helpers/stores.ts';
-import { submitApplication } from '../../src/applications/submitApplication.ts';
+import { submitApplication } from '../../src/applications/commands/submitApplication.ts';
 import { partnerOf } from '../helpers/operators.ts';
 
 /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { amendApplication } from '../../src/applications/amendApplication.ts';
+import { amendApplication } from '../../src/applications/commands/amendApplication.ts';
 import { createApp } from '../../src/partners/credentials.ts';
 import { createOperator } from '../../src/operators/operators.ts';
 import { SYSTEM } from '../../src/audit/actor.ts';

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { pino } from 'pino';
 import { SYSTEM } from '../../src/audit/actor.ts';
-import { submitApplication } from '../../src/applications/submitApplication.ts';
+import { submitApplication } from '../../src/applications/commands/submitApplication.ts';
 import { createApp } from '../../src/partners/credentials.ts';
 import { createOperator } from '../../src/operators/operators.ts';
 import { importList } from '../../src/screening/importList.ts';

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { parseEncryptionKeys } from '../../src/crypto/keyRing.ts';
 import { readBlob } from '../../src/documents/documentStore.ts';
 import { documentRows } from '../../src/documents/documentRepository.ts';
-import { StatusView } from '../../src/applications/queryApplication.ts';
+import { StatusView } from '../../src/applications/views/queryApplication.ts';
 import { PATHS } from '../../src/http/paths.ts';
 import { reencryptAll } from '../../src/keys/reencrypt.ts';
 import { runRetention } from '../../src/retention/retention.ts';

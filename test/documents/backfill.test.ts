@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { submitApplication } from '../../src/applications/submitApplication.ts';
-import { transitionApplication } from '../../src/applications/transitionApplication.ts';
+import { submitApplication } from '../../src/applications/commands/submitApplication.ts';
+import { transitionApplication } from '../../src/applications/commands/transitionApplication.ts';
 import { createApp } from '../../src/partners/credentials.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';

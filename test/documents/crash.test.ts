@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { submitApplication } from '../../src/applications/submitApplication.ts';
+import { submitApplication } from '../../src/applications/commands/submitApplication.ts';
 import { createApp } from '../../src/partners/credentials.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { ServiceContext } from '../../src/context.ts';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { submitApplication } from '../../src/applications/submitApplication.ts';
+import { submitApplication } from '../../src/applications/commands/submitApplication.ts';
 import { createApp } from '../../src/partners/credentials.ts';
 import { documentFetchJob, type FetchJobPayload } from '../../src/documents/fetchJob.ts';
-import { listApplications } from '../../src/applications/listApplications.ts';
+import { listApplications } from '../../src/applications/views/listApplications.ts';
 import type { ClaimedJob, OutboxEvent } from '../../src/jobs/jobQueue.ts';
 import { createLogger } from '../../src/logger.ts';
 import { fanOutEvents } from '../../src/webhooks/deliveryQueue.ts';

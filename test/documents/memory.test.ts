@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { describe, test } from 'node:test';
-import { submitApplication } from '../../src/applications/submitApplication.ts';
+import { submitApplication } from '../../src/applications/commands/submitApplication.ts';
 import { createApp } from '../../src/partners/credentials.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { ServiceContext } from '../../src/context.ts';

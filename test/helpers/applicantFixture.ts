@@ -1,15 +1,15 @@
 import fc from 'fast-check';
 import { defaultCodeTables } from '../../src/codes/tables.ts';
-import { EXAMPLE_APPLICANT } from '../../src/applications/exampleApplicant.ts';
+import { EXAMPLE_APPLICANT } from '../../src/applications/rules/exampleApplicant.ts';
 import type { ApplicationRequest } from '../../src/record/schema.ts';
-import { loadDivisions } from '../../src/applications/checks/divisions.ts';
-import { gb11643CheckDigit } from '../../src/applications/checks/identity.ts';
+import { loadDivisions } from '../../src/applications/validation/checks/divisions.ts';
+import { gb11643CheckDigit } from '../../src/applications/validation/checks/identity.ts';
 import {
   md5Hex,
   personalPasswords,
   weakSixDigitPasswords,
   type PayPasswordInput,
-} from '../../src/applications/checks/payPassword.ts';
+} from '../../src/applications/validation/checks/payPassword.ts';
 
 /**
  * Test data: the example applicant and a fast-check arbitrary of valid applicants, for the unit

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { eventTypeFor, type Status } from '../../src/record/lifecycle.ts';
-import { submitApplication } from '../../src/applications/submitApplication.ts';
+import { submitApplication } from '../../src/applications/commands/submitApplication.ts';
 import { createApp } from '../../src/partners/credentials.ts';
 import type { ServiceContext } from '../../src/context.ts';
 import { eventRow } from '../../src/events/outbox.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Partner } from '../../src/partners/credentials.ts';
-import { submitApplication } from '../../src/applications/submitApplication.ts';
-import { transitionApplication } from '../../src/applications/transitionApplication.ts';
+import { submitApplication } from '../../src/applications/commands/submitApplication.ts';
+import { transitionApplication } from '../../src/applications/commands/transitionApplication.ts';
 import { findTransition, TRANSITIONS, INITIAL_STATUS, type Status } from '../../src/record/lifecycle.ts';
 import { createOperator } from '../../src/operators/operators.ts';
 import type { Role } from '../../src/access/roles.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { submitApplication } from '../../src/applications/submitApplication.ts';
+import { submitApplication } from '../../src/applications/commands/submitApplication.ts';
 import { ServiceError } from '../../src/errors/serviceError.ts';
 import type { ServiceContext } from '../../src/context.ts';
 import { partnerAuthentication } from '../../src/http/partnerAuth.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { gb11643CheckDigit, hkidCheckDigit } from '../../src/applications/checks/identity.ts';
+import { gb11643CheckDigit, hkidCheckDigit } from '../../src/applications/validation/checks/identity.ts';
 import { validApplicant } from '../helpers/applicantFixture.ts';
 import type { ApplicationRequest } from '../../src/record/schema.ts';
 import { PATHS } from '../../src/http/paths.ts';

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { PATHS } from '../../src/http/paths.ts';
 import { startJobRunner, type JobRunner } from '../../src/worker/jobRunner.ts';
 import { issuerAlertJob } from '../../src/screening/issuerAlertJob.ts';
-import { clearHit } from '../../src/applications/resolveHit.ts';
+import { clearHit } from '../../src/applications/commands/resolveHit.ts';
 import { rescreenJobKind } from '../../src/screening/rescreenJob.ts';
 import { screeningJob } from '../../src/screening/screeningJob.ts';
 import { insertHits } from '../../src/screening/screeningRepository.ts';

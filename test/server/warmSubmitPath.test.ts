@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { warmSubmitPath } from '../../src/applications/submitApplication.ts';
+import { warmSubmitPath } from '../../src/applications/commands/submitApplication.ts';
 import { storeNames } from '../helpers/stores.ts';
 import { suiteContext } from '../helpers/suiteContext.ts';
 

@@ -1,11 +1,11 @@
 import type { Static } from 'typebox';
 import type { TypedApp } from '../typedApp.ts';
 import { OPERATOR_ACTIONS, requirementsOf } from '../../record/lifecycle.ts';
-import { searchApplications } from '../../applications/listApplications.ts';
-import { queueDetails } from '../../applications/queueDetails.ts';
-import { revealField, showApplication } from '../../applications/operatorView.ts';
-import { checkPurpose } from '../../applications/revealPolicy.ts';
-import { transitionApplication } from '../../applications/transitionApplication.ts';
+import { searchApplications } from '../../applications/views/listApplications.ts';
+import { queueDetails } from '../../applications/views/queueDetails.ts';
+import { revealField, showApplication } from '../../applications/views/operatorView.ts';
+import { checkPurpose } from '../../applications/rules/revealPolicy.ts';
+import { transitionApplication } from '../../applications/commands/transitionApplication.ts';
 import type { ServiceContext } from '../../context.ts';
 import { ACTING_ROLE } from '../../access/roles.ts';
 import { success, type Success } from '../envelope.ts';

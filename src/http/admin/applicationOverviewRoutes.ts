@@ -1,6 +1,6 @@
 import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
-import { countApplicationsByStatus, StatusCounts } from '../../applications/countApplications.ts';
+import { countApplicationsByStatus, StatusCounts } from '../../applications/views/countApplications.ts';
 import { LIMITS } from '../../record/schema.ts';
 import type { ServiceContext } from '../../context.ts';
 import { ApplicationEvent, listApplicationEvents } from '../../webhooks/applicationEvents.ts';

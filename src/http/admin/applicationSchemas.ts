@@ -2,8 +2,8 @@ import { OperatorDocumentOutcomes } from '../../documents/documentView.ts';
 import { Type } from 'typebox';
 import { STATUSES } from '../../record/lifecycle.ts';
 import { REVEALABLE_FIELDS } from '../../record/masking.ts';
-import { MAX_LIMIT } from '../../applications/listApplications.ts';
-import { PURPOSE_TEXT_MAX, REVEAL_PURPOSES } from '../../applications/revealPolicy.ts';
+import { MAX_LIMIT } from '../../applications/views/listApplications.ts';
+import { PURPOSE_TEXT_MAX, REVEAL_PURPOSES } from '../../applications/rules/revealPolicy.ts';
 import { LIMITS } from '../../record/schema.ts';
 import { digits, nullable } from './schemas.ts';
 

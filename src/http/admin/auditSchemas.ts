@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { MAX_LIMIT } from '../../applications/listApplications.ts';
+import { MAX_LIMIT } from '../../applications/views/listApplications.ts';
 import { digits, nullable } from './schemas.ts';
 
 /** The audit trail, as the admin API pages through it. */

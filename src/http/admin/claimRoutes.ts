@@ -7,8 +7,8 @@ import {
   openForReview,
   reassignClaim,
   releaseClaim,
-} from '../../applications/reviewClaims.ts';
-import { checkPurpose, PURPOSE_TEXT_MAX, REVEAL_PURPOSES } from '../../applications/revealPolicy.ts';
+} from '../../applications/commands/reviewClaims.ts';
+import { checkPurpose, PURPOSE_TEXT_MAX, REVEAL_PURPOSES } from '../../applications/rules/revealPolicy.ts';
 import { ACTING_ROLE } from '../../access/roles.ts';
 import { success } from '../envelope.ts';
 import { changedBy, operatorOf, requireOperator } from './operatorAuth.ts';

@@ -11,7 +11,7 @@ import {
   setOperatorPassword,
   setOperatorRole,
 } from '../../operators/operators.ts';
-import { DEFAULT_LIMIT } from '../../applications/listApplications.ts';
+import { DEFAULT_LIMIT } from '../../applications/views/listApplications.ts';
 import { problem } from '../../errors/problems.ts';
 import { ValidationError } from '../../errors/serviceError.ts';
 import { success } from '../envelope.ts';
@@ -27,7 +27,7 @@ import {
   RoleBody,
   UsernameParams,
 } from './operatorSchemas.ts';
-import { MAX_LIMIT } from '../../applications/listApplications.ts';
+import { MAX_LIMIT } from '../../applications/views/listApplications.ts';
 
 const route = (operationId: string, summary: string) => ({
   operationId,

@@ -1,9 +1,9 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import type { TransitionDetail } from '../../record/lifecycle.ts';
-import { MAX_REASON_CODES } from '../../applications/reasonCodes.ts';
-import { AMENDABLE_FIELDS } from '../../applications/requestedFields.ts';
+import { MAX_REASON_CODES } from '../../applications/rules/reasonCodes.ts';
+import { AMENDABLE_FIELDS } from '../../applications/rules/requestedFields.ts';
 import { LIMITS } from '../../record/schema.ts';
-import { DETAIL_LIMIT, TRACKING_URL_LIMIT } from '../../applications/transitionApplication.ts';
+import { DETAIL_LIMIT, TRACKING_URL_LIMIT } from '../../applications/commands/transitionApplication.ts';
 
 /** The body of an operator's move of an application (approve, reject, ship, ...). */
 

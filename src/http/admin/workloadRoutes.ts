@@ -1,7 +1,7 @@
 import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import type { ServiceContext } from '../../context.ts';
-import { reviewWorkload } from '../../applications/workload.ts';
+import { reviewWorkload } from '../../applications/views/workload.ts';
 import { success } from '../envelope.ts';
 import { requireOperator } from './operatorAuth.ts';
 import { ADMIN_SECURITY, adminErrors, ok } from './schemas.ts';

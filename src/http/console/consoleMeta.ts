@@ -1,8 +1,8 @@
 import type { ServiceContext } from '../../context.ts';
-import { REVEAL_PURPOSES } from '../../applications/revealPolicy.ts';
+import { REVEAL_PURPOSES } from '../../applications/rules/revealPolicy.ts';
 import { OPERATOR_ACTIONS, STATUSES, TRANSITIONS } from '../../record/lifecycle.ts';
 import { REVEALABLE_FIELDS } from '../../record/masking.ts';
-import { AMENDABLE_FIELDS } from '../../applications/requestedFields.ts';
+import { AMENDABLE_FIELDS } from '../../applications/rules/requestedFields.ts';
 import { RISK_FLAG_CODES } from '../../record/riskFlags.ts';
 import { ACTING_ROLE, ROLES } from '../../access/roles.ts';
 

@@ -1,7 +1,7 @@
 import type { TypedApp } from '../typedApp.ts';
 import { Type, type TSchema } from 'typebox';
-import { amendApplication } from '../../applications/amendApplication.ts';
-import { StatusView } from '../../applications/queryApplication.ts';
+import { amendApplication } from '../../applications/commands/amendApplication.ts';
+import { StatusView } from '../../applications/views/queryApplication.ts';
 import { ApplicationRequest, ExternalId, SerialNumber } from '../../record/schema.ts';
 import type { ServiceContext } from '../../context.ts';
 import type { ErrorName } from '../../errors/catalogue.ts';

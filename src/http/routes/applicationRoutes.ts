@@ -1,9 +1,9 @@
 import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
-import { queryApplication, StatusView } from '../../applications/queryApplication.ts';
-import { resolveSerial } from '../../applications/applicationReference.ts';
+import { queryApplication, StatusView } from '../../applications/views/queryApplication.ts';
+import { resolveSerial } from '../../applications/rules/applicationReference.ts';
 import { ApplicationRequest, ExternalId, SerialNumber } from '../../record/schema.ts';
-import { checkSubmission, submitApplication } from '../../applications/submitApplication.ts';
+import { checkSubmission, submitApplication } from '../../applications/commands/submitApplication.ts';
 import type { ServiceContext } from '../../context.ts';
 import type { ErrorName } from '../../errors/catalogue.ts';
 import { guardPartnerRoutes, partnerOf } from '../partnerAuth.ts';

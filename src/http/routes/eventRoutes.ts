@@ -2,7 +2,7 @@ import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
 import { EVENT_TYPES } from '../../record/lifecycle.ts';
 import type { ServiceContext } from '../../context.ts';
-import { EventPage, listEvents } from '../../applications/listEvents.ts';
+import { EventPage, listEvents } from '../../applications/views/listEvents.ts';
 import { guardPartnerRoutes, partnerOf } from '../partnerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';

@@ -1,4 +1,4 @@
-import { claimApplication } from '../../../src/applications/reviewClaims.ts';
+import { claimApplication } from '../../../src/applications/commands/reviewClaims.ts';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Role } from '../../../src/access/roles.ts';
