@@ -110,7 +110,12 @@ const WEBHOOK_HEADERS = [
 ];
 
 /** What happened, in words, per event type (a move, the amendment, or the documents). */
-function webhookEvent(status: string): { type: string; summary: string; what: string; example: unknown } {
+function webhookEvent(status: Status | typeof AMENDED_EVENT | (typeof DOCUMENT_EVENT_TYPES)[number]): {
+  type: string;
+  summary: string;
+  what: string;
+  example: unknown;
+} {
   if (status === AMENDED_EVENT) {
     return {
       type: AMENDED_EVENT,
@@ -133,10 +138,10 @@ function webhookEvent(status: string): { type: string; summary: string; what: st
     };
   }
   return {
-    type: eventTypeFor(status as Status),
+    type: eventTypeFor(status),
     summary: status === 'SUBMITTED' ? 'an application was submitted' : `an application moved to ${status}`,
     what: status === 'SUBMITTED' ? 'is submitted' : `moves to ${status}`,
-    example: eventExample(status as Status),
+    example: eventExample(status),
   };
 }
 
@@ -146,7 +151,7 @@ const WEBHOOK_DESCRIPTION = (what: string) =>
 /** The `webhooks` section (OpenAPI 3.1): one entry per event type, all with the same body. */
 export function webhooksSection() {
   return Object.fromEntries(
-    [...STATUSES, AMENDED_EVENT, ...DOCUMENT_EVENT_TYPES].map((status) => {
+    ([...STATUSES, AMENDED_EVENT, ...DOCUMENT_EVENT_TYPES] as const).map((status) => {
       const event = webhookEvent(status);
       const type = event.type;
       const operation = {

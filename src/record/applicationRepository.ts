@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Updateable } from 'kysely';
 import type { Store } from '../store/connect.ts';
+import type { Status } from '../store/applicationTables.ts';
 import { OPEN_HIT_STATES } from '../store/screeningTables.ts';
 import type { ApplicationsTable, Database, EventsTable, ReviewClaimsTable } from '../store/tables.ts';
 
@@ -90,7 +91,7 @@ export interface ListPosition {
 
 export interface ApplicationFilter {
   appId?: string | undefined;
-  status?: string | undefined;
+  status?: Status | undefined;
   busiWaterNo?: string | undefined;
   externalId?: string | undefined;
   /** Milliseconds, inclusive. */

@@ -2,21 +2,11 @@
  * The application lifecycle as data: the states, who may make each move, and which states are
  * final. Every state change in the service is checked against this table and nothing else.
  */
-export const STATUSES = [
-  'SUBMITTED',
-  'IN_REVIEW',
-  'APPROVED',
-  'CARD_ISSUED',
-  'SHIPPED',
-  'DELIVERED',
-  'REJECTED',
-  'CANCELLED',
-  'SUPPLEMENT_REQUIRED',
-  'EXPIRED',
-  'RETURNED',
-] as const;
+// The states are the store's too (its status columns hold nothing else): they are declared with the
+// tables, below every reader, and this table of moves is built on them.
+import { STATUSES, type Status } from '../store/applicationTables.ts';
 
-export type Status = (typeof STATUSES)[number];
+export { STATUSES, type Status };
 
 export type ActorKind = 'caller' | 'operator' | 'system';
 

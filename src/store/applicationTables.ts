@@ -6,10 +6,27 @@ import type { Generated } from 'kysely';
  * migration 0066.
  */
 
+/** The states of an application, in the lifecycle's order (record/lifecycle.ts says who may move between them). */
+export const STATUSES = [
+  'SUBMITTED',
+  'IN_REVIEW',
+  'APPROVED',
+  'CARD_ISSUED',
+  'SHIPPED',
+  'DELIVERED',
+  'REJECTED',
+  'CANCELLED',
+  'SUPPLEMENT_REQUIRED',
+  'EXPIRED',
+  'RETURNED',
+] as const;
+
+export type Status = (typeof STATUSES)[number];
+
 export interface ApplicationsTable {
   busi_water_no: string;
   app_id: string;
-  status: string;
+  status: Status;
   status_reason: string | null;
   /** Codes of the `reason` table given with the last change (JSON array), or null. */
   reason_codes?: string | null;
@@ -48,8 +65,8 @@ export interface ApplicationsTable {
 export interface ApplicationTransitionsTable {
   id: Generated<number>;
   busi_water_no: string;
-  from_status: string | null;
-  to_status: string;
+  from_status: Status | null;
+  to_status: Status;
   actor: string;
   reason: string | null;
   reason_codes?: string | null;
@@ -86,8 +103,8 @@ export interface EventsTable {
    * 0066): all null on an event that is no change of state (a document's outcome). The history
    * of an application is its events with a `to_status`, in `seq` order, at their `created_at`.
    */
-  from_status?: string | null;
-  to_status?: string | null;
+  from_status?: Status | null;
+  to_status?: Status | null;
   /** `caller:<app_id>`, `operator:<username>` or `system`. */
   actor?: string | null;
   reason?: string | null;
@@ -108,8 +125,8 @@ export interface EventsPendingTable {
 
 /** The history fields of an event that reports a change of state (`to_status` set). */
 export interface EventHistory {
-  from_status: string | null;
-  to_status: string;
+  from_status: Status | null;
+  to_status: Status;
   actor: string;
   reason: string | null;
   reason_codes: string | null;

@@ -1,3 +1,4 @@
+import type { Status } from './applicationTables.ts';
 /**
  * The counters that triggers keep beside the applications (`tables.ts` lists them in Database):
  * read as sums, so a request reads a page whatever the size of the tables.
@@ -11,7 +12,7 @@
  */
 export interface ApplicationCountsTable {
   app_id: string;
-  status: string;
+  status: Status;
   n: number;
 }
 
@@ -22,7 +23,7 @@ export interface ApplicationCountsTable {
 export interface ApplicationDaysTable {
   app_id: string;
   day: number;
-  status: string;
+  status: Status;
   n: number;
 }
 

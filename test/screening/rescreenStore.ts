@@ -1,5 +1,7 @@
 import { createReadStream } from 'node:fs';
+import type { Insertable } from 'kysely';
 import type { ServiceContext } from '../../src/context.ts';
+import type { ApplicationsTable } from '../../src/store/tables.ts';
 import { importList } from '../../src/screening/importList.ts';
 import { ScreeningIndex } from '../../src/screening/screeningIndex.ts';
 import { labelledApplicants, labelledListEntries } from './labelledSet.ts';
@@ -26,7 +28,7 @@ export async function seedRescreen(ctx: ServiceContext, appId: string, count: nu
   const planted = new Set<string>();
   const now = ctx.now();
   for (let start = 0; start < count; start += 1000) {
-    const rows = [];
+    const rows: Insertable<ApplicationsTable>[] = [];
     for (let i = start; i < Math.min(count, start + 1000); i++) {
       const plant = i % PLANT_EVERY === 0;
       const person = plant ? variants[(i / PLANT_EVERY) % variants.length]! : ordinary[i % ordinary.length]!;

@@ -130,7 +130,7 @@ async function move(
   const row = await findForMove(trx, busiWaterNo, request.appId);
   if (row === undefined) throw new ServiceError('applicationNotFound');
 
-  const from = row.status as Status;
+  const from = row.status;
   if (request.expectedVersion !== undefined && request.expectedVersion !== row.version) {
     throw new ServiceError('concurrentChange', { data: { version: row.version, status: from } });
   }

@@ -44,7 +44,8 @@ export interface Page<T> {
 /** The checks the HTTP schemas make too, for the other ways in (the CLI). */
 function filterOf(query: ApplicationQuery): ApplicationFilter {
   const problems: FieldProblem[] = [];
-  if (query.status !== undefined && !isStatus(query.status)) {
+  const status = query.status;
+  if (status !== undefined && !isStatus(status)) {
     problems.push(problem('status', 'fieldNotAllowed', { allowed: STATUSES.join(', ') }));
   }
   const limit = query.limit ?? DEFAULT_LIMIT;
@@ -70,7 +71,7 @@ function filterOf(query: ApplicationQuery): ApplicationFilter {
   if (problems.length > 0) throw new ValidationError(problems);
   return {
     appId: query.app_id,
-    status: query.status,
+    status: status !== undefined && isStatus(status) ? status : undefined,
     busiWaterNo: query.busi_water_no,
     externalId: query.external_id,
     createdFrom: query.created_from === undefined ? undefined : query.created_from * 1000,
