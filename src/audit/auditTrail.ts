@@ -90,11 +90,8 @@ function assertNoIdentity(value: unknown): void {
   }
 }
 
-/**
- * The row of an entry, its details checked for identity fields: the audit trail's rule, with no
- * store. A change that writes its own rows (changeState.ts) hands it to `insertAuditRow` itself.
- */
-export function auditRow(entry: AuditEntry): AuditRow {
+/** The row of an entry, its details checked for identity fields. */
+function auditRow(entry: AuditEntry): AuditRow {
   const details = entry.details ?? null;
   assertNoIdentity(details);
   return {
@@ -108,6 +105,12 @@ export function auditRow(entry: AuditEntry): AuditRow {
   };
 }
 
+/**
+ * The audit trail's one writer: every audit row goes through here, in the transaction of the change
+ * it records (`db` is that transaction). `audited()` (audited.ts) wraps a domain operation with it;
+ * changeState.ts and the operations that write their own rows call it directly. A test
+ * (test/audit/oneWriter.test.ts) holds that nothing else inserts into audit_log.
+ */
 export async function recordAudit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
   await insertAuditRow(db, auditRow(entry));
 }

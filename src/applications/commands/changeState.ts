@@ -1,6 +1,5 @@
 import type { Kysely, Updateable } from 'kysely';
-import { insertAuditRow } from '../../audit/auditRepository.ts';
-import { auditRow } from '../../audit/auditTrail.ts';
+import { recordAudit } from '../../audit/auditTrail.ts';
 import type { ServiceContext } from '../../context.ts';
 import { ServiceError } from '../../errors/serviceError.ts';
 import { eventRow, type ApplicationEventPayload } from '../../events/outbox.ts';
@@ -14,9 +13,9 @@ import { partnerReasonCodes, storedReasonCodes } from '../rules/reasonCodes.ts';
  * partner's cancel or amendment, the expiry job, a sandbox simulation): inside the caller's
  * transaction it updates the row under an optimistic version check (of two concurrent changes
  * exactly one succeeds, on both stores), and writes the event (which is also the history's entry:
- * from, to, actor, reason, details) and the audit entry. It builds the event's and the audit
- * entry's rows by the outbox's and the audit trail's rules (events/outbox.ts, audit/auditTrail.ts:
- * no store) and hands them to the repositories itself. Deciding whether the move is allowed is the
+ * from, to, actor, reason, details) and the audit entry. It builds the event's row by the
+ * outbox's rule (events/outbox.ts) and writes the audit entry through the trail's one writer
+ * (audit/auditTrail.ts's recordAudit), both in the caller's transaction. Deciding whether the move is allowed is the
  * caller's (transitionApplication.ts, amendApplication.ts); recording it is this function's alone.
  */
 export interface StateChange {
@@ -92,24 +91,21 @@ export async function changeState(
       },
     }),
   );
-  await insertAuditRow(
-    trx,
-    auditRow({
-      actor: change.actor,
-      action: 'application.transition',
-      targetType: 'application',
-      targetId: change.busi_water_no,
-      details: change.audit ?? {
-        from: change.from,
-        to: change.to,
-        reason: change.reason,
-        ...(change.reason_codes.length === 0 ? {} : { reason_codes: change.reason_codes }),
-        ...change.details,
-      },
-      source: change.source,
-      at: change.at,
-    }),
-  );
+  await recordAudit(trx, {
+    actor: change.actor,
+    action: 'application.transition',
+    targetType: 'application',
+    targetId: change.busi_water_no,
+    details: change.audit ?? {
+      from: change.from,
+      to: change.to,
+      reason: change.reason,
+      ...(change.reason_codes.length === 0 ? {} : { reason_codes: change.reason_codes }),
+      ...change.details,
+    },
+    source: change.source,
+    at: change.at,
+  });
 }
 
 /** The event's payload: the same fields for every change, the submission's included. */
