@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
-import { appendEvent, findApplication, lockForDocumentEvent } from '../record/applicationRepository.ts';
+import { appendEvent } from '../events/eventRepository.ts';
+import { findApplication, lockForDocumentEvent } from '../record/applicationRepository.ts';
 import { isErasedPayload } from '../record/erasure.ts';
 import { openPayload } from '../record/sealedPayload.ts';
 import { DOCUMENT_EVENT_TYPES } from '../record/lifecycle.ts';

@@ -1,13 +1,33 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Store } from '../store/store.ts';
 import type { Database, EventHistory, EventsTable } from '../store/tables.ts';
 import { FAN_OUT_TRACKED_APART } from './outbox.ts';
 
 /**
- * Queries over the outbox's events: their reads and the relay's. An event is appended with its
- * application (record/applicationRepository.ts, `appendEvent`). Takes a Kysely handle or a
- * transaction.
+ * Queries over the outbox's events: the append (in the transaction of the change it reports),
+ * their reads and the relay's. Takes a Kysely handle or a transaction.
  */
+
+/**
+ * Appends an event (the outbox's row, events/outbox.ts) to its application's at the next number of
+ * the application's own sequence (`seq`), which receivers order by. Call it after the application
+ * row has been changed in the same transaction: on PostgreSQL the row lock then serialises two
+ * changes of one application, so each sees the other's event (a unique index on
+ * (busi_water_no, seq) refuses a duplicate in any case).
+ */
+export async function appendEvent(db: Kysely<Database>, row: Omit<EventsTable, 'seq'>): Promise<void> {
+  // One statement: the number comes from a subquery on that unique index, not a read before.
+  await db
+    .insertInto('events')
+    .values((eb) => ({
+      ...row,
+      seq: eb
+        .selectFrom('events')
+        .select(sql<number>`coalesce(max(seq), 0) + 1`.as('next'))
+        .where('busi_water_no', '=', row.busi_water_no),
+    }))
+    .execute();
+}
 
 /** An event's app and type. */
 export async function findEvent(db: Kysely<Database>, eventId: string) {

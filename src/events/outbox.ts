@@ -9,8 +9,8 @@ import type { EventHistory, EventsTable } from '../store/tables.ts';
  * then), so the change itself pays for one insert only, and the event row is never updated. The
  * event of a change of state is also its entry in the application's history (`history`: from, to,
  * actor, reason, details): one row for both. This file builds the row and touches no store: the
- * application's repository appends it (record/applicationRepository.ts, `appendEvent`), in the
- * change's transaction.
+ * events' repository appends it (eventRepository.ts, `appendEvent`), in the change's
+ * transaction.
  */
 export interface ApplicationEventPayload {
   busi_water_no: string;

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Updateable } from 'kysely';
 import type { Store } from '../store/connect.ts';
 import type { Status } from '../store/applicationTables.ts';
 import { OPEN_HIT_STATES } from '../store/screeningTables.ts';
-import type { ApplicationsTable, Database, EventsTable, ReviewClaimsTable } from '../store/tables.ts';
+import type { ApplicationsTable, Database } from '../store/tables.ts';
 
 export type { SubmissionRows } from '../store/connect.ts';
 
@@ -168,20 +168,6 @@ export async function listApplicationRows(
     .execute();
 }
 
-/**
- * The screening hits of an application that still hold it (screening/screeningGuard.ts): those
- * unresolved, or cleared by one operator only.
- */
-export async function countOpenHits(db: Kysely<Database>, busiWaterNo: string): Promise<number> {
-  const row = await db
-    .selectFrom('screening_hits')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('busi_water_no', '=', busiWaterNo)
-    .where('state', 'in', OPEN_HIT_STATES)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /** An application with its encrypted payload, for the operators' view. */
 export async function findApplication(db: Kysely<Database>, busiWaterNo: string) {
   return db
@@ -264,27 +250,6 @@ export async function updateAtVersion(
   return updated.numUpdatedRows > 0n;
 }
 
-/**
- * Appends an event (the outbox's row, events/outbox.ts) to its application's at the next number of
- * the application's own sequence (`seq`), which receivers order by. Call it after the application
- * row has been changed in the same transaction: on PostgreSQL the row lock then serialises two
- * changes of one application, so each sees the other's event (a unique index on
- * (busi_water_no, seq) refuses a duplicate in any case).
- */
-export async function appendEvent(db: Kysely<Database>, row: Omit<EventsTable, 'seq'>): Promise<void> {
-  // One statement: the number comes from a subquery on that unique index, not a read before.
-  await db
-    .insertInto('events')
-    .values((eb) => ({
-      ...row,
-      seq: eb
-        .selectFrom('events')
-        .select(sql<number>`coalesce(max(seq), 0) + 1`.as('next'))
-        .where('busi_water_no', '=', row.busi_water_no),
-    }))
-    .execute();
-}
-
 /** Applications waiting for an amendment past their due time, the longest due first. */
 export async function findSupplementsDue(db: Kysely<Database>, now: number, limit: number) {
   return db
@@ -327,56 +292,4 @@ export async function unerasedAfter(db: Kysely<Database>, after: string | null, 
     .limit(limit);
   if (after !== null) query = query.where('busi_water_no', '>', after);
   return query.execute();
-}
-
-/** A review claim: who holds the application in review, until when. */
-export type ClaimRow = ReviewClaimsTable;
-
-/** The application's claim, lapsed or not. */
-export async function findClaim(db: Kysely<Database>, serial: string): Promise<ClaimRow | undefined> {
-  return db.selectFrom('review_claims').selectAll().where('busi_water_no', '=', serial).executeTakeFirst();
-}
-
-/** The application's claim is this one now, whoever held it before. */
-export async function putClaim(db: Kysely<Database>, row: ClaimRow): Promise<void> {
-  await deleteClaim(db, row.busi_water_no);
-  await db.insertInto('review_claims').values(row).execute();
-}
-
-/**
- * The claim of an operator who starts a review: put when its holder is a known operator, else
- * nothing (a test fixture's made-up actor holds no claim).
- */
-export async function putOperatorClaim(db: Kysely<Database>, row: ClaimRow): Promise<void> {
-  const operator = await db
-    .selectFrom('operators')
-    .select('username')
-    .where('username', '=', row.username)
-    .executeTakeFirst();
-  if (operator !== undefined) await putClaim(db, row);
-}
-
-export async function deleteClaim(db: Kysely<Database>, serial: string): Promise<void> {
-  await db.deleteFrom('review_claims').where('busi_water_no', '=', serial).execute();
-}
-
-/** Claims not lapsed at `now`, oldest first. */
-export async function liveClaims(db: Kysely<Database>, now: number): Promise<ClaimRow[]> {
-  return db
-    .selectFrom('review_claims')
-    .selectAll()
-    .where('expires_at', '>', now)
-    .orderBy('claimed_at')
-    .execute();
-}
-
-/** Who holds each of these applications at `now` (those held). */
-export async function liveClaimsOf(db: Kysely<Database>, serials: readonly string[], now: number) {
-  if (serials.length === 0) return [];
-  return db
-    .selectFrom('review_claims')
-    .select(['busi_water_no', 'username'])
-    .where('busi_water_no', 'in', serials)
-    .where('expires_at', '>', now)
-    .execute();
 }

@@ -11,6 +11,20 @@ import type { ScreeningMatch } from './screeningIndex.ts';
 
 /** Every query of the screening tables. */
 
+/**
+ * The screening hits of an application that still hold it (screening/screeningGuard.ts): those
+ * unresolved, or cleared by one operator only.
+ */
+export async function countOpenHits(db: Kysely<Database>, busiWaterNo: string): Promise<number> {
+  const row = await db
+    .selectFrom('screening_hits')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('busi_water_no', '=', busiWaterNo)
+    .where('state', 'in', OPEN_HIT_STATES)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** A version of a list: the row of `screening_lists`, its list named. */
 export type ListVersion = Omit<ScreeningListsTable, 'list'> & { list: ListName };
 

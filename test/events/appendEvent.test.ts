@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { KyselyPlugin } from 'kysely';
 import { eventRow } from '../../src/events/outbox.ts';
-import { appendEvent } from '../../src/record/applicationRepository.ts';
+import { appendEvent } from '../../src/events/eventRepository.ts';
 import { newAppId, submitMany } from '../helpers/events.ts';
 import { storeNames } from '../helpers/stores.ts';
 import { suiteContext } from '../helpers/suiteContext.ts';

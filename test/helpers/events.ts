@@ -4,7 +4,7 @@ import { submitApplication } from '../../src/applications/commands/submitApplica
 import { createApp } from '../../src/partners/credentials.ts';
 import type { ServiceContext } from '../../src/context.ts';
 import { eventRow } from '../../src/events/outbox.ts';
-import { appendEvent } from '../../src/record/applicationRepository.ts';
+import { appendEvent } from '../../src/events/eventRepository.ts';
 import { uniqueApplicant } from './applicants.ts';
 
 /** Events made the way the service makes them: a submission, or a state change with its event. */

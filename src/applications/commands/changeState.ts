@@ -4,7 +4,8 @@ import type { ServiceContext } from '../../context.ts';
 import { ServiceError } from '../../errors/serviceError.ts';
 import { eventRow, type ApplicationEventPayload } from '../../events/outbox.ts';
 import type { ApplicationsTable, Database } from '../../store/tables.ts';
-import { appendEvent, updateAtVersion } from '../../record/applicationRepository.ts';
+import { appendEvent } from '../../events/eventRepository.ts';
+import { updateAtVersion } from '../../record/applicationRepository.ts';
 import { eventTypeFor, isFinal, type Status } from '../../record/lifecycle.ts';
 import { partnerReasonCodes, storedReasonCodes } from '../rules/reasonCodes.ts';
 

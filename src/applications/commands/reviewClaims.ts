@@ -1,14 +1,14 @@
 import type { Kysely } from 'kysely';
 import { actorName, type ChangedBy } from '../../audit/actor.ts';
 import { recordAudit } from '../../audit/auditTrail.ts';
+import { findApplication } from '../../record/applicationRepository.ts';
 import {
   deleteClaim,
-  findApplication,
   findClaim,
   liveClaims,
   putClaim,
   type ClaimRow,
-} from '../../record/applicationRepository.ts';
+} from '../../record/reviewClaimRepository.ts';
 import { isSerialNumber } from '../../record/serialNumber.ts';
 import type { ServiceContext } from '../../context.ts';
 import { ServiceError } from '../../errors/serviceError.ts';

@@ -7,13 +7,9 @@ import { ACTING_ROLE, hasRole } from '../../access/roles.ts';
 import { claimOnMove, refuseOverClaim, type ClaimMove } from './reviewClaims.ts';
 import type { Database } from '../../store/tables.ts';
 import { actorName, type Actor } from '../../audit/actor.ts';
-import {
-  countOpenHits,
-  deleteClaim,
-  findClaim,
-  findForMove,
-  putOperatorClaim,
-} from '../../record/applicationRepository.ts';
+import { findForMove } from '../../record/applicationRepository.ts';
+import { deleteClaim, findClaim, putOperatorClaim } from '../../record/reviewClaimRepository.ts';
+import { countOpenHits } from '../../screening/screeningRepository.ts';
 import { changeState } from './changeState.ts';
 import { isHeldMove, refuseIfHeld } from '../../screening/screeningGuard.ts';
 import { checkImageUrl } from '../validation/checks/urls.ts';

@@ -2,7 +2,8 @@ import { maskName } from '../../record/masking.ts';
 import type { ServiceContext } from '../../context.ts';
 import { openApplication } from '../../record/sealedPayload.ts';
 import { appNames } from '../../partners/appRepository.ts';
-import { liveClaimsOf, sealedPayloads } from '../../record/applicationRepository.ts';
+import { sealedPayloads } from '../../record/applicationRepository.ts';
+import { liveClaimsOf } from '../../record/reviewClaimRepository.ts';
 
 /**
  * What tells the rows of the review queue apart at a glance (serials of applications submitted
