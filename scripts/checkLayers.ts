@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,9 +23,8 @@ import { fileURLToPath } from 'node:url';
  *    of its entity says how it is read or written. `QUERIES_PENDING` names the files that still
  *    build their own, to be moved; as with `PENDING`, an entry no longer needed fails the check.
  *
- * 6. The two walks of docs/ARCHITECTURE.md (a partner's submission, an operator's move) stay true:
- *    at most 8 files each on either store, every step a file that exists, none importing a step
- *    above it.
+ * 6. The walks of docs/ARCHITECTURE.md are drawn from the imports by scripts/walks.ts, which
+ *    `npm run check:layers` runs after this check.
  *
  * Imports are read from the source text (`from '...'`, `import('...')`), relative ones only:
  * packages are not part of the layering. Tests are left out; they may reach anywhere.
@@ -250,101 +249,10 @@ function findCircles(edges: Map<string, string[]>): string[][] {
   return circles;
 }
 
-/** A walk of docs/ARCHITECTURE.md's "Two walks": its heading and the files of each step. */
-export interface Walk {
-  name: string;
-  steps: string[][];
-}
-
-/** The most files a walk may have on either store (issue 22: a one-way walk of at most 8 files). */
-export const MAX_WALK_FILES = 8;
-
-/** The store a file of `store/` serves alone, by its name; undefined for a file of both. */
-const storeOnly = (file: string): 'postgres' | 'sqlite' | undefined =>
-  /sqlite/i.test(file) ? 'sqlite' : /postgres/i.test(file) ? 'postgres' : undefined;
-
-/** How many files a walk goes through on `store`. */
-export function walkFiles(walk: Walk, store: 'postgres' | 'sqlite'): number {
-  return new Set(walk.steps.flat().filter((file) => (storeOnly(file) ?? store) === store)).size;
-}
-
-/**
- * The walks as the document lists them: under "## Two walks", each bold line starts a walk and its
- * numbered items are the steps. A step's files are its backticked paths that name a file of
- * `srcDir`, but for those in square brackets (pure helpers, not counted) and in parentheses.
- */
-export function readWalks(markdown: string, srcDir: string): Walk[] {
-  const start = markdown.indexOf('\n## Two walks');
-  if (start === -1) return [];
-  const end = markdown.indexOf('\n## ', start + 1);
-  const section = markdown.slice(start, end === -1 ? undefined : end);
-  const walks: Walk[] = [];
-  let item: string | undefined;
-  const endItem = () => {
-    if (item === undefined || walks.length === 0) return;
-    const counted = item.replace(/\[[^\]]*\]/g, '').replace(/\([^)]*\)/g, '');
-    const files = [...counted.matchAll(/`([^`]+\.ts)`/g)]
-      .map((match) => match[1]!)
-      .filter((path) => existsSync(join(srcDir, path)));
-    walks.at(-1)!.steps.push(files);
-    item = undefined;
-  };
-  for (const line of section.split('\n')) {
-    const heading = /^\*\*([^*]+)\*\*/.exec(line);
-    const numbered = /^[0-9]+\.\s+(.*)$/.exec(line);
-    if (heading !== null) {
-      endItem();
-      walks.push({ name: heading[1]!, steps: [] });
-    } else if (numbered !== null) {
-      endItem();
-      item = numbered[1]!;
-    } else if (item !== undefined && /^\s+\S/.test(line)) {
-      item += ` ${line.trim()}`;
-    } else {
-      endItem();
-    }
-  }
-  endItem();
-  return walks;
-}
-
-/**
- * What keeps the walks true to the code: each has at most `MAX_WALK_FILES` files on either store
- * (a file named for the other store not counted), every step names a file that exists, and no file
- * of a step imports a file of an earlier step (the walk is one-way).
- */
-export function checkWalks(walks: Walk[], srcDir: string): string[] {
-  const edges = importGraph(srcDir, '.ts');
-  const problems: string[] = [];
-  if (walks.length === 0) problems.push('no walk found under "## Two walks"');
-  for (const walk of walks) {
-    for (const store of ['postgres', 'sqlite'] as const) {
-      const files = walkFiles(walk, store);
-      if (files > MAX_WALK_FILES)
-        problems.push(`${walk.name}: ${files} files on ${store}, more than ${MAX_WALK_FILES}`);
-    }
-    walk.steps.forEach((files, index) => {
-      if (files.length === 0) problems.push(`${walk.name}: step ${index + 1} names no file of src/`);
-      const above = new Set(walk.steps.slice(0, index).flat());
-      for (const file of files)
-        for (const target of edges.get(file) ?? [])
-          if (above.has(target) && !files.includes(target))
-            problems.push(`${walk.name}: ${file} (step ${index + 1}) imports ${target}, above it`);
-    });
-  }
-  return problems;
-}
-
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const srcDir = fileURLToPath(new URL('../src', import.meta.url));
   const report = checkLayers(srcDir);
   const web = checkConsole(fileURLToPath(new URL('../web/src', import.meta.url)));
-  const architecture = readFileSync(
-    fileURLToPath(new URL('../docs/ARCHITECTURE.md', import.meta.url)),
-    'utf8',
-  );
-  const walks = readWalks(architecture, srcDir);
-  const walkProblems = checkWalks(walks, srcDir);
   for (const line of report.upward) console.error(`upward import: ${line}`);
   for (const circle of report.circles) console.error(`circle: ${circle.join(' <-> ')}`);
   for (const circle of report.folderCircles) console.error(`circle of folders: ${circle.join(' <-> ')}`);
@@ -355,7 +263,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const file of report.staleQueries)
     console.error(`no query any more, remove it from QUERIES_PENDING: ${file}`);
   for (const circle of web.circles) console.error(`circle in the console: ${circle.join(' <-> ')}`);
-  for (const problem of walkProblems) console.error(`walk in docs/ARCHITECTURE.md: ${problem}`);
   const problems =
     report.upward.length +
     report.circles.length +
@@ -365,8 +272,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     report.framework.length +
     report.queries.length +
     report.staleQueries.length +
-    web.circles.length +
-    walkProblems.length;
+    web.circles.length;
   console.log(
     `${report.files} files: ${report.upward.length} upward imports, ${report.circles.length} circles, ` +
       `${report.folderCircles.length} circles of folders, ${report.unranked.length} unranked folders, ` +
@@ -374,9 +280,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       `the transport, ${report.queries.length} files querying outside a repository; console: ` +
       `${web.files} modules, ${web.circles.length} circles; ${PENDING.length} arrows pending` +
       `${PENDING.length === 0 ? '' : ` (${PENDING.join(', ')})`}; ${QUERIES_PENDING.length} files still ` +
-      `querying to move into repositories; walks: ` +
-      walks.map((walk) => `${walkFiles(walk, 'postgres')}/${walkFiles(walk, 'sqlite')} files`).join(', ') +
-      `, ${walkProblems.length} problems`,
+      `querying to move into repositories`,
   );
   process.exitCode = problems === 0 ? 0 : 1;
 }

@@ -4,16 +4,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
+import { checkConsole, checkLayers, DOMAIN_RANKS, layerOf } from '../scripts/checkLayers.ts';
 import {
-  checkConsole,
-  checkLayers,
-  checkWalks,
-  DOMAIN_RANKS,
-  layerOf,
-  MAX_WALK_FILES,
-  readWalks,
-  walkFiles,
-} from '../scripts/checkLayers.ts';
+  drawWalk,
+  reachedInOrder,
+  runtimeImports,
+  walkProblems,
+  WALKS,
+  walksMarkdown,
+} from '../scripts/walks.ts';
 
 const SRC = fileURLToPath(new URL('../src', import.meta.url));
 const WEB = fileURLToPath(new URL('../web/src', import.meta.url));
@@ -40,25 +39,18 @@ describe('the architecture of src/', () => {
     assert.deepEqual(report.staleQueries, []);
   });
 
-  test("walks docs/ARCHITECTURE.md's two walks one way, each within the steps it is allowed", () => {
-    const walks = readWalks(readFileSync(new URL('../docs/ARCHITECTURE.md', import.meta.url), 'utf8'), SRC);
-    assert.deepEqual(
-      walks.map((walk) => walk.name),
-      ['A partner submits', 'An operator moves an application'],
-    );
-    // As the document counts them: the submission 7 files on PostgreSQL and 8 on SQLite with the
-    // conflict's holder looked up; the move 6 on each (SQLite's group commit is in parentheses).
-    assert.deepEqual(
-      walks.map((walk) => [walkFiles(walk, 'postgres'), walkFiles(walk, 'sqlite')]),
-      [
-        [7, 8],
-        [6, 6],
-      ],
-    );
-    for (const walk of walks) assert.ok(walkFiles(walk, 'sqlite') <= MAX_WALK_FILES, walk.name);
-    assert.deepEqual(walks[0]!.steps[0], ['http/routes/applicationRoutes.ts']);
-    assert.deepEqual(walks[1]!.steps[2], ['applications/commands/changeState.ts']);
-    assert.deepEqual(checkWalks(walks, SRC), []);
+  test("docs/ARCHITECTURE.md's walks are the ones the imports draw, the read-back included", async () => {
+    const path = fileURLToPath(new URL('../docs/ARCHITECTURE.md', import.meta.url));
+    assert.deepEqual(await walkProblems(readFileSync(path, 'utf8'), SRC, path), []);
+    const graph = runtimeImports(SRC);
+    const [submit, move] = WALKS.map((spec) => drawWalk(spec, graph));
+    assert.equal(submit!.domain[0], 'applications/commands/submitApplication.ts');
+    assert.ok(submit!.domain.includes('applications/validation/validateApplication.ts'));
+    assert.ok(submit!.postgres.includes('store/postgresSubmissions.ts'));
+    assert.ok(submit!.sqlite.includes('store/sqliteWriterThread.ts'));
+    // The move answers with the operator's view: its files are in the walk.
+    assert.ok(move!.domain.includes('applications/views/operatorView.ts'));
+    assert.ok(move!.domain.includes('applications/commands/changeState.ts'));
   });
 
   test("the console's modules have no circle", () => {
@@ -201,54 +193,76 @@ describe('the check itself', () => {
     }
   });
 
-  test('reads a walk without its bracketed helpers, and finds a step importing one above it', () => {
+  test('draws a walk from the imports that run, each file before those it imports', async () => {
     const root = tree({
       'http/route.ts': "import { submit } from '../applications/submit.ts';\n",
-      'applications/submit.ts':
-        "import { rows } from '../store/rows.ts';\nimport { pure } from './pure.ts';\n",
-      'applications/pure.ts': 'export const pure = 1;\n',
-      'store/rows.ts': 'export const rows = 1;\n',
+      'applications/submit.ts': [
+        '/** Submits: the operation. */',
+        "import { rows } from '../record/rows.ts';",
+        "import type { Shape } from './shape.ts';",
+        "import { type Other, pure } from './pure.ts';",
+        "const later = () => import('./later.ts');",
+        '',
+      ].join('\n'),
+      'applications/pure.ts': "import { rows } from '../record/rows.ts';\nexport const pure = 1;\n",
+      'applications/shape.ts': 'export type Shape = 1;\n',
+      'applications/later.ts': "import { catalogue } from '../errors/catalogue.ts';\n",
+      'record/rows.ts': "import { table } from '../store/tables.ts';\n",
+      'errors/catalogue.ts': 'export const catalogue = 1;\n',
+      'store/tables.ts': 'export const table = 1;\n',
+      'store/pg.ts': "import { table } from './tables.ts';\n",
+      'store/lite.ts': 'export const lite = 1;\n',
     });
-    const markdown = [
-      '# Architecture',
-      '## Two walks',
-      '**A partner submits**: 3 files.',
-      '',
-      '1. `http/route.ts`: the route',
-      '2. `applications/submit.ts`: builds the rows [`applications/pure.ts`,',
-      '   `applications/pure.ts`] (declared in `store/rows.ts`)',
-      '3. `store/rows.ts` or `store/gone.ts`: the store',
-      '## Conventions',
-      '1. `http/route.ts`: not a step',
-    ].join('\n');
+    const spec = {
+      name: 'Submits',
+      operation: 'POST /submit',
+      route: 'http/route.ts',
+      calls: ['applications/submit.ts'],
+      store: { postgres: ['store/pg.ts'], sqlite: ['store/lite.ts'] },
+    };
     try {
-      const walks = readWalks(markdown, root);
-      assert.deepEqual(walks, [
-        {
-          name: 'A partner submits',
-          steps: [['http/route.ts'], ['applications/submit.ts'], ['store/rows.ts']],
-        },
+      const graph = runtimeImports(root);
+      // A type-only import is gone before the code runs; a dynamic one runs.
+      assert.deepEqual(graph.get('applications/submit.ts'), [
+        'record/rows.ts',
+        'applications/pure.ts',
+        'applications/later.ts',
       ]);
-      assert.deepEqual(checkWalks(walks, root), []);
-      writeFileSync(join(root, 'store/rows.ts'), "import { submit } from '../applications/submit.ts';\n");
-      assert.deepEqual(checkWalks(walks, root), [
-        'A partner submits: store/rows.ts (step 3) imports applications/submit.ts, above it',
+      const order = reachedInOrder(graph, ['applications/submit.ts']);
+      for (const [file, targets] of graph)
+        for (const target of targets)
+          if (order.includes(file))
+            assert.ok(order.indexOf(file) < order.indexOf(target), `${file} > ${target}`);
+      const walk = drawWalk(spec, graph);
+      assert.deepEqual(walk.domain, [
+        'applications/submit.ts',
+        'applications/pure.ts',
+        'record/rows.ts',
+        'applications/later.ts',
       ]);
-      const long = {
-        name: 'long',
-        steps: [
-          ...Array.from({ length: MAX_WALK_FILES }, (_, i) => [`applications/step${i}.ts`]),
-          ['store/postgresOnly.ts', 'store/sqliteOnly.ts'],
-        ],
-      };
-      assert.deepEqual(checkWalks([long], root), [
-        'long: 9 files on postgres, more than 8',
-        'long: 9 files on sqlite, more than 8',
+      assert.deepEqual(walk.postgres, ['store/tables.ts', 'store/pg.ts']);
+      assert.deepEqual(walk.sqlite, ['store/tables.ts', 'store/lite.ts']);
+      assert.deepEqual(walk.foundations, ['errors/catalogue.ts']);
+      assert.deepEqual(walk.problems, []);
+      const markdown = walksMarkdown(root, graph, [spec]);
+      assert.match(markdown, /1\. `applications\/submit\.ts`: Submits: the operation\./);
+      assert.doesNotMatch(markdown, /shape\.ts/);
+      // A route that no longer calls what the walk names, and a store file that is gone.
+      const drifted = drawWalk({ ...spec, route: 'http/route.ts', calls: ['applications/pure.ts'] }, graph);
+      assert.deepEqual(drifted.problems, ['Submits: http/route.ts does not import applications/pure.ts']);
+      const gone = drawWalk({ ...spec, store: { postgres: ['store/gone.ts'], sqlite: [] } }, graph);
+      assert.deepEqual(gone.problems, ["Submits: the store's file store/gone.ts is not a file of src/"]);
+      // A section that is not what the imports draw.
+      const document = join(root, 'ARCHITECTURE.md');
+      assert.deepEqual(await walkProblems('# Architecture\n', root, document, [spec]), [
+        'the markers <!-- walks: written by `npm run docs` from the imports (scripts/walks.ts) --> and <!-- end of walks --> are missing',
       ]);
-      assert.deepEqual(checkWalks([{ name: 'empty', steps: [[]] }], root), [
-        'empty: step 1 names no file of src/',
+      const drawn = `<!-- walks: written by \`npm run docs\` from the imports (scripts/walks.ts) -->\n\n${markdown}\n\n<!-- end of walks -->\n`;
+      assert.deepEqual(await walkProblems(drawn, root, document, [spec]), []);
+      writeFileSync(join(root, 'applications/pure.ts'), "import { lite } from '../store/lite.ts';\n");
+      assert.deepEqual(await walkProblems(drawn, root, document, [spec]), [
+        'the walks are not as the imports draw them: run `npm run docs`',
       ]);
-      assert.deepEqual(checkWalks([], root), ['no walk found under "## Two walks"']);
     } finally {
       rmSync(root, { recursive: true });
     }

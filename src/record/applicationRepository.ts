@@ -7,10 +7,10 @@ import type { ApplicationsTable, Database } from '../store/tables.ts';
 export type { SubmissionRows } from '../store/connect.ts';
 
 /**
- * Queries over applications and what a change reads and writes with them: its event (which is its
- * history's entry too), the count of its screening hits, its review claim (at most one per
- * application). The events' reads and the relay's queries are events/eventRepository.ts's. Takes
- * a Kysely handle or a transaction.
+ * Queries over the application rows: the submit's conflicts, the reads of a move, a listing's page,
+ * the update at a version. Its events are events/eventRepository.ts's, its review claim
+ * reviewClaimRepository.ts's, its screening hits screening/screeningRepository.ts's. Takes a Kysely
+ * handle or a transaction.
  */
 
 /** The active application (not in a final state) for an identity document, if any. */

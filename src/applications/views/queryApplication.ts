@@ -13,6 +13,11 @@ import { fieldListOf } from '../rules/requestedFields.ts';
 import { SerialNumber } from '../../record/schema.ts';
 import { isSerialNumber } from '../../record/serialNumber.ts';
 
+/**
+ * The status view a partner sees of one of its applications: its state, its history, the outcome of
+ * its documents, and what was asked of it; never screening, risk or internal notes.
+ */
+
 /** Codes of the `reason` table (see the codes endpoint), for a partner's own screens and statistics. */
 const ReasonCodes = (description: string) =>
   Type.Array(Type.String({ minLength: 1, maxLength: 32 }), {
