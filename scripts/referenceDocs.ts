@@ -51,7 +51,7 @@ export function errorsMarkdown(): string {
 export const CONFIGURATION_START = '<!-- configuration:start -->';
 export const CONFIGURATION_END = '<!-- configuration:end -->';
 
-/** The README's configuration table (between its markers), from src/environment.ts. */
+/** The configuration table of docs/DEPLOYMENT.md (between its markers), from src/environment.ts. */
 export function configurationMarkdown(): string {
   const escape = (cell: string) => cell.replaceAll('|', '\\|');
   const lines = ['| Variable | Default | Meaning |', '|---|---|---|'];

@@ -11,18 +11,22 @@ import {
 writeFileSync(new URL('../docs/CODES.md', import.meta.url), codesMarkdown());
 writeFileSync(new URL('../docs/ERRORS.md', import.meta.url), errorsMarkdown());
 
-// The README's configuration table, between its markers, formatted as prettier would.
-const readmeUrl = new URL('../README.md', import.meta.url);
-const readme = readFileSync(readmeUrl, 'utf8');
-const start = readme.indexOf(CONFIGURATION_START);
-const end = readme.indexOf(CONFIGURATION_END);
-if (start < 0 || end < start) throw new Error('README.md: configuration markers not found');
+// The settings table of docs/DEPLOYMENT.md (the settings' one home), between its markers,
+// formatted as prettier would.
+const deploymentUrl = new URL('../docs/DEPLOYMENT.md', import.meta.url);
+const deployment = readFileSync(deploymentUrl, 'utf8');
+const start = deployment.indexOf(CONFIGURATION_START);
+const end = deployment.indexOf(CONFIGURATION_END);
+if (start < 0 || end < start) throw new Error('docs/DEPLOYMENT.md: configuration markers not found');
 const updated =
-  readme.slice(0, start + CONFIGURATION_START.length) +
+  deployment.slice(0, start + CONFIGURATION_START.length) +
   '\n\n' +
   configurationMarkdown() +
   '\n\n' +
-  readme.slice(end);
-const options = await prettier.resolveConfig(readmeUrl);
-writeFileSync(readmeUrl, await prettier.format(updated, { ...options, filepath: readmeUrl.pathname }));
-console.log('docs/CODES.md, docs/ERRORS.md and the configuration table of README.md written');
+  deployment.slice(end);
+const options = await prettier.resolveConfig(deploymentUrl);
+writeFileSync(
+  deploymentUrl,
+  await prettier.format(updated, { ...options, filepath: deploymentUrl.pathname }),
+);
+console.log('docs/CODES.md, docs/ERRORS.md and the configuration table of docs/DEPLOYMENT.md written');
