@@ -3,8 +3,8 @@ import { Type, type TSchema } from 'typebox';
 /**
  * Every environment variable the service reads, once: its type, default, bounds and why it exists.
  * `config.ts` parses the environment against it (a bad value stops the start, exit 78, naming the
- * variable), the README's configuration table is generated from it (`npm run docs`), and a test
- * fails when config.ts reads a variable that is not here, or the README differs.
+ * variable), docs/DEPLOYMENT.md's configuration table is generated from it (`npm run docs`), and a test
+ * fails when config.ts reads a variable that is not here, or the table differs.
  *
  * Keywords beyond JSON Schema: `defaultText` says what an unset variable means when that is not a
  * plain value (`generated for SQLite`).
@@ -377,7 +377,7 @@ export const ENVIRONMENT = Type.Object({
 
 export type VariableName = keyof typeof ENVIRONMENT.properties;
 
-/** What the README's configuration table shows of a variable. */
+/** What docs/DEPLOYMENT.md's configuration table shows of a variable. */
 export interface VariableDoc {
   name: string;
   default: string;

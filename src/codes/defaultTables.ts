@@ -2,7 +2,7 @@ import type { CodeEntry, CodeTables } from './codeEntries.ts';
 
 /**
  * The default code tables the service ships. An operator may replace any table with `CODES_FILE`
- * (see `loadCodeTables`); the codes endpoint and the README list the tables in force.
+ * (see `loadCodeTables`); the codes endpoint lists the tables in force (docs/CODES.md the defaults).
  *
  * - `country`: ISO 3166-1 alpha-2, the supported subset. No "other" code: the identity checks depend
  *   on the country, and an unnamed country could not be checked.

@@ -9,7 +9,7 @@ import { SENSITIVE_FIELDS } from '../redaction.ts';
  * Every string is taken as sent, never trimmed; every string and array has a documented limit.
  */
 
-/** Documented length limits, in characters. Shared with the README and the OpenAPI document. */
+/** Documented length limits, in characters. The schema's maxLength, so the OpenAPI document shows them. */
 export const LIMITS = {
   appId: 64,
   externalId: 64,
