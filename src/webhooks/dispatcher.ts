@@ -77,94 +77,13 @@ export function startDispatcher(
   let moreDue = false;
 
   const pause = wakeablePause();
-
-  async function attempt(claim: ClaimedDelivery): Promise<void> {
-    const startedAt = ctx.now();
-    const started = performance.now();
-    let result: SendResult;
-    try {
-      const secrets = claim.secrets.map((s) =>
-        ctx.keyRing.decrypt(s.secret_enc, secretAad(claim.endpointId, s.id)),
-      );
-      if (secrets.length === 0) {
-        result = { statusCode: null, error: 'no signing secret in force' };
-      } else {
-        const body = JSON.stringify(eventView(claim.event));
-        const headers = signedHeaders(secrets, claim.eventId, Math.floor(ctx.now() / 1000), body);
-        const signal = AbortSignal.any([AbortSignal.timeout(config.timeoutMs), cutShort.signal]);
-        result = await send(claim.url, headers, body, { signal, allowPrivate: config.allowPrivate });
-      }
-    } catch (error) {
-      log.error({ err: describe(error), delivery_id: claim.id }, 'webhook attempt failed to run');
-      result = { statusCode: null, error: 'internal error' };
-    }
-    const durationMs = Math.round(performance.now() - started);
-    const now = ctx.now();
-    const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-    const next: NextState =
-      !ok && result.error === 'aborted'
-        ? { status: 'pending', nextAttemptAt: now, release: true }
-        : verdict({ ok }, { attempt_count: claim.attemptCount, give_up_at: claim.giveUpAt }, now, config);
-    let recorded = false;
-    try {
-      recorded = await completeDelivery(
-        ctx.store,
-        { id: claim.id, workerId },
-        { startedAt, durationMs, statusCode: result.statusCode, error: result.error },
-        next,
-        now,
-      );
-    } catch (error) {
-      // The lease runs out and another attempt follows: at least once, never lost.
-      log.warn({ err: describe(error), delivery_id: claim.id }, 'could not record a webhook attempt');
-    }
-    // An attempt cut short by this worker says nothing of the endpoint's health.
-    if (recorded && !('release' in next && next.release === true)) {
-      try {
-        const health = await recordEndpointHealth(ctx, claim.endpointId, ok, now);
-        if (health === 'disabled') {
-          log.warn({ endpoint_id: claim.endpointId }, 'webhook endpoint disabled: failing for five days');
-        }
-      } catch (error) {
-        log.warn({ err: describe(error), endpoint_id: claim.endpointId }, 'could not record endpoint health');
-      }
-    }
-    const outcome: AttemptReport['outcome'] =
-      next.status === 'delivered'
-        ? 'delivered'
-        : next.status === 'failed'
-          ? 'failed'
-          : 'release' in next && next.release === true
-            ? 'released'
-            : 'retry';
-    const fields = {
-      delivery_id: claim.id,
-      event_id: claim.eventId,
-      endpoint_id: claim.endpointId,
-      attempt: claim.attemptCount,
-      status_code: result.statusCode,
-      error: result.error,
-      duration_ms: durationMs,
-      outcome,
-    };
-    if (outcome === 'delivered') log.debug(fields, 'webhook delivered');
-    else if (outcome === 'failed') log.error(fields, 'webhook delivery failed for good');
-    else log.warn(fields, 'webhook attempt failed');
-    try {
-      options.onAttempt?.({
-        deliveryId: claim.id,
-        eventId: claim.eventId,
-        endpointId: claim.endpointId,
-        statusCode: result.statusCode,
-        error: result.error,
-        durationMs,
-        outcome,
-        recorded,
-      });
-    } catch (error) {
-      log.warn({ err: describe(error) }, 'onAttempt hook failed');
-    }
-  }
+  const attempts: AttemptContext = {
+    ctx,
+    log,
+    workerId,
+    cutShort: cutShort.signal,
+    onAttempt: options.onAttempt,
+  };
 
   function track(work: Promise<void>): void {
     const settled: Promise<void> = work
@@ -196,7 +115,7 @@ export function startDispatcher(
             leaseMs: config.leaseMs,
             limit: free,
           });
-          for (const claim of claimed) track(attempt(claim));
+          for (const claim of claimed) track(attemptDelivery(attempts, claim));
           moreDue = claimed.length === free;
           busy = busy || (claimed.length > 0 && moreDue);
         }
@@ -233,4 +152,125 @@ export function startDispatcher(
       return stopped;
     },
   };
+}
+
+/** What an attempt needs of its dispatcher. */
+interface AttemptContext {
+  ctx: ServiceContext;
+  log: Logger;
+  workerId: string;
+  /** Aborted when stop() runs out of grace: the attempt is released and retried. */
+  cutShort: AbortSignal;
+  onAttempt: DispatcherOptions['onAttempt'];
+}
+
+/** One delivery attempt: send it, record what came of it, and report it. */
+async function attemptDelivery(attempts: AttemptContext, claim: ClaimedDelivery): Promise<void> {
+  const { ctx, log } = attempts;
+  const config = ctx.config.webhooks;
+  const startedAt = ctx.now();
+  const started = performance.now();
+  const result = await sendSigned(attempts, claim);
+  const durationMs = Math.round(performance.now() - started);
+  const now = ctx.now();
+  const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+  const next: NextState =
+    !ok && result.error === 'aborted'
+      ? { status: 'pending', nextAttemptAt: now, release: true }
+      : verdict({ ok }, { attempt_count: claim.attemptCount, give_up_at: claim.giveUpAt }, now, config);
+  let recorded = false;
+  try {
+    recorded = await completeDelivery(
+      ctx.store,
+      { id: claim.id, workerId: attempts.workerId },
+      { startedAt, durationMs, statusCode: result.statusCode, error: result.error },
+      next,
+      now,
+    );
+  } catch (error) {
+    // The lease runs out and another attempt follows: at least once, never lost.
+    log.warn({ err: describe(error), delivery_id: claim.id }, 'could not record a webhook attempt');
+  }
+  const released = 'release' in next && next.release === true;
+  // An attempt cut short by this worker says nothing of the endpoint's health.
+  if (recorded && !released) await recordHealth(attempts, claim.endpointId, ok, now);
+  const outcome: AttemptReport['outcome'] =
+    next.status === 'delivered'
+      ? 'delivered'
+      : next.status === 'failed'
+        ? 'failed'
+        : released
+          ? 'released'
+          : 'retry';
+  reportAttempt(
+    attempts,
+    {
+      deliveryId: claim.id,
+      eventId: claim.eventId,
+      endpointId: claim.endpointId,
+      statusCode: result.statusCode,
+      error: result.error,
+      durationMs,
+      outcome,
+      recorded,
+    },
+    claim.attemptCount,
+  );
+}
+
+/** The event's body, signed with every secret in force, sent with the delivery's time-out. */
+async function sendSigned(attempts: AttemptContext, claim: ClaimedDelivery): Promise<SendResult> {
+  const { ctx } = attempts;
+  const config = ctx.config.webhooks;
+  try {
+    const secrets = claim.secrets.map((s) =>
+      ctx.keyRing.decrypt(s.secret_enc, secretAad(claim.endpointId, s.id)),
+    );
+    if (secrets.length === 0) return { statusCode: null, error: 'no signing secret in force' };
+    const body = JSON.stringify(eventView(claim.event));
+    const headers = signedHeaders(secrets, claim.eventId, Math.floor(ctx.now() / 1000), body);
+    const signal = AbortSignal.any([AbortSignal.timeout(config.timeoutMs), attempts.cutShort]);
+    return await send(claim.url, headers, body, { signal, allowPrivate: config.allowPrivate });
+  } catch (error) {
+    attempts.log.error({ err: describe(error), delivery_id: claim.id }, 'webhook attempt failed to run');
+    return { statusCode: null, error: 'internal error' };
+  }
+}
+
+async function recordHealth(
+  attempts: AttemptContext,
+  endpointId: string,
+  ok: boolean,
+  now: number,
+): Promise<void> {
+  try {
+    const health = await recordEndpointHealth(attempts.ctx, endpointId, ok, now);
+    if (health === 'disabled') {
+      attempts.log.warn({ endpoint_id: endpointId }, 'webhook endpoint disabled: failing for five days');
+    }
+  } catch (error) {
+    attempts.log.warn({ err: describe(error), endpoint_id: endpointId }, 'could not record endpoint health');
+  }
+}
+
+/** The attempt's log line (its level by outcome) and the onAttempt hook. */
+function reportAttempt(attempts: AttemptContext, report: AttemptReport, attempt: number): void {
+  const fields = {
+    delivery_id: report.deliveryId,
+    event_id: report.eventId,
+    endpoint_id: report.endpointId,
+    attempt,
+    status_code: report.statusCode,
+    error: report.error,
+    duration_ms: report.durationMs,
+    outcome: report.outcome,
+  };
+  if (report.outcome === 'delivered') attempts.log.debug(fields, 'webhook delivered');
+  else if (report.outcome === 'failed') attempts.log.error(fields, 'webhook delivery failed for good');
+  else attempts.log.warn(fields, 'webhook attempt failed');
+  try {
+    attempts.onAttempt?.(report);
+  } catch (error) {
+    attempts.log.warn({ err: describe(error) }, 'onAttempt hook failed');
+  }
 }
