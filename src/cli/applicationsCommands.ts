@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { OPERATOR_ACTIONS, requirementsOf } from '../record/lifecycle.ts';
+import { OPERATOR_ACTIONS, requirementsOf, type Status } from '../record/lifecycle.ts';
 import {
   MAX_LIMIT,
   searchApplications,
@@ -72,6 +72,13 @@ export function applicationsCommands(program: Command): void {
     .command('applications')
     .description('search, show and move applications, acting as a named operator');
 
+  listCommand(applications);
+  showCommand(applications);
+  revealCommand(applications);
+  for (const [action, to] of Object.entries(OPERATOR_ACTIONS)) moveCommand(applications, action, to);
+}
+
+function listCommand(applications: Command): void {
   applications
     .command('list')
     .description('search applications, oldest first')
@@ -123,7 +130,9 @@ export function applicationsCommands(program: Command): void {
         );
       },
     );
+}
 
+function showCommand(applications: Command): void {
   applications
     .command('show')
     .description('show one application, identity fields masked, with its history')
@@ -137,7 +146,9 @@ export function applicationsCommands(program: Command): void {
       );
       print(options.json, view, () => showText(view));
     });
+}
 
+function revealCommand(applications: Command): void {
   applications
     .command('reveal')
     .description('show one masked field in the clear (reviewer or admin; audited)')
@@ -166,79 +177,80 @@ export function applicationsCommands(program: Command): void {
         print(options.json, revealed, () => `${revealed.field}: ${String(revealed.value)}`);
       },
     );
+}
 
-  for (const [action, to] of Object.entries(OPERATOR_ACTIONS)) {
-    const { reasonRequired, detailsRequired, codesRequired, fieldsRequired, detailsOptional } =
-      requirementsOf(to);
-    const command = applications
-      .command(action)
-      .description(`move an application to ${to}`)
-      .argument('<busi_water_no>', 'serial number')
-      .requiredOption('--operator <username>', 'the operator acting');
-    if (reasonRequired) command.requiredOption('--reason <text>', 'why (shown to the partner)');
-    else command.option('--reason <text>', 'why (shown to the partner)');
-    const codesHelp =
-      'codes of the reason table (`cardapply codes` lists them); repeat or separate with commas';
-    if (codesRequired) command.requiredOption('--reason-code <code...>', codesHelp);
-    else command.option('--reason-code <code...>', codesHelp);
-    if (fieldsRequired) {
-      command.requiredOption(
-        '--field <name...>',
-        'fields of the submit the partner is to send again; repeat or separate with commas',
-      );
-    }
-    if (detailsRequired.includes('carrier'))
-      command.requiredOption('--carrier <name>', 'carrier of the shipment');
-    if (detailsRequired.includes('tracking_no'))
-      command.requiredOption('--tracking-no <number>', 'tracking number');
-    if (detailsOptional.includes('tracking_url'))
-      command.option('--tracking-url <url>', 'a link to follow the shipment (https)');
-    command
-      .option(
-        '--expect-version <n>',
-        'refuse if the application changed since this version',
-        wholeNumberOption('--expect-version', 1, 2_147_483_647),
-      )
-      .option('--json', 'print the application as JSON')
-      .action(
-        async (
-          serial: string,
-          options: {
-            operator: string;
-            reason?: string;
-            reasonCode?: string[];
-            field?: string[];
-            carrier?: string;
-            trackingNo?: string;
-            trackingUrl?: string;
-            expectVersion?: number;
-            json?: boolean;
-          },
-        ) => {
-          const [{ transitionApplication }, { showApplication }] = await Promise.all([
-            import('../applications/commands/transitionApplication.ts'),
-            import('../applications/views/operatorView.ts'),
-          ]);
-          const view = await asOperator(options.operator, ACTING_ROLE, async (ctx, actor) => {
-            await transitionApplication(ctx, {
-              busiWaterNo: serial,
-              to,
-              actor,
-              reason: options.reason,
-              reasonCodes: options.reasonCode?.flatMap((code) => code.split(',')).filter((c) => c !== ''),
-              requestedFields: options.field?.flatMap((name) => name.split(',')).filter((n) => n !== ''),
-              details: {
-                carrier: options.carrier,
-                tracking_no: options.trackingNo,
-                tracking_url: options.trackingUrl,
-              },
-              expectedVersion: options.expectVersion,
-              source: cliSource(),
-            });
-            return showApplication(ctx, serial, actor);
-          });
-          print(options.json, view, () => `${view.busi_water_no}  ${view.status}  (version ${view.version})`);
-        },
-      );
+/** `cardapply applications <action>`: one of the operator's moves, with the details it requires. */
+function moveCommand(applications: Command, action: string, to: Status): void {
+  const { reasonRequired, detailsRequired, codesRequired, fieldsRequired, detailsOptional } =
+    requirementsOf(to);
+  const command = applications
+    .command(action)
+    .description(`move an application to ${to}`)
+    .argument('<busi_water_no>', 'serial number')
+    .requiredOption('--operator <username>', 'the operator acting');
+  if (reasonRequired) command.requiredOption('--reason <text>', 'why (shown to the partner)');
+  else command.option('--reason <text>', 'why (shown to the partner)');
+  const codesHelp =
+    'codes of the reason table (`cardapply codes` lists them); repeat or separate with commas';
+  if (codesRequired) command.requiredOption('--reason-code <code...>', codesHelp);
+  else command.option('--reason-code <code...>', codesHelp);
+  if (fieldsRequired) {
+    command.requiredOption(
+      '--field <name...>',
+      'fields of the submit the partner is to send again; repeat or separate with commas',
+    );
   }
+  if (detailsRequired.includes('carrier'))
+    command.requiredOption('--carrier <name>', 'carrier of the shipment');
+  if (detailsRequired.includes('tracking_no'))
+    command.requiredOption('--tracking-no <number>', 'tracking number');
+  if (detailsOptional.includes('tracking_url'))
+    command.option('--tracking-url <url>', 'a link to follow the shipment (https)');
+  command
+    .option(
+      '--expect-version <n>',
+      'refuse if the application changed since this version',
+      wholeNumberOption('--expect-version', 1, 2_147_483_647),
+    )
+    .option('--json', 'print the application as JSON')
+    .action(
+      async (
+        serial: string,
+        options: {
+          operator: string;
+          reason?: string;
+          reasonCode?: string[];
+          field?: string[];
+          carrier?: string;
+          trackingNo?: string;
+          trackingUrl?: string;
+          expectVersion?: number;
+          json?: boolean;
+        },
+      ) => {
+        const [{ transitionApplication }, { showApplication }] = await Promise.all([
+          import('../applications/commands/transitionApplication.ts'),
+          import('../applications/views/operatorView.ts'),
+        ]);
+        const view = await asOperator(options.operator, ACTING_ROLE, async (ctx, actor) => {
+          await transitionApplication(ctx, {
+            busiWaterNo: serial,
+            to,
+            actor,
+            reason: options.reason,
+            reasonCodes: options.reasonCode?.flatMap((code) => code.split(',')).filter((c) => c !== ''),
+            requestedFields: options.field?.flatMap((name) => name.split(',')).filter((n) => n !== ''),
+            details: {
+              carrier: options.carrier,
+              tracking_no: options.trackingNo,
+              tracking_url: options.trackingUrl,
+            },
+            expectedVersion: options.expectVersion,
+            source: cliSource(),
+          });
+          return showApplication(ctx, serial, actor);
+        });
+        print(options.json, view, () => `${view.busi_water_no}  ${view.status}  (version ${view.version})`);
+      },
+    );
 }

@@ -34,6 +34,12 @@ export function webhooksCommands(program: Command): void {
     .command('webhooks')
     .description('webhook endpoints per app, their secrets, deliveries and redelivery');
 
+  endpointCommands(webhooks);
+  deliveryCommands(webhooks);
+}
+
+/** add, list, rotate-secret, delete: a partner's endpoints and their signing secrets. */
+function endpointCommands(webhooks: Command): void {
   webhooks
     .command('add')
     .description('register an endpoint; its signing secret (whsec_...) is shown this once')
@@ -124,7 +130,10 @@ export function webhooksCommands(program: Command): void {
       const deleted = await run((ctx) => deleteEndpointAudited(ctx, options.id, cliChange()));
       print(options.json, deleted, () => `deleted ${deleted.id}`);
     });
+}
 
+/** deliveries, redeliver: what was sent, and sending it again. */
+function deliveryCommands(webhooks: Command): void {
   webhooks
     .command('deliveries')
     .description('deliveries of an endpoint or of an event, newest first, with every attempt')
