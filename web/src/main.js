@@ -1,14 +1,14 @@
 import { api, ApiError, onActivity, onSessionLost, setCsrfToken } from './api.js';
 import { h, replace } from './dom.js';
 import { applyDocumentLanguage, language, setLanguage, t } from './i18n.js';
-import { renderApplication } from './pages/application.js';
-import { renderApps } from './pages/apps.js';
+import { renderApplication } from './pages/application/index.js';
+import { renderApps } from './pages/apps/index.js';
 import { activity, stopWatchingIdle, watchIdle } from './idle.js';
 import { renderMfa } from './pages/mfa.js';
 import { renderDashboard } from './pages/dashboard.js';
 import { renderAudit } from './pages/audit.js';
-import { renderOperators } from './pages/operators.js';
-import { renderQueue } from './pages/queue.js';
+import { renderOperators } from './pages/operators/index.js';
+import { renderQueue } from './pages/queue/index.js';
 import { renderSignIn } from './pages/signIn.js';
 import { toast } from './toast.js';
 

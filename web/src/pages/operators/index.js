@@ -1,8 +1,8 @@
-import { api } from '../api.js';
-import { formDialog } from '../dialog.js';
-import { field, formatTime, h, replace, select } from '../dom.js';
-import { t } from '../i18n.js';
-import { emptyRow, errorPanel, errorText, pageHeader, table } from '../ui.js';
+import { api } from '../../api.js';
+import { formDialog } from '../../dialog.js';
+import { field, formatTime, h, replace, select } from '../../dom.js';
+import { t } from '../../i18n.js';
+import { emptyRow, errorPanel, errorText, pageHeader, table } from '../../ui.js';
 
 /**
  * Operators and their roles: create one, change a role, set a password, disable or enable, see
@@ -12,7 +12,7 @@ import { emptyRow, errorPanel, errorText, pageHeader, table } from '../ui.js';
 
 /** @typedef {{ username: string, role: string, disabled: boolean, created_at: number, updated_at: number, second_factor: 'none' | 'pending' | 'active' }} Operator */
 
-/** @type {import('../context.js').Page} */
+/** @type {import('../../context.js').Page} */
 export function renderOperators(main, ctx) {
   ctx.setTitle(t('operators.title'));
   const notice = h('div', {});

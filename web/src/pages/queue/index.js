@@ -1,7 +1,7 @@
-import { api, query } from '../api.js';
-import { dayToSeconds, field, formatTime, h, replace, select } from '../dom.js';
-import { statusLabel, t } from '../i18n.js';
-import { emptyRow, errorPanel, mono, pageHeader, statusBadge, table } from '../ui.js';
+import { api, query } from '../../api.js';
+import { dayToSeconds, field, formatTime, h, replace, select } from '../../dom.js';
+import { statusLabel, t } from '../../i18n.js';
+import { emptyRow, errorPanel, mono, pageHeader, statusBadge, table } from '../../ui.js';
 
 /**
  * The queue: applications in a table, filtered by status, app and creation day, found by serial
@@ -15,7 +15,7 @@ const PAGE_SIZES = ['20', '50', '100'];
 
 /** @typedef {{ busi_water_no: string, app_id: string, status: string, cert_type: string, card_no_masked: string, created_at: number, updated_at: number, app_name?: string | null, name_masked?: string | null, claimed_by?: string | null }} Summary */
 
-/** @type {import('../context.js').Page} */
+/** @type {import('../../context.js').Page} */
 export function renderQueue(main, ctx) {
   ctx.setTitle(t('queue.title'));
   const params = new URLSearchParams(location.search);

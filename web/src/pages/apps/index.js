@@ -1,8 +1,8 @@
-import { api } from '../api.js';
-import { formDialog, secretDialog } from '../dialog.js';
-import { field, formatTime, h, replace } from '../dom.js';
-import { t } from '../i18n.js';
-import { emptyRow, errorPanel, errorText, mono, pageHeader, table } from '../ui.js';
+import { api } from '../../api.js';
+import { formDialog, secretDialog } from '../../dialog.js';
+import { field, formatTime, h, replace } from '../../dom.js';
+import { t } from '../../i18n.js';
+import { emptyRow, errorPanel, errorText, mono, pageHeader, table } from '../../ui.js';
 
 /**
  * Apps (the partners) with their webhook endpoints: create one (its secret is shown once), rotate
@@ -14,7 +14,7 @@ import { emptyRow, errorPanel, errorText, mono, pageHeader, table } from '../ui.
  * @typedef {{ id: string, app_id: string, url: string, status: string, events: string[] | null }} Endpoint
  */
 
-/** @type {import('../context.js').Page} */
+/** @type {import('../../context.js').Page} */
 export function renderApps(main, ctx) {
   ctx.setTitle(t('apps.title'));
   const notice = h('div', {});

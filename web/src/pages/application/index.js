@@ -1,22 +1,22 @@
-import { api, ApiError, query } from '../api.js';
-import { formDialog } from '../dialog.js';
-import { formatTime, h, replace } from '../dom.js';
-import { statusLabel, t } from '../i18n.js';
-import { errorPanel, errorText, loading, mono, statusBadge } from '../ui.js';
-import { eventList } from './applicationEvents.js';
-import { riskList, timeline } from './applicationHistory.js';
-import { fieldGroups, fieldLabel } from './applicationFields.js';
-import { documentGallery } from './applicationDocuments.js';
-import { screeningPanel } from './screening.js';
-import { askPurpose } from './revealPurpose.js';
-import { claimPanel } from './reviewClaim.js';
+import { api, ApiError, query } from '../../api.js';
+import { formDialog } from '../../dialog.js';
+import { formatTime, h, replace } from '../../dom.js';
+import { statusLabel, t } from '../../i18n.js';
+import { errorPanel, errorText, loading, mono, statusBadge } from '../../ui.js';
+import { eventList } from '../applicationEvents.js';
+import { riskList, timeline } from '../applicationHistory.js';
+import { fieldGroups, fieldLabel } from '../applicationFields.js';
+import { documentGallery } from '../applicationDocuments.js';
+import { screeningPanel } from '../screening.js';
+import { askPurpose } from '../revealPurpose.js';
+import { claimPanel } from '../reviewClaim.js';
 import {
   fieldLists,
   moveBody,
   reasonCodeList,
   reasonCodesField,
   requestedFieldsField,
-} from './applicationOutcome.js';
+} from '../applicationOutcome.js';
 
 /**
  * One application: its fields (masked, revealable by reviewers), images, risk flags, history,
@@ -25,20 +25,20 @@ import {
  */
 
 /**
- * @typedef {import('./applicationHistory.js').RiskFlag} RiskFlag
- * @typedef {import('./applicationHistory.js').Transition} Transition
+ * @typedef {import('../applicationHistory.js').RiskFlag} RiskFlag
+ * @typedef {import('../applicationHistory.js').Transition} Transition
  * @typedef {{
  *   busi_water_no: string, app_id: string, status: string, status_reason: string | null, reason_codes?: string[], requested_fields?: string[], cert_type: string,
  *   card_no_masked: string, version: number, created_at: number, updated_at: number,
  *   application: Record<string, unknown>, history: Transition[], risk_flags: RiskFlag[],
- *   documents?: Record<string, import('./applicationDocuments.js').DocumentOutcome>,
- *   screening_hits?: import('./screening.js').ScreeningHit[],
+ *   documents?: Record<string, import('../applicationDocuments.js').DocumentOutcome>,
+ *   screening_hits?: import('../screening.js').ScreeningHit[],
  * }} View
  */
 
 const REFRESH_MS = 5000;
 
-/** @type {import('../context.js').Page} */
+/** @type {import('../../context.js').Page} */
 export function renderApplication(main, ctx, [serial = '']) {
   ctx.setTitle(serial);
   /** @type {View | null} */
