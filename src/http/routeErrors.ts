@@ -7,7 +7,8 @@ import { documentedErrors, errorResponses } from './schemas.ts';
  * Each operation's documented errors, derived from what answers for it, so that the document
  * cannot drift from the code:
  *
- * - the route declares the errors its handler raises (`errorResponses([...])` in its schema);
+ * - the route declares the errors its handler raises (`errorResponses([...])` in its schema, or
+ *   `errors` of `adminRoute` for an admin route);
  * - the schemas of its body, query, path and headers add every rule the validator can report for
  *   them (a `maxLength` documents 42203, an enum 42206: `schemaRules`);
  * - a route with a body adds what the JSON body reader answers (400, 413, 415);

@@ -16,8 +16,9 @@ import { sessionRoutes } from './sessionRoutes.ts';
 export const ADMIN_PREFIX = '/admin/v1';
 
 /**
- * The admin API for operators, under `/admin/v1`, with its own authentication (`requireOperator`
- * on every route but the login). Same envelope and error handler as the partner API.
+ * The admin API for operators, under `/admin/v1`, with its own authentication (`requireOperator`,
+ * installed by `adminRoute` on every route but the login and the session probe). Same envelope and
+ * error handler as the partner API.
  */
 export function adminRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {

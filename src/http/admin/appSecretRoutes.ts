@@ -3,8 +3,9 @@ import { Type } from 'typebox';
 import { RotatedSecret, rotateSecret } from '../../partners/manageCredentials.ts';
 import type { ServiceContext } from '../../context.ts';
 import { success } from '../envelope.ts';
-import { changedBy, requireOperator } from './operatorAuth.ts';
-import { ADMIN_SECURITY, adminBodyErrors, ok } from './schemas.ts';
+import { adminRoute } from './adminRoute.ts';
+import { changedBy } from './operatorAuth.ts';
+import { ok } from './schemas.ts';
 import { AppIdParams } from './appSchemas.ts';
 
 /** An app's secret rotated from the console, as `cardapply apps rotate-secret` does it. */
@@ -28,19 +29,14 @@ export function appSecretRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
     app.post(
       '/apps/:app_id/rotate-secret',
-      {
-        onRequest: requireOperator(ctx, 'admin'),
-        config: { operation: 'admin.app.rotate_secret' },
-        schema: {
-          operationId: 'adminRotateAppSecret',
-          summary: 'Give an app a new secret (shown once); the previous ones work until the overlap ends',
-          tags: ['admin'],
-          security: ADMIN_SECURITY,
-          params: AppIdParams,
-          body: RotateBody,
-          response: { ...ok(RotatedSecret), ...adminBodyErrors('appNotFound', 'fieldFormat') },
-        },
-      },
+      adminRoute(ctx, {
+        caller: 'admin',
+        operation: 'admin.app.rotate_secret',
+        operationId: 'adminRotateAppSecret',
+        summary: 'Give an app a new secret (shown once); the previous ones work until the overlap ends',
+        errors: ['appNotFound', 'fieldFormat'],
+        schema: { params: AppIdParams, body: RotateBody, response: ok(RotatedSecret) },
+      }),
       async (request) => {
         const { app_id } = request.params;
         const { overlap_seconds } = request.body;

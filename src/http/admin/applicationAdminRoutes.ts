@@ -7,10 +7,12 @@ import { revealField, showApplication } from '../../applications/views/operatorV
 import { checkPurpose } from '../../applications/rules/revealPolicy.ts';
 import { transitionApplication } from '../../applications/commands/transitionApplication.ts';
 import type { ServiceContext } from '../../context.ts';
+import type { ErrorName } from '../../errors/catalogue.ts';
 import { ACTING_ROLE } from '../../access/roles.ts';
 import { success, type Success } from '../envelope.ts';
-import { adminSource, operatorActor, operatorOf, requireOperator } from './operatorAuth.ts';
-import { ADMIN_SECURITY, adminBodyErrors, adminErrors, numberOf, ok } from './schemas.ts';
+import { adminRoute } from './adminRoute.ts';
+import { adminSource, operatorActor, operatorOf } from './operatorAuth.ts';
+import { numberOf, ok } from './schemas.ts';
 import {
   ApplicationPage,
   OperatorApplicationView,
@@ -21,178 +23,166 @@ import {
 } from './applicationSchemas.ts';
 import { type MoveBody, transitionBody } from './moveSchemas.ts';
 
-/** What the lifecycle table asks of a move into `to`, whatever state it comes from. */
 /** Search, show, reveal, and one route per move of the lifecycle. */
 export function applicationAdminRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
-    app.get(
-      '/applications',
-      {
-        onRequest: requireOperator(ctx, 'viewer'),
-        config: { operation: 'admin.application.search' },
-        schema: {
-          operationId: 'adminSearchApplications',
-          summary: 'Search applications',
-          description:
-            'Filters by status, app, serial number, partner reference and creation time (Unix seconds, inclusive); ordered by creation (oldest first, or newest first with `order=desc`), with an opaque cursor that neither skips nor repeats while applications arrive.',
-          tags: ['admin'],
-          security: ADMIN_SECURITY,
-          querystring: SearchQuery,
-          response: { ...ok(ApplicationPage), ...adminErrors('fieldFormat', 'fieldNotAllowed') },
-        },
-      },
-      async (request) => {
-        const { query } = request;
-        const page = await searchApplications(ctx, {
-          status: query.status,
-          app_id: query.app_id,
-          busi_water_no: query.busi_water_no,
-          external_id: query.external_id,
-          created_from: numberOf(query.created_from),
-          created_to: numberOf(query.created_to),
-          cursor: query.cursor,
-          limit: numberOf(query.limit),
-          order: query.order ?? 'asc',
-          screening: query.screening,
-        });
-        // The queue's rows told apart: partner, masked applicant name, who holds it.
-        const details = await queueDetails(ctx, page.items);
-        return success(request, {
-          ...page,
-          items: page.items.map((item) => ({ ...item, ...details.get(item.busi_water_no) })),
-        });
-      },
-    );
+    registerReadRoutes(app, ctx);
+    registerMoveRoutes(app, ctx);
+  };
+}
 
-    app.get(
-      '/applications/:busi_water_no',
-      {
-        onRequest: requireOperator(ctx, 'viewer'),
-        config: { operation: 'admin.application.show' },
-        schema: {
-          operationId: 'adminShowApplication',
-          summary: 'Show one application, identity fields masked',
-          tags: ['admin'],
-          security: ADMIN_SECURITY,
-          params: SerialParams,
-          response: { ...ok(OperatorApplicationView), ...adminErrors('applicationNotFound') },
-        },
-      },
-      async (request) => {
-        return success(
-          request,
-          await showApplication(ctx, request.params.busi_water_no, operatorOf(request)),
-        );
-      },
-    );
+/** Search, show and reveal. */
+function registerReadRoutes(app: TypedApp, ctx: ServiceContext): void {
+  app.get(
+    '/applications',
+    adminRoute(ctx, {
+      caller: 'viewer',
+      operation: 'admin.application.search',
+      operationId: 'adminSearchApplications',
+      summary: 'Search applications',
+      description:
+        'Filters by status, app, serial number, partner reference and creation time (Unix seconds, inclusive); ordered by creation (oldest first, or newest first with `order=desc`), with an opaque cursor that neither skips nor repeats while applications arrive.',
+      errors: ['fieldFormat', 'fieldNotAllowed'],
+      schema: { querystring: SearchQuery, response: ok(ApplicationPage) },
+    }),
+    async (request) => {
+      const { query } = request;
+      const page = await searchApplications(ctx, {
+        status: query.status,
+        app_id: query.app_id,
+        busi_water_no: query.busi_water_no,
+        external_id: query.external_id,
+        created_from: numberOf(query.created_from),
+        created_to: numberOf(query.created_to),
+        cursor: query.cursor,
+        limit: numberOf(query.limit),
+        order: query.order ?? 'asc',
+        screening: query.screening,
+      });
+      // The queue's rows told apart: partner, masked applicant name, who holds it.
+      const details = await queueDetails(ctx, page.items);
+      return success(request, {
+        ...page,
+        items: page.items.map((item) => ({ ...item, ...details.get(item.busi_water_no) })),
+      });
+    },
+  );
 
-    app.post(
-      '/applications/:busi_water_no/reveal',
-      {
-        onRequest: requireOperator(ctx, ACTING_ROLE),
-        config: { operation: 'admin.application.reveal' },
+  app.get(
+    '/applications/:busi_water_no',
+    adminRoute(ctx, {
+      caller: 'viewer',
+      operation: 'admin.application.show',
+      operationId: 'adminShowApplication',
+      summary: 'Show one application, identity fields masked',
+      errors: ['applicationNotFound'],
+      schema: { params: SerialParams, response: ok(OperatorApplicationView) },
+    }),
+    async (request) => {
+      return success(request, await showApplication(ctx, request.params.busi_water_no, operatorOf(request)));
+    },
+  );
+
+  app.post(
+    '/applications/:busi_water_no/reveal',
+    adminRoute(ctx, {
+      caller: ACTING_ROLE,
+      operation: 'admin.application.reveal',
+      operationId: 'adminRevealField',
+      summary: 'Reveal one masked field, for a stated purpose',
+      description:
+        'Reviewer or admin. Written to the audit trail: who, when, which field, which application, and the purpose. At most `OPERATOR_REVEALS_PER_HOUR` reveals an hour per operator (429 after).',
+      errors: ['applicationNotFound', 'fieldNotAllowed', 'fieldTooLong', 'revealsLimited'],
+      schema: { params: SerialParams, body: RevealBody, response: ok(RevealResponse) },
+    }),
+    async (request) => {
+      const { busi_water_no } = request.params;
+      const { body } = request;
+      const operator = operatorOf(request);
+      return success(
+        request,
+        await revealField(ctx, {
+          busiWaterNo: busi_water_no,
+          field: body.field,
+          purpose: checkPurpose(body.purpose, body.purpose_text),
+          operator: { username: operator.username, role: operator.role },
+          source: adminSource(request),
+        }),
+      );
+    },
+  );
+}
+
+/** What a move can be refused for, besides its body's own rules. */
+const MOVE_ERRORS: ErrorName[] = [
+  'applicationNotFound',
+  'transitionNotAllowed',
+  'concurrentChange',
+  'screeningHitUnresolved',
+  'fieldEmpty',
+  'fieldTooLong',
+  'textCarriesNumber',
+  'codeUnknown',
+  'fieldTooManyItems',
+  'fieldDuplicateItems',
+  'fieldNotAllowed',
+  'urlNotHttps',
+  'urlCredentials',
+  'urlPrivateHost',
+];
+
+/** One route per move of the lifecycle. */
+function registerMoveRoutes(app: TypedApp, ctx: ServiceContext): void {
+  for (const [action, to] of Object.entries(OPERATOR_ACTIONS)) {
+    const { reasonRequired, detailsRequired, codesRequired, fieldsRequired, detailsOptional } =
+      requirementsOf(to);
+    // Which body fields a move requires depends on the move, so its types are given here: the
+    // handler reads every field as optional.
+    app.post<{
+      Params: Static<typeof SerialParams>;
+      Body: MoveBody;
+      Reply: Success<Static<typeof OperatorApplicationView>>;
+    }>(
+      `/applications/:busi_water_no/${action}`,
+      adminRoute(ctx, {
+        caller: ACTING_ROLE,
+        operation: `admin.application.${action}`,
+        operationId: `adminApplication${action[0]!.toUpperCase()}${action.slice(1)}`,
+        summary: `Move an application to ${to}`,
+        description: `Reviewer or admin. Allowed only from the states the lifecycle allows (otherwise 409 naming both states). Recorded in the history, the events and the audit trail.`,
+        errors: MOVE_ERRORS,
         schema: {
-          operationId: 'adminRevealField',
-          summary: 'Reveal one masked field, for a stated purpose',
-          description:
-            'Reviewer or admin. Written to the audit trail: who, when, which field, which application, and the purpose. At most `OPERATOR_REVEALS_PER_HOUR` reveals an hour per operator (429 after).',
-          tags: ['admin'],
-          security: ADMIN_SECURITY,
           params: SerialParams,
-          body: RevealBody,
-          response: {
-            ...ok(RevealResponse),
-            ...adminBodyErrors('applicationNotFound', 'fieldNotAllowed', 'fieldTooLong', 'revealsLimited'),
-          },
+          body: transitionBody(
+            reasonRequired,
+            detailsRequired,
+            codesRequired,
+            fieldsRequired,
+            detailsOptional,
+          ),
+          response: ok(OperatorApplicationView),
         },
-      },
+      }),
       async (request) => {
         const { busi_water_no } = request.params;
         const { body } = request;
-        const operator = operatorOf(request);
-        return success(
-          request,
-          await revealField(ctx, {
-            busiWaterNo: busi_water_no,
-            field: body.field,
-            purpose: checkPurpose(body.purpose, body.purpose_text),
-            operator: { username: operator.username, role: operator.role },
-            source: adminSource(request),
-          }),
-        );
+        await transitionApplication(ctx, {
+          busiWaterNo: busi_water_no,
+          to,
+          actor: operatorActor(request),
+          reason: body.reason,
+          reasonCodes: body.reason_codes,
+          requestedFields: body.requested_fields,
+          details: {
+            carrier: body.carrier,
+            tracking_no: body.tracking_no,
+            tracking_url: body.tracking_url,
+          },
+          expectedVersion: body.version,
+          source: adminSource(request),
+        });
+        return success(request, await showApplication(ctx, busi_water_no, operatorOf(request)));
       },
     );
-
-    for (const [action, to] of Object.entries(OPERATOR_ACTIONS)) {
-      const { reasonRequired, detailsRequired, codesRequired, fieldsRequired, detailsOptional } =
-        requirementsOf(to);
-      // Which body fields a move requires depends on the move, so its types are given here: the
-      // handler reads every field as optional.
-      app.post<{
-        Params: Static<typeof SerialParams>;
-        Body: MoveBody;
-        Reply: Success<Static<typeof OperatorApplicationView>>;
-      }>(
-        `/applications/:busi_water_no/${action}`,
-        {
-          onRequest: requireOperator(ctx, ACTING_ROLE),
-          config: { operation: `admin.application.${action}` },
-          schema: {
-            operationId: `adminApplication${action[0]!.toUpperCase()}${action.slice(1)}`,
-            summary: `Move an application to ${to}`,
-            description: `Reviewer or admin. Allowed only from the states the lifecycle allows (otherwise 409 naming both states). Recorded in the history, the events and the audit trail.`,
-            tags: ['admin'],
-            security: ADMIN_SECURITY,
-            params: SerialParams,
-            body: transitionBody(
-              reasonRequired,
-              detailsRequired,
-              codesRequired,
-              fieldsRequired,
-              detailsOptional,
-            ),
-            response: {
-              ...ok(OperatorApplicationView),
-              ...adminBodyErrors(
-                'applicationNotFound',
-                'transitionNotAllowed',
-                'concurrentChange',
-                'screeningHitUnresolved',
-                'fieldEmpty',
-                'fieldTooLong',
-                'textCarriesNumber',
-                'codeUnknown',
-                'fieldTooManyItems',
-                'fieldDuplicateItems',
-                'fieldNotAllowed',
-                'urlNotHttps',
-                'urlCredentials',
-                'urlPrivateHost',
-              ),
-            },
-          },
-        },
-        async (request) => {
-          const { busi_water_no } = request.params;
-          const { body } = request;
-          await transitionApplication(ctx, {
-            busiWaterNo: busi_water_no,
-            to,
-            actor: operatorActor(request),
-            reason: body.reason,
-            reasonCodes: body.reason_codes,
-            requestedFields: body.requested_fields,
-            details: {
-              carrier: body.carrier,
-              tracking_no: body.tracking_no,
-              tracking_url: body.tracking_url,
-            },
-            expectedVersion: body.version,
-            source: adminSource(request),
-          });
-          return success(request, await showApplication(ctx, busi_water_no, operatorOf(request)));
-        },
-      );
-    }
-  };
+  }
 }

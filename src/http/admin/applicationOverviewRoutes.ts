@@ -6,8 +6,9 @@ import type { ServiceContext } from '../../context.ts';
 import { ApplicationEvent, listApplicationEvents } from '../../webhooks/applicationEvents.ts';
 import { hasRole } from '../../access/roles.ts';
 import { success } from '../envelope.ts';
-import { operatorOf, requireOperator } from './operatorAuth.ts';
-import { ADMIN_SECURITY, adminErrors, numberOf, ok } from './schemas.ts';
+import { adminRoute } from './adminRoute.ts';
+import { operatorOf } from './operatorAuth.ts';
+import { numberOf, ok } from './schemas.ts';
 import { SerialParams } from './applicationSchemas.ts';
 
 /**
@@ -27,26 +28,18 @@ const CountsQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const route = (operationId: string, summary: string) => ({
-  operationId,
-  summary,
-  tags: ['admin'],
-  security: ADMIN_SECURITY,
-});
-
 export function applicationOverviewRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
     app.get(
       '/applications/counts',
-      {
-        onRequest: requireOperator(ctx, 'viewer'),
-        config: { operation: 'admin.application.counts' },
-        schema: {
-          ...route('adminCountApplications', 'How many applications are in each status'),
-          querystring: CountsQuery,
-          response: { ...ok(StatusCounts), ...adminErrors('fieldFormat') },
-        },
-      },
+      adminRoute(ctx, {
+        caller: 'viewer',
+        operation: 'admin.application.counts',
+        operationId: 'adminCountApplications',
+        summary: 'How many applications are in each status',
+        errors: ['fieldFormat'],
+        schema: { querystring: CountsQuery, response: ok(StatusCounts) },
+      }),
       async (request) => {
         const { query } = request;
         return success(
@@ -62,15 +55,14 @@ export function applicationOverviewRoutes(ctx: ServiceContext) {
 
     app.get(
       '/applications/:busi_water_no/events',
-      {
-        onRequest: requireOperator(ctx, 'viewer'),
-        config: { operation: 'admin.application.events' },
-        schema: {
-          ...route('adminListApplicationEvents', 'The events of an application, with their deliveries'),
-          params: SerialParams,
-          response: { ...ok(Type.Array(ApplicationEvent)), ...adminErrors('applicationNotFound') },
-        },
-      },
+      adminRoute(ctx, {
+        caller: 'viewer',
+        operation: 'admin.application.events',
+        operationId: 'adminListApplicationEvents',
+        summary: 'The events of an application, with their deliveries',
+        errors: ['applicationNotFound'],
+        schema: { params: SerialParams, response: ok(Type.Array(ApplicationEvent)) },
+      }),
       async (request) => {
         const { busi_water_no } = request.params;
         const withDeliveries = hasRole(operatorOf(request).role, 'reviewer');

@@ -11,8 +11,10 @@ import {
 import { checkPurpose, PURPOSE_TEXT_MAX, REVEAL_PURPOSES } from '../../applications/rules/revealPolicy.ts';
 import { ACTING_ROLE } from '../../access/roles.ts';
 import { success } from '../envelope.ts';
-import { changedBy, operatorOf, requireOperator } from './operatorAuth.ts';
-import { ADMIN_SECURITY, adminBodyErrors, adminErrors, EmptyBody, ok } from './schemas.ts';
+import type { ErrorName } from '../../errors/catalogue.ts';
+import { adminRoute } from './adminRoute.ts';
+import { changedBy, operatorOf } from './operatorAuth.ts';
+import { EmptyBody, ok } from './schemas.ts';
 import { SerialParams } from './applicationSchemas.ts';
 
 /** Review claims: claim, release, reassign (admin), open for review (the holder), and who holds what. */
@@ -35,24 +37,15 @@ const PurposeBody = Type.Object(
   { additionalProperties: false },
 );
 
-const route = (operationId: string, summary: string, description?: string) => ({
-  operationId,
-  summary,
-  ...(description === undefined ? {} : { description }),
-  tags: ['admin'],
-  security: ADMIN_SECURITY,
-});
-
-const CLAIM_ERRORS = [
+const CLAIM_ERRORS: ErrorName[] = [
   'applicationNotFound',
   'claimNotPossible',
   'applicationClaimed',
   'claimNotHeld',
-] as const;
+];
 
 export function claimRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
-    const reviewer = requireOperator(ctx, ACTING_ROLE);
     const identity = (request: Parameters<typeof operatorOf>[0]) => {
       const operator = operatorOf(request);
       return { username: operator.username, role: operator.role };
@@ -60,33 +53,28 @@ export function claimRoutes(ctx: ServiceContext) {
 
     app.get(
       '/claims',
-      {
-        onRequest: requireOperator(ctx, 'viewer'),
-        config: { operation: 'admin.claim.list' },
-        schema: {
-          ...route('adminListClaims', 'Live review claims: who holds which application'),
-          response: { ...ok(Type.Array(ClaimView)), ...adminErrors() },
-        },
-      },
+      adminRoute(ctx, {
+        caller: 'viewer',
+        operation: 'admin.claim.list',
+        operationId: 'adminListClaims',
+        summary: 'Live review claims: who holds which application',
+        schema: { response: ok(Type.Array(ClaimView)) },
+      }),
       async (request) => success(request, await listClaims(ctx)),
     );
 
     app.post(
       '/applications/:busi_water_no/claim',
-      {
-        onRequest: reviewer,
-        config: { operation: 'admin.application.claim' },
-        schema: {
-          ...route(
-            'adminClaimApplication',
-            'Claim an application in review (or renew the claim)',
-            'Refused (409) while another reviewer holds it. The claim lapses after `REVIEW_CLAIM_SECONDS`.',
-          ),
-          params: SerialParams,
-          body: EmptyBody,
-          response: { ...ok(ClaimView), ...adminBodyErrors(...CLAIM_ERRORS) },
-        },
-      },
+      adminRoute(ctx, {
+        caller: ACTING_ROLE,
+        operation: 'admin.application.claim',
+        operationId: 'adminClaimApplication',
+        summary: 'Claim an application in review (or renew the claim)',
+        description:
+          'Refused (409) while another reviewer holds it. The claim lapses after `REVIEW_CLAIM_SECONDS`.',
+        errors: CLAIM_ERRORS,
+        schema: { params: SerialParams, body: EmptyBody, response: ok(ClaimView) },
+      }),
       async (request) =>
         success(
           request,
@@ -96,19 +84,18 @@ export function claimRoutes(ctx: ServiceContext) {
 
     app.post(
       '/applications/:busi_water_no/release',
-      {
-        onRequest: reviewer,
-        config: { operation: 'admin.application.release' },
+      adminRoute(ctx, {
+        caller: ACTING_ROLE,
+        operation: 'admin.application.release',
+        operationId: 'adminReleaseClaim',
+        summary: 'End a claim (its holder, or an admin)',
+        errors: CLAIM_ERRORS,
         schema: {
-          ...route('adminReleaseClaim', 'End a claim (its holder, or an admin)'),
           params: SerialParams,
           body: EmptyBody,
-          response: {
-            ...ok(Type.Object({ released: Type.Literal(true) })),
-            ...adminBodyErrors(...CLAIM_ERRORS),
-          },
+          response: ok(Type.Object({ released: Type.Literal(true) })),
         },
-      },
+      }),
       async (request) =>
         success(
           request,
@@ -118,19 +105,21 @@ export function claimRoutes(ctx: ServiceContext) {
 
     app.post(
       '/applications/:busi_water_no/reassign',
-      {
-        onRequest: requireOperator(ctx, 'admin'),
-        config: { operation: 'admin.application.reassign' },
+      adminRoute(ctx, {
+        caller: 'admin',
+        operation: 'admin.application.reassign',
+        operationId: 'adminReassignClaim',
+        summary: 'Hand an application in review to another reviewer',
+        errors: [...CLAIM_ERRORS, 'operatorNotFound'],
         schema: {
-          ...route('adminReassignClaim', 'Hand an application in review to another reviewer'),
           params: SerialParams,
           body: Type.Object(
             { username: Type.String({ minLength: 1, maxLength: 64 }) },
             { additionalProperties: false },
           ),
-          response: { ...ok(ClaimView), ...adminBodyErrors(...CLAIM_ERRORS, 'operatorNotFound') },
+          response: ok(ClaimView),
         },
-      },
+      }),
       async (request) => {
         const { username } = request.body;
         return success(
@@ -142,31 +131,28 @@ export function claimRoutes(ctx: ServiceContext) {
 
     app.post(
       '/applications/:busi_water_no/open-for-review',
-      {
-        onRequest: reviewer,
-        config: { operation: 'admin.application.open_for_review' },
+      adminRoute(ctx, {
+        caller: ACTING_ROLE,
+        operation: 'admin.application.open_for_review',
+        operationId: 'adminOpenForReview',
+        summary: "Open a claimed application's identity fields and images for review",
+        description:
+          'The holder of the claim only. One audit row with the purpose and the fields shown; counts as one reveal towards `OPERATOR_REVEALS_PER_HOUR`. The card number is not included (reveal it on its own).',
+        errors: [...CLAIM_ERRORS, 'fieldNotAllowed', 'fieldTooLong', 'revealsLimited'],
         schema: {
-          ...route(
-            'adminOpenForReview',
-            "Open a claimed application's identity fields and images for review",
-            'The holder of the claim only. One audit row with the purpose and the fields shown; counts as one reveal towards `OPERATOR_REVEALS_PER_HOUR`. The card number is not included (reveal it on its own).',
-          ),
           params: SerialParams,
           body: PurposeBody,
-          response: {
-            ...ok(
-              Type.Object({
-                busi_water_no: Type.String(),
-                fields: Type.Record(Type.String(), Type.Unknown(), {
-                  description: 'The identity fields and image URLs, in the clear.',
-                }),
-                claim_expires_at: Type.Integer(),
+          response: ok(
+            Type.Object({
+              busi_water_no: Type.String(),
+              fields: Type.Record(Type.String(), Type.Unknown(), {
+                description: 'The identity fields and image URLs, in the clear.',
               }),
-            ),
-            ...adminBodyErrors(...CLAIM_ERRORS, 'fieldNotAllowed', 'fieldTooLong', 'revealsLimited'),
-          },
+              claim_expires_at: Type.Integer(),
+            }),
+          ),
         },
-      },
+      }),
       async (request) => {
         const { body } = request;
         return success(

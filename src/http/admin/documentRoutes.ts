@@ -4,8 +4,8 @@ import type { ServiceContext } from '../../context.ts';
 import { openDocument } from '../../documents/serveDocument.ts';
 import { DOCUMENT_FIELDS, DOCUMENT_TYPES } from '../../events/documentOutcomes.ts';
 import { ACTING_ROLE } from '../../access/roles.ts';
-import { operatorOf, requireOperator } from './operatorAuth.ts';
-import { ADMIN_SECURITY, adminErrors } from './schemas.ts';
+import { adminRoute } from './adminRoute.ts';
+import { operatorOf } from './operatorAuth.ts';
 import type { TypedApp } from '../typedApp.ts';
 
 const DocumentParams = Type.Object(
@@ -25,16 +25,15 @@ export function documentRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
     app.get(
       '/applications/:busi_water_no/documents/:field',
-      {
-        onRequest: requireOperator(ctx, ACTING_ROLE),
-        config: { operation: 'admin.application.document' },
+      adminRoute(ctx, {
+        caller: ACTING_ROLE,
+        operation: 'admin.application.document',
+        operationId: 'adminShowDocument',
+        summary: "An image field's kept document",
+        errors: ['applicationNotFound', 'documentNotKept', 'documentNotOpened'],
+        description:
+          "Reviewer or admin, after opening the application for review (or revealing the field) in the same session: that audit row covers the viewing. The bytes as the partner served them, in their type (JPEG, PNG, WebP, HEIC/HEIF or PDF), `Content-Disposition` inline (a PDF as an attachment), `Cache-Control: no-store`. While an amend's newer document for the field is pending or failed, the copy kept of the one before it is served, as evidence: `X-Document-Copy` says `current` or `previous` (the application view shows the latter as the field's `previous`).",
         schema: {
-          operationId: 'adminShowDocument',
-          summary: "An image field's kept document",
-          description:
-            "Reviewer or admin, after opening the application for review (or revealing the field) in the same session: that audit row covers the viewing. The bytes as the partner served them, in their type (JPEG, PNG, WebP, HEIC/HEIF or PDF), `Content-Disposition` inline (a PDF as an attachment), `Cache-Control: no-store`. While an amend's newer document for the field is pending or failed, the copy kept of the one before it is served, as evidence: `X-Document-Copy` says `current` or `previous` (the application view shows the latter as the field's `previous`).",
-          tags: ['admin'],
-          security: ADMIN_SECURITY,
           params: DocumentParams,
           response: {
             200: {
@@ -47,10 +46,9 @@ export function documentRoutes(ctx: ServiceContext) {
                 ]),
               ),
             },
-            ...adminErrors('applicationNotFound', 'documentNotKept', 'documentNotOpened'),
           },
         },
-      },
+      }),
       async (request, reply) => {
         const { busi_water_no, field } = request.params;
         const document = await openDocument(ctx, {

@@ -31,13 +31,13 @@ declare module 'fastify' {
  */
 export const SESSION_COOKIE = 'cardapply_session';
 
-/** What `requireOperator` answers when it refuses a request. */
+/** What `requireOperator` answers when it refuses a request, in the order the documents list them. */
 const OPERATOR_AUTH_ERRORS: ErrorName[] = [
   'operatorAuthRequired',
   'operatorSessionInvalid',
   'csrfTokenInvalid',
-  'mfaEnrolmentRequired',
   'forbidden',
+  'mfaEnrolmentRequired',
 ];
 export const CSRF_HEADER = 'x-csrf-token';
 /** Sent by the console's own refreshes: they do not count as use of the session (idle end). */

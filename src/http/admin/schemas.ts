@@ -1,35 +1,13 @@
 import { Type, type TSchema } from 'typebox';
-import type { ErrorName } from '../../errors/catalogue.ts';
-import { BODY_ERRORS } from '../routeErrors.ts';
-import { errorResponses, SuccessEnvelope } from '../schemas.ts';
+import { SuccessEnvelope } from '../schemas.ts';
 
 /**
- * What the admin API's schemas share: the errors of every route, the envelope, the security and
- * small helpers. The shapes of each area are beside it: applicationSchemas.ts, moveSchemas.ts,
+ * What the admin API's schemas share: the envelope and small helpers (what its routes share is in
+ * adminRoute.ts). The shapes of each area are beside it: applicationSchemas.ts, moveSchemas.ts,
  * sessionSchemas.ts, operatorSchemas.ts, appSchemas.ts, auditSchemas.ts.
  */
 
-/** Errors every admin route behind `requireOperator` can answer with. */
-export const ADMIN_ERRORS: ErrorName[] = [
-  'operatorAuthRequired',
-  'operatorSessionInvalid',
-  'csrfTokenInvalid',
-  'forbidden',
-  'mfaEnrolmentRequired',
-  'fieldRequired',
-  'fieldType',
-  'fieldUnknown',
-  'internal',
-  'storeUnavailable',
-];
-
-export const adminErrors = (...extra: ErrorName[]) => errorResponses([...ADMIN_ERRORS, ...extra]);
-export const adminBodyErrors = (...extra: ErrorName[]) =>
-  errorResponses([...ADMIN_ERRORS, ...BODY_ERRORS, ...extra]);
-
 export const ok = <T extends TSchema>(data: T) => ({ 200: SuccessEnvelope(data) });
-
-export const ADMIN_SECURITY: { [name: string]: string[] }[] = [{ operatorToken: [] }, { operatorCookie: [] }];
 
 /** A schema that may also be null. */
 export const nullable = <T extends TSchema>(schema: T, description?: string) =>

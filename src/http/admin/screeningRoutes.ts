@@ -11,8 +11,10 @@ import { TransitionResult } from '../../applications/commands/transitionApplicat
 import { screeningStatus } from '../../screening/screeningStatus.ts';
 import { success } from '../envelope.ts';
 import type { TypedApp } from '../typedApp.ts';
-import { adminSource, operatorActor, operatorOf, requireOperator } from './operatorAuth.ts';
-import { ADMIN_SECURITY, adminBodyErrors, adminErrors, ok } from './schemas.ts';
+import { BODY_ERRORS } from '../routeErrors.ts';
+import { adminRoute } from './adminRoute.ts';
+import { adminSource, operatorActor, operatorOf } from './operatorAuth.ts';
+import { ok } from './schemas.ts';
 import { actorName } from '../../audit/actor.ts';
 
 /** The largest list file accepted (OFAC's SDN.XML is about 20 MB). */
@@ -111,156 +113,141 @@ async function* limited(stream: Readable, limit: number): AsyncGenerator<Uint8Ar
 /** List imports and status (admins), and a reviewer's actions on a hit. */
 export function screeningRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
-    // A list file is streamed to the importer as it arrives: bounded memory for a 20 MB file.
-    app.addContentTypeParser(['application/xml', 'text/xml'], (_request, payload, done) =>
-      done(null, payload),
-    );
+    registerListRoutes(app, ctx);
+    registerHitRoutes(app, ctx);
+  };
+}
 
-    app.post(
-      '/screening/lists/:list',
-      {
-        onRequest: requireOperator(ctx, 'admin'),
-        config: { operation: 'admin.screening.import' },
-        schema: {
-          operationId: 'adminScreeningImport',
-          summary: 'Import a sanctions list file as a new version of its list',
-          description:
-            'Admin. The body is the file as published (`Content-Type: application/xml`): the UN Consolidated List (`un`) or OFAC SDN.XML (`ofac-sdn`). The new version is in force at once and every application not yet erased is screened again (a background job). Audited.',
-          tags: ['admin'],
-          security: ADMIN_SECURITY,
-          params: Type.Object(
-            { list: Type.String({ enum: [...LIST_NAMES] }) },
-            { additionalProperties: false },
-          ),
-          response: {
-            ...ok(ListVersion),
-            ...adminBodyErrors('screeningListInvalid', 'bodyTooLarge', 'xmlContentTypeRequired'),
-          },
-        },
-      },
-      async (request) => {
-        const { list } = request.params;
-        // The schema's enum has let only a list's name through.
-        if (!isListName(list)) throw new ServiceError('screeningListInvalid');
-        // Only the XML parser above hands the body over as a stream; JSON or no body is not a list file.
-        if (!(request.body instanceof Readable)) throw new ServiceError('xmlContentTypeRequired');
-        const version = await importList(ctx, {
-          list,
-          source: limited(request.body, LIST_FILE_LIMIT),
-          actor: actorName(operatorActor(request)),
-          origin: adminSource(request),
-        });
-        return success(request, { ...version, imported_at: Math.floor(version.imported_at / 1000) });
-      },
-    );
+/** The lists: import, status, and the issuer's alert feed. */
+function registerListRoutes(app: TypedApp, ctx: ServiceContext): void {
+  // A list file is streamed to the importer as it arrives: bounded memory for a 20 MB file.
+  app.addContentTypeParser(['application/xml', 'text/xml'], (_request, payload, done) => done(null, payload));
 
-    app.get(
-      '/screening/status',
-      {
-        onRequest: requireOperator(ctx, 'viewer'),
-        config: { operation: 'admin.screening.status' },
-        schema: {
-          operationId: 'adminScreeningStatus',
-          summary: 'The lists in force, recent imports, open hits and re-screens',
-          tags: ['admin'],
-          security: ADMIN_SECURITY,
-          response: { ...ok(ScreeningStatus), ...adminErrors() },
-        },
-      },
-      async (request) => success(request, await screeningStatus(ctx)),
-    );
-
-    app.get(
-      '/screening/alerts',
-      {
-        onRequest: requireOperator(ctx, 'viewer'),
-        config: { operation: 'admin.screening.alerts' },
-        schema: {
-          operationId: 'adminScreeningAlerts',
-          summary: "The issuer's screening alerts: hits on applications already delivered, oldest first",
-          description:
-            "For the issuer's own systems (never a partner's): each hit found on an application whose card was already delivered, in the order found, with its state now. Poll with the last `next_cursor`. The same alerts are pushed to `ISSUER_WEBHOOK_URL` when it is set (docs/SCREENING.md). No applicant's data.",
-          tags: ['admin'],
-          security: ADMIN_SECURITY,
-          querystring: AlertFeedQuery,
-          response: { ...ok(AlertFeed), ...adminErrors('fieldFormat') },
-        },
-      },
-      async (request) => {
-        const { query } = request;
-        const limit = Math.min(100, Math.max(1, query.limit === undefined ? 50 : Number(query.limit)));
-        return success(request, await issuerAlertFeed(ctx.store.db, { cursor: query.cursor, limit }));
-      },
-    );
-
-    /** The three moves on a hit share their path, guard, errors and the operator's part. */
-    const hitRoute = <Body extends TObject, Result extends TObject>(
-      action: 'clear' | 'confirm' | 'reject',
-      summary: string,
-      body: Body,
-      result: Result,
-    ) => ({
-      onRequest: requireOperator(ctx, ACTING_ROLE),
-      config: { operation: `admin.screening.${action}` },
+  app.post(
+    '/screening/lists/:list',
+    adminRoute(ctx, {
+      caller: 'admin',
+      operation: 'admin.screening.import',
+      operationId: 'adminScreeningImport',
+      summary: 'Import a sanctions list file as a new version of its list',
+      description:
+        'Admin. The body is the file as published (`Content-Type: application/xml`): the UN Consolidated List (`un`) or OFAC SDN.XML (`ofac-sdn`). The new version is in force at once and every application not yet erased is screened again (a background job). Audited.',
+      // No body schema (the file is streamed), so the body reader's errors are not derived.
+      errors: [...BODY_ERRORS, 'screeningListInvalid', 'bodyTooLarge', 'xmlContentTypeRequired'],
       schema: {
-        operationId: `adminScreening${action[0]!.toUpperCase()}${action.slice(1)}`,
-        summary,
-        tags: ['admin'],
-        security: ADMIN_SECURITY,
-        params: HitParams,
-        body,
-        response: {
-          ...ok(result),
-          ...adminBodyErrors(
-            'screeningHitNotFound',
-            'screeningHitState',
-            'screeningSameOperator',
-            'concurrentChange',
-            'transitionNotAllowed',
-          ),
-        },
-      },
-    });
-    const hitPath = (action: string) => `/applications/:busi_water_no/screening/:hit_id/${action}`;
-    const acting = (request: Parameters<typeof operatorOf>[0] & { params: Static<typeof HitParams> }) => {
-      const operator = operatorOf(request);
-      return {
-        busiWaterNo: request.params.busi_water_no,
-        hitId: request.params.hit_id,
-        operator: { username: operator.username, role: operator.role },
-        source: adminSource(request),
-      };
-    };
-    const NoBody = Type.Object({}, { additionalProperties: false });
-
-    app.post(
-      hitPath('clear'),
-      hitRoute(
-        'clear',
-        'Clear a hit as a false positive, with a note (a second operator confirms)',
-        Type.Object(
-          { note: Type.String({ minLength: 1, maxLength: 1000 }) },
+        params: Type.Object(
+          { list: Type.String({ enum: [...LIST_NAMES] }) },
           { additionalProperties: false },
         ),
-        HitResult,
-      ),
-      async (request) =>
-        success(request, await clearHit(ctx, { ...acting(request), note: request.body.note })),
-    );
-    app.post(
-      hitPath('confirm'),
-      hitRoute('confirm', "Confirm another operator's clearing of a hit (four eyes)", NoBody, HitResult),
-      async (request) => success(request, await confirmClear(ctx, acting(request))),
-    );
-    app.post(
-      hitPath('reject'),
-      hitRoute(
-        'reject',
-        'Confirm a hit and reject the application with `sanctions_hit`',
-        NoBody,
-        TransitionResult,
-      ),
-      async (request) => success(request, await rejectOnHit(ctx, acting(request))),
-    );
+        response: ok(ListVersion),
+      },
+    }),
+    async (request) => {
+      const { list } = request.params;
+      // The schema's enum has let only a list's name through.
+      if (!isListName(list)) throw new ServiceError('screeningListInvalid');
+      // Only the XML parser above hands the body over as a stream; JSON or no body is not a list file.
+      if (!(request.body instanceof Readable)) throw new ServiceError('xmlContentTypeRequired');
+      const version = await importList(ctx, {
+        list,
+        source: limited(request.body, LIST_FILE_LIMIT),
+        actor: actorName(operatorActor(request)),
+        origin: adminSource(request),
+      });
+      return success(request, { ...version, imported_at: Math.floor(version.imported_at / 1000) });
+    },
+  );
+
+  app.get(
+    '/screening/status',
+    adminRoute(ctx, {
+      caller: 'viewer',
+      operation: 'admin.screening.status',
+      operationId: 'adminScreeningStatus',
+      summary: 'The lists in force, recent imports, open hits and re-screens',
+      schema: { response: ok(ScreeningStatus) },
+    }),
+    async (request) => success(request, await screeningStatus(ctx)),
+  );
+
+  app.get(
+    '/screening/alerts',
+    adminRoute(ctx, {
+      caller: 'viewer',
+      operation: 'admin.screening.alerts',
+      operationId: 'adminScreeningAlerts',
+      summary: "The issuer's screening alerts: hits on applications already delivered, oldest first",
+      description:
+        "For the issuer's own systems (never a partner's): each hit found on an application whose card was already delivered, in the order found, with its state now. Poll with the last `next_cursor`. The same alerts are pushed to `ISSUER_WEBHOOK_URL` when it is set (docs/SCREENING.md). No applicant's data.",
+      errors: ['fieldFormat'],
+      schema: { querystring: AlertFeedQuery, response: ok(AlertFeed) },
+    }),
+    async (request) => {
+      const { query } = request;
+      const limit = Math.min(100, Math.max(1, query.limit === undefined ? 50 : Number(query.limit)));
+      return success(request, await issuerAlertFeed(ctx.store.db, { cursor: query.cursor, limit }));
+    },
+  );
+}
+
+/** A reviewer's three moves on a hit. */
+function registerHitRoutes(app: TypedApp, ctx: ServiceContext): void {
+  /** The three moves on a hit share their path, guard, errors and the operator's part. */
+  const hitRoute = <Body extends TObject, Result extends TObject>(
+    action: 'clear' | 'confirm' | 'reject',
+    summary: string,
+    body: Body,
+    result: Result,
+  ) =>
+    adminRoute(ctx, {
+      caller: ACTING_ROLE,
+      operation: `admin.screening.${action}`,
+      operationId: `adminScreening${action[0]!.toUpperCase()}${action.slice(1)}`,
+      summary,
+      errors: [
+        'screeningHitNotFound',
+        'screeningHitState',
+        'screeningSameOperator',
+        'concurrentChange',
+        'transitionNotAllowed',
+      ],
+      schema: { params: HitParams, body, response: ok(result) },
+    });
+  const hitPath = (action: string) => `/applications/:busi_water_no/screening/:hit_id/${action}`;
+  const acting = (request: Parameters<typeof operatorOf>[0] & { params: Static<typeof HitParams> }) => {
+    const operator = operatorOf(request);
+    return {
+      busiWaterNo: request.params.busi_water_no,
+      hitId: request.params.hit_id,
+      operator: { username: operator.username, role: operator.role },
+      source: adminSource(request),
+    };
   };
+  const NoBody = Type.Object({}, { additionalProperties: false });
+
+  app.post(
+    hitPath('clear'),
+    hitRoute(
+      'clear',
+      'Clear a hit as a false positive, with a note (a second operator confirms)',
+      Type.Object({ note: Type.String({ minLength: 1, maxLength: 1000 }) }, { additionalProperties: false }),
+      HitResult,
+    ),
+    async (request) => success(request, await clearHit(ctx, { ...acting(request), note: request.body.note })),
+  );
+  app.post(
+    hitPath('confirm'),
+    hitRoute('confirm', "Confirm another operator's clearing of a hit (four eyes)", NoBody, HitResult),
+    async (request) => success(request, await confirmClear(ctx, acting(request))),
+  );
+  app.post(
+    hitPath('reject'),
+    hitRoute(
+      'reject',
+      'Confirm a hit and reject the application with `sanctions_hit`',
+      NoBody,
+      TransitionResult,
+    ),
+    async (request) => success(request, await rejectOnHit(ctx, acting(request))),
+  );
 }

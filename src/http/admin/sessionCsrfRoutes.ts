@@ -5,8 +5,8 @@ import { ServiceError } from '../../errors/serviceError.ts';
 import { authenticateOperator, csrfTokenFor, type OperatorIdentity } from '../../operators/sessions.ts';
 import { success } from '../envelope.ts';
 import { credentialOf, isBackground } from './operatorAuth.ts';
+import { adminRoute } from './adminRoute.ts';
 import { ok } from './schemas.ts';
-import { errorResponses } from '../schemas.ts';
 
 /**
  * The session of the console, after a reload or in a new tab: whether anyone is signed in, who,
@@ -37,16 +37,14 @@ export function sessionCsrfRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
     app.get(
       '/session',
-      {
-        config: { operation: 'admin.session' },
-        schema: {
-          operationId: 'adminSession',
-          summary: 'Whether anyone is signed in, who, and the CSRF token of the cookie session',
-          tags: ['admin'],
-          security: [],
-          response: { ...ok(SessionView), ...errorResponses(['internal', 'storeUnavailable']) },
-        },
-      },
+      adminRoute(ctx, {
+        caller: 'anyone',
+        operation: 'admin.session',
+        operationId: 'adminSession',
+        summary: 'Whether anyone is signed in, who, and the CSRF token of the cookie session',
+        errors: ['storeUnavailable'],
+        schema: { response: ok(SessionView) },
+      }),
       async (request) => {
         const credential = credentialOf(request);
         let operator: OperatorIdentity | undefined;

@@ -19,8 +19,9 @@ import {
 import { CreatedEndpoint, EndpointView, getEndpoint, listEndpoints } from '../../webhooks/endpoints.ts';
 import { MAX_URL_LENGTH } from '../../network/endpointUrl.ts';
 import { success } from '../envelope.ts';
-import { changedBy, requireOperator } from './operatorAuth.ts';
-import { ADMIN_SECURITY, adminBodyErrors, adminErrors, EmptyBody, numberOf, ok } from './schemas.ts';
+import { adminRoute } from './adminRoute.ts';
+import { changedBy } from './operatorAuth.ts';
+import { EmptyBody, numberOf, ok } from './schemas.ts';
 
 /**
  * Webhook endpoints and deliveries in the admin API: reviewers read, admins change. Thin: the
@@ -84,258 +85,230 @@ const DeliveriesQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const route = (operationId: string, summary: string, description?: string) => ({
-  operationId,
-  summary,
-  ...(description === undefined ? {} : { description }),
-  tags: ['admin', 'webhooks'],
-  security: ADMIN_SECURITY,
-});
+const WEBHOOK_TAGS = ['admin', 'webhooks'];
 
 export function webhookAdminRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
-    const reviewer = requireOperator(ctx, 'reviewer');
-    const admin = requireOperator(ctx, 'admin');
-
-    app.get(
-      '/webhooks',
-      {
-        onRequest: reviewer,
-        config: { operation: 'admin.webhook.list' },
-        schema: {
-          ...route('adminListWebhooks', 'List webhook endpoints (never their secrets)'),
-          querystring: ListQuery,
-          response: { ...ok(Type.Array(EndpointView)), ...adminErrors('fieldEmpty', 'fieldTooLong') },
-        },
-      },
-      async (request) => {
-        const { app_id } = request.query;
-        return success(request, await listEndpoints(ctx, app_id === undefined ? {} : { appId: app_id }));
-      },
-    );
-
-    app.post(
-      '/webhooks',
-      {
-        onRequest: admin,
-        config: { operation: 'admin.webhook.add' },
-        schema: {
-          ...route('adminAddWebhook', 'Register a webhook endpoint; its secret is shown this once'),
-          body: AddBody,
-          response: {
-            ...ok(CreatedEndpoint),
-            ...adminBodyErrors(
-              'appNotFound',
-              'fieldEmpty',
-              'fieldTooLong',
-              'fieldNotAllowed',
-              'fieldTooManyItems',
-              'urlNotHttps',
-              'urlCredentials',
-              'urlPrivateHost',
-              'webhookUrlUnresolvable',
-            ),
-          },
-        },
-      },
-      async (request) => {
-        const { body } = request;
-        return success(
-          request,
-          await addEndpointAudited(
-            ctx,
-            {
-              appId: body.app_id,
-              url: body.url,
-              ...(body.events === undefined ? {} : { events: body.events }),
-            },
-            changedBy(request),
-          ),
-        );
-      },
-    );
-
-    app.get(
-      '/webhooks/:id',
-      {
-        onRequest: reviewer,
-        config: { operation: 'admin.webhook.show' },
-        schema: {
-          ...route('adminShowWebhook', 'Show a webhook endpoint'),
-          params: EndpointIdParams,
-          response: { ...ok(EndpointView), ...adminErrors('webhookEndpointNotFound') },
-        },
-      },
-      async (request) => success(request, await getEndpoint(ctx, request.params.id)),
-    );
-
-    app.post(
-      '/webhooks/:id/rotate-secret',
-      {
-        onRequest: admin,
-        config: { operation: 'admin.webhook.rotate_secret' },
-        schema: {
-          ...route(
-            'adminRotateWebhookSecret',
-            'Issue a new signing secret (shown once)',
-            'The secrets in force keep signing beside the new one for `overlap_seconds`: receivers accept a message when any signature matches.',
-          ),
-          params: EndpointIdParams,
-          body: RotateBody,
-          response: {
-            ...ok(CreatedEndpoint),
-            ...adminBodyErrors('webhookEndpointNotFound', 'fieldFormat'),
-          },
-        },
-      },
-      async (request) => {
-        const { overlap_seconds } = request.body;
-        return success(
-          request,
-          await rotateEndpointSecretAudited(ctx, request.params.id, overlap_seconds, changedBy(request)),
-        );
-      },
-    );
-
-    for (const [action, status] of [
-      ['disable', 'disabled'],
-      ['enable', 'active'],
-    ] as const) {
-      app.post(
-        `/webhooks/:id/${action}`,
-        {
-          onRequest: admin,
-          config: { operation: `admin.webhook.${action}` },
-          schema: {
-            ...route(
-              `admin${action === 'disable' ? 'Disable' : 'Enable'}Webhook`,
-              action === 'disable'
-                ? 'Stop sending to an endpoint (queued deliveries wait; new events are not queued)'
-                : 'Resume sending to an endpoint',
-            ),
-            params: EndpointIdParams,
-            body: EmptyBody,
-            response: { ...ok(EndpointView), ...adminBodyErrors('webhookEndpointNotFound') },
-          },
-        },
-        async (request) =>
-          success(
-            request,
-            await setEndpointStatusAudited(ctx, request.params.id, status, changedBy(request)),
-          ),
-      );
-    }
-
-    app.delete(
-      '/webhooks/:id',
-      {
-        onRequest: admin,
-        config: { operation: 'admin.webhook.delete' },
-        schema: {
-          ...route('adminDeleteWebhook', 'Delete an endpoint with its secrets, deliveries and attempt log'),
-          params: EndpointIdParams,
-          response: {
-            ...ok(Type.Object({ id: Type.String(), deleted: Type.Literal(true) })),
-            ...adminErrors('webhookEndpointNotFound'),
-          },
-        },
-      },
-      async (request) =>
-        success(request, await deleteEndpointAudited(ctx, request.params.id, changedBy(request))),
-    );
-
-    app.get(
-      '/webhooks/:id/deliveries',
-      {
-        onRequest: reviewer,
-        config: { operation: 'admin.webhook.deliveries' },
-        schema: {
-          ...route(
-            'adminListWebhookDeliveries',
-            "An endpoint's deliveries, newest first, with every attempt",
-          ),
-          params: EndpointIdParams,
-          querystring: DeliveriesQuery,
-          response: {
-            ...ok(Type.Array(DeliveryView)),
-            ...adminErrors('webhookEndpointNotFound', 'fieldNotAllowed', 'fieldFormat'),
-          },
-        },
-      },
-      async (request) => {
-        const { query } = request;
-        const limit = numberOf(query.limit);
-        return success(
-          request,
-          await listDeliveries(ctx, {
-            endpointId: request.params.id,
-            ...(query.status === undefined ? {} : { status: query.status }),
-            ...(limit === undefined ? {} : { limit: Math.max(1, limit) }),
-          }),
-        );
-      },
-    );
-
-    app.post(
-      '/webhooks/:id/redeliver-failed',
-      {
-        onRequest: admin,
-        config: { operation: 'admin.webhook.redeliver_failed' },
-        schema: {
-          ...route('adminRedeliverFailed', 'Queue every failed delivery of an endpoint again'),
-          params: EndpointIdParams,
-          body: EmptyBody,
-          response: {
-            ...ok(Redelivery),
-            ...adminBodyErrors('webhookEndpointNotFound', 'webhookEndpointDisabled'),
-          },
-        },
-      },
-      async (request) =>
-        success(request, await redeliverFailedAudited(ctx, request.params.id, changedBy(request))),
-    );
-
-    app.get(
-      '/events/:event_id/deliveries',
-      {
-        onRequest: reviewer,
-        config: { operation: 'admin.event.deliveries' },
-        schema: {
-          ...route('adminListEventDeliveries', "An event's deliveries, with every attempt"),
-          params: EventIdParams,
-          response: { ...ok(Type.Array(DeliveryView)), ...adminErrors('eventNotFound') },
-        },
-      },
-      async (request) => {
-        const { event_id } = request.params;
-        return success(request, await listDeliveries(ctx, { eventId: event_id }));
-      },
-    );
-
-    app.post(
-      '/events/:event_id/redeliver',
-      {
-        onRequest: admin,
-        config: { operation: 'admin.event.redeliver' },
-        schema: {
-          ...route(
-            'adminRedeliverEvent',
-            'Send an event again',
-            'To `endpoint_id`, or to every active endpoint of its app whose filter takes it. The webhook-id stays the event id, so receivers that already have it drop the copy.',
-          ),
-          params: EventIdParams,
-          body: RedeliverBody,
-          response: {
-            ...ok(Redelivery),
-            ...adminBodyErrors('eventNotFound', 'webhookEndpointNotFound', 'webhookEndpointDisabled'),
-          },
-        },
-      },
-      async (request) => {
-        const { event_id } = request.params;
-        const { endpoint_id } = request.body;
-        return success(request, await redeliverEventAudited(ctx, event_id, endpoint_id, changedBy(request)));
-      },
-    );
+    registerEndpointRoutes(app, ctx);
+    registerDeliveryRoutes(app, ctx);
   };
+}
+
+/** Endpoints: list, add, show, rotate the secret, disable, enable, delete. */
+function registerEndpointRoutes(app: TypedApp, ctx: ServiceContext): void {
+  app.get(
+    '/webhooks',
+    adminRoute(ctx, {
+      caller: 'reviewer',
+      operation: 'admin.webhook.list',
+      operationId: 'adminListWebhooks',
+      summary: 'List webhook endpoints (never their secrets)',
+      tags: WEBHOOK_TAGS,
+      errors: ['fieldEmpty', 'fieldTooLong'],
+      schema: { querystring: ListQuery, response: ok(Type.Array(EndpointView)) },
+    }),
+    async (request) => {
+      const { app_id } = request.query;
+      return success(request, await listEndpoints(ctx, app_id === undefined ? {} : { appId: app_id }));
+    },
+  );
+
+  app.post(
+    '/webhooks',
+    adminRoute(ctx, {
+      caller: 'admin',
+      operation: 'admin.webhook.add',
+      operationId: 'adminAddWebhook',
+      summary: 'Register a webhook endpoint; its secret is shown this once',
+      tags: WEBHOOK_TAGS,
+      errors: [
+        'appNotFound',
+        'fieldEmpty',
+        'fieldTooLong',
+        'fieldNotAllowed',
+        'fieldTooManyItems',
+        'urlNotHttps',
+        'urlCredentials',
+        'urlPrivateHost',
+        'webhookUrlUnresolvable',
+      ],
+      schema: { body: AddBody, response: ok(CreatedEndpoint) },
+    }),
+    async (request) => {
+      const { body } = request;
+      return success(
+        request,
+        await addEndpointAudited(
+          ctx,
+          {
+            appId: body.app_id,
+            url: body.url,
+            ...(body.events === undefined ? {} : { events: body.events }),
+          },
+          changedBy(request),
+        ),
+      );
+    },
+  );
+
+  app.get(
+    '/webhooks/:id',
+    adminRoute(ctx, {
+      caller: 'reviewer',
+      operation: 'admin.webhook.show',
+      operationId: 'adminShowWebhook',
+      summary: 'Show a webhook endpoint',
+      tags: WEBHOOK_TAGS,
+      errors: ['webhookEndpointNotFound'],
+      schema: { params: EndpointIdParams, response: ok(EndpointView) },
+    }),
+    async (request) => success(request, await getEndpoint(ctx, request.params.id)),
+  );
+
+  app.post(
+    '/webhooks/:id/rotate-secret',
+    adminRoute(ctx, {
+      caller: 'admin',
+      operation: 'admin.webhook.rotate_secret',
+      operationId: 'adminRotateWebhookSecret',
+      summary: 'Issue a new signing secret (shown once)',
+      description:
+        'The secrets in force keep signing beside the new one for `overlap_seconds`: receivers accept a message when any signature matches.',
+      tags: WEBHOOK_TAGS,
+      errors: ['webhookEndpointNotFound', 'fieldFormat'],
+      schema: { params: EndpointIdParams, body: RotateBody, response: ok(CreatedEndpoint) },
+    }),
+    async (request) => {
+      const { overlap_seconds } = request.body;
+      return success(
+        request,
+        await rotateEndpointSecretAudited(ctx, request.params.id, overlap_seconds, changedBy(request)),
+      );
+    },
+  );
+
+  for (const [action, status] of [
+    ['disable', 'disabled'],
+    ['enable', 'active'],
+  ] as const) {
+    app.post(
+      `/webhooks/:id/${action}`,
+      adminRoute(ctx, {
+        caller: 'admin',
+        operation: `admin.webhook.${action}`,
+        operationId: `admin${action === 'disable' ? 'Disable' : 'Enable'}Webhook`,
+        summary:
+          action === 'disable'
+            ? 'Stop sending to an endpoint (queued deliveries wait; new events are not queued)'
+            : 'Resume sending to an endpoint',
+        tags: WEBHOOK_TAGS,
+        errors: ['webhookEndpointNotFound'],
+        schema: { params: EndpointIdParams, body: EmptyBody, response: ok(EndpointView) },
+      }),
+      async (request) =>
+        success(request, await setEndpointStatusAudited(ctx, request.params.id, status, changedBy(request))),
+    );
+  }
+
+  app.delete(
+    '/webhooks/:id',
+    adminRoute(ctx, {
+      caller: 'admin',
+      operation: 'admin.webhook.delete',
+      operationId: 'adminDeleteWebhook',
+      summary: 'Delete an endpoint with its secrets, deliveries and attempt log',
+      tags: WEBHOOK_TAGS,
+      errors: ['webhookEndpointNotFound'],
+      schema: {
+        params: EndpointIdParams,
+        response: ok(Type.Object({ id: Type.String(), deleted: Type.Literal(true) })),
+      },
+    }),
+    async (request) =>
+      success(request, await deleteEndpointAudited(ctx, request.params.id, changedBy(request))),
+  );
+}
+
+/** Deliveries: of an endpoint or an event, and sending again. */
+function registerDeliveryRoutes(app: TypedApp, ctx: ServiceContext): void {
+  app.get(
+    '/webhooks/:id/deliveries',
+    adminRoute(ctx, {
+      caller: 'reviewer',
+      operation: 'admin.webhook.deliveries',
+      operationId: 'adminListWebhookDeliveries',
+      summary: "An endpoint's deliveries, newest first, with every attempt",
+      tags: WEBHOOK_TAGS,
+      errors: ['webhookEndpointNotFound', 'fieldNotAllowed', 'fieldFormat'],
+      schema: {
+        params: EndpointIdParams,
+        querystring: DeliveriesQuery,
+        response: ok(Type.Array(DeliveryView)),
+      },
+    }),
+    async (request) => {
+      const { query } = request;
+      const limit = numberOf(query.limit);
+      return success(
+        request,
+        await listDeliveries(ctx, {
+          endpointId: request.params.id,
+          ...(query.status === undefined ? {} : { status: query.status }),
+          ...(limit === undefined ? {} : { limit: Math.max(1, limit) }),
+        }),
+      );
+    },
+  );
+
+  app.post(
+    '/webhooks/:id/redeliver-failed',
+    adminRoute(ctx, {
+      caller: 'admin',
+      operation: 'admin.webhook.redeliver_failed',
+      operationId: 'adminRedeliverFailed',
+      summary: 'Queue every failed delivery of an endpoint again',
+      tags: WEBHOOK_TAGS,
+      errors: ['webhookEndpointNotFound', 'webhookEndpointDisabled'],
+      schema: { params: EndpointIdParams, body: EmptyBody, response: ok(Redelivery) },
+    }),
+    async (request) =>
+      success(request, await redeliverFailedAudited(ctx, request.params.id, changedBy(request))),
+  );
+
+  app.get(
+    '/events/:event_id/deliveries',
+    adminRoute(ctx, {
+      caller: 'reviewer',
+      operation: 'admin.event.deliveries',
+      operationId: 'adminListEventDeliveries',
+      summary: "An event's deliveries, with every attempt",
+      tags: WEBHOOK_TAGS,
+      errors: ['eventNotFound'],
+      schema: { params: EventIdParams, response: ok(Type.Array(DeliveryView)) },
+    }),
+    async (request) => {
+      const { event_id } = request.params;
+      return success(request, await listDeliveries(ctx, { eventId: event_id }));
+    },
+  );
+
+  app.post(
+    '/events/:event_id/redeliver',
+    adminRoute(ctx, {
+      caller: 'admin',
+      operation: 'admin.event.redeliver',
+      operationId: 'adminRedeliverEvent',
+      summary: 'Send an event again',
+      description:
+        'To `endpoint_id`, or to every active endpoint of its app whose filter takes it. The webhook-id stays the event id, so receivers that already have it drop the copy.',
+      tags: WEBHOOK_TAGS,
+      errors: ['eventNotFound', 'webhookEndpointNotFound', 'webhookEndpointDisabled'],
+      schema: { params: EventIdParams, body: RedeliverBody, response: ok(Redelivery) },
+    }),
+    async (request) => {
+      const { event_id } = request.params;
+      const { endpoint_id } = request.body;
+      return success(request, await redeliverEventAudited(ctx, event_id, endpoint_id, changedBy(request)));
+    },
+  );
 }

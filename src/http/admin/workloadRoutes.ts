@@ -3,8 +3,8 @@ import { Type } from 'typebox';
 import type { ServiceContext } from '../../context.ts';
 import { reviewWorkload } from '../../applications/views/workload.ts';
 import { success } from '../envelope.ts';
-import { requireOperator } from './operatorAuth.ts';
-import { ADMIN_SECURITY, adminErrors, ok } from './schemas.ts';
+import { adminRoute } from './adminRoute.ts';
+import { ok } from './schemas.ts';
 
 const nullableInt = (description: string) => Type.Union([Type.Integer(), Type.Null()], { description });
 
@@ -43,17 +43,13 @@ export function workloadRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
     app.get(
       '/workload',
-      {
-        onRequest: requireOperator(ctx, 'viewer'),
-        config: { operation: 'admin.workload' },
-        schema: {
-          operationId: 'adminWorkload',
-          summary: 'The review workload: per status count, oldest, median, SLA; the backlog of 7 days',
-          tags: ['admin'],
-          security: ADMIN_SECURITY,
-          response: { ...ok(WorkloadView), ...adminErrors() },
-        },
-      },
+      adminRoute(ctx, {
+        caller: 'viewer',
+        operation: 'admin.workload',
+        operationId: 'adminWorkload',
+        summary: 'The review workload: per status count, oldest, median, SLA; the backlog of 7 days',
+        schema: { response: ok(WorkloadView) },
+      }),
       async (request) => success(request, await reviewWorkload(ctx)),
     );
   };
