@@ -110,7 +110,7 @@ function registerOperatorRoutes(app: TypedApp, ctx: ServiceContext): void {
       operation: 'admin.operator.create',
       operationId: 'adminCreateOperator',
       summary: 'Create an operator',
-      errors: ['operatorExists', 'passwordTooShort', 'fieldFormat', 'fieldNotAllowed'],
+      errors: ['operatorExists', 'passwordTooShort', 'passwordCommon', 'fieldFormat', 'fieldNotAllowed'],
       schema: { body: OperatorBody, response: ok(OperatorView) },
     }),
     async (request) => {
@@ -163,7 +163,7 @@ function registerOperatorRoutes(app: TypedApp, ctx: ServiceContext): void {
       operation: 'admin.operator.password',
       operationId: 'adminSetOperatorPassword',
       summary: "Set an operator's password; ends its sessions",
-      errors: ['operatorNotFound', 'passwordTooShort'],
+      errors: ['operatorNotFound', 'passwordTooShort', 'passwordCommon', 'passwordReused'],
       schema: { params: UsernameParams, body: PasswordBody, response: ok(OperatorView) },
     }),
     async (request) => {
