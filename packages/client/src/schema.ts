@@ -1673,6 +1673,16 @@ export interface operations {
        *
        *     `42209` field_duplicate_items: {field}: must not repeat a code
        *
+       *     `42231` url_not_https: {field}: must be an absolute https URL
+       *
+       *     `42232` url_credentials: {field}: must not carry a user name or password
+       *
+       *     `42233` url_private_host: {field}: must not point at a private, loopback or link-local address
+       *
+       *     `42236` code_unknown: {field}: {value} is not a code of the {table} table
+       *
+       *     `42237` other_text_required: {field}: is required when {source} includes the "other" code
+       *
        *     `42210` date_invalid: {field}: must be a real date in the form YYYY-MM-DD
        *
        *     `42211` date_in_future: {field}: must not be in the future
@@ -1687,8 +1697,6 @@ export interface operations {
        *
        *     `42216` document_start_required: {field}: is required except for a Hong Kong identity card
        *
-       *     `42242` document_start_before_birth: {field}: must not be before birthday
-       *
        *     `42217` cert_check_digit: {field}: check digit does not match
        *
        *     `42218` cert_birth_mismatch: {field}: embedded birth date does not match birthday
@@ -1699,27 +1707,43 @@ export interface operations {
        *
        *     `42221` cert_format: {field}: {rule}
        *
-       *     `42241` cert_nationality_mismatch: {field}: the nationality code in the number does not match country
-       *
        *     `42222` passport_format: {field}: is not a plausible passport number: {rule}
        *
        *     `42223` name_not_chinese: {field}: must be written in Chinese characters
+       *
+       *     `42224` name_en_not_capitals: {field}: must be written in capital Latin letters
+       *
+       *     `42225` name_en_pinyin_mismatch: {field}: is not the pinyin of name
+       *
+       *     `42234` pay_pwd_weak: {field}: the payment password is too easy to guess
+       *
+       *     `42238` card_no_format: {field}: must be {length} digits
+       *
+       *     `42239` card_no_bin: {field}: must start with the product BIN {bin}
+       *
+       *     `42240` card_no_luhn: {field}: fails the Luhn check
+       *
+       *     `42241` cert_nationality_mismatch: {field}: the nationality code in the number does not match country
+       *
+       *     `42242` document_start_before_birth: {field}: must not be before birthday
        *
        *     `42243` name_digits: {field}: must not contain digits
        *
        *     `42244` name_en_spaces: {field}: must not begin or end with a space
        *
-       *     `42224` name_en_not_capitals: {field}: must be written in capital Latin letters
-       *
        *     `42245` name_en_not_latin: {field}: must be written in Latin letters, with spaces, hyphens, apostrophes, commas or periods between them
-       *
-       *     `42225` name_en_pinyin_mismatch: {field}: is not the pinyin of name
        *
        *     `42291` name_en_pinyin_form: {field}: {rule}
        *
        *     `42226` phone_invalid: {field}: is not a valid {kind} number for {area}
        *
-       *     `42252` phone_not_mobile: {field}: is a fixed-line number; a mobile number for {area} is required
+       *     `42227` area_code_invalid: {field}: must be a known calling code written as +digits
+       *
+       *     `42228` email_invalid: {field}: is not a well-formed e-mail address
+       *
+       *     `42229` address_parts: {field}: a mainland address must be province-city-district-detail joined by -{hint}
+       *
+       *     `42230` address_division_unknown: {field}: unknown {part}: {detail}
        *
        *     `42246` phone_separator: {field}: "{char}" is not a separator a telephone number may contain; spaces, hyphens and parentheses are
        *
@@ -1729,39 +1753,15 @@ export interface operations {
        *
        *     `42249` phone_extension: {field}: an extension is accepted only on office_tel_no
        *
-       *     `42227` area_code_invalid: {field}: must be a known calling code written as +digits
+       *     `42252` phone_not_mobile: {field}: is a fixed-line number; a mobile number for {area} is required
        *
        *     `42253` area_code_plus_missing: {field}: a calling code is written with a leading +, such as +86
-       *
-       *     `42292` calling_code_unknown: {field}: must be a known calling code, with or without its +, such as +86 or 852
        *
        *     `42254` office_area_code_invalid: {field}: must be a known calling code such as +86, or a mainland area code such as 0755
        *
        *     `42290` phone_no_area_reading: {field}: makes no valid telephone number with {area_field}, read either as the calling code {calling} or as the mainland area code {domestic}
        *
-       *     `42228` email_invalid: {field}: is not a well-formed e-mail address
-       *
-       *     `42229` address_parts: {field}: a mainland address must be province-city-district-detail joined by -{hint}
-       *
-       *     `42230` address_division_unknown: {field}: unknown {part}: {detail}
-       *
-       *     `42231` url_not_https: {field}: must be an absolute https URL
-       *
-       *     `42232` url_credentials: {field}: must not carry a user name or password
-       *
-       *     `42233` url_private_host: {field}: must not point at a private, loopback or link-local address
-       *
-       *     `42234` pay_pwd_weak: {field}: the payment password is too easy to guess
-       *
-       *     `42236` code_unknown: {field}: {value} is not a code of the {table} table
-       *
-       *     `42237` other_text_required: {field}: is required when {source} includes the "other" code
-       *
-       *     `42238` card_no_format: {field}: must be {length} digits
-       *
-       *     `42239` card_no_bin: {field}: must start with the product BIN {bin}
-       *
-       *     `42240` card_no_luhn: {field}: fails the Luhn check
+       *     `42292` calling_code_unknown: {field}: must be a known calling code, with or without its +, such as +86 or 852
        */
       422: {
         headers: {
@@ -1795,6 +1795,11 @@ export interface operations {
               | 42206
               | 42208
               | 42209
+              | 42231
+              | 42232
+              | 42233
+              | 42236
+              | 42237
               | 42210
               | 42211
               | 42212
@@ -1802,44 +1807,39 @@ export interface operations {
               | 42214
               | 42215
               | 42216
-              | 42242
               | 42217
               | 42218
               | 42219
               | 42220
               | 42221
-              | 42241
               | 42222
               | 42223
+              | 42224
+              | 42225
+              | 42234
+              | 42238
+              | 42239
+              | 42240
+              | 42241
+              | 42242
               | 42243
               | 42244
-              | 42224
               | 42245
-              | 42225
               | 42291
               | 42226
-              | 42252
+              | 42227
+              | 42228
+              | 42229
+              | 42230
               | 42246
               | 42247
               | 42248
               | 42249
-              | 42227
+              | 42252
               | 42253
-              | 42292
               | 42254
               | 42290
-              | 42228
-              | 42229
-              | 42230
-              | 42231
-              | 42232
-              | 42233
-              | 42234
-              | 42236
-              | 42237
-              | 42238
-              | 42239
-              | 42240;
+              | 42292;
           };
         };
       };
@@ -2354,6 +2354,16 @@ export interface operations {
        *
        *     `42209` field_duplicate_items: {field}: must not repeat a code
        *
+       *     `42231` url_not_https: {field}: must be an absolute https URL
+       *
+       *     `42232` url_credentials: {field}: must not carry a user name or password
+       *
+       *     `42233` url_private_host: {field}: must not point at a private, loopback or link-local address
+       *
+       *     `42236` code_unknown: {field}: {value} is not a code of the {table} table
+       *
+       *     `42237` other_text_required: {field}: is required when {source} includes the "other" code
+       *
        *     `42210` date_invalid: {field}: must be a real date in the form YYYY-MM-DD
        *
        *     `42211` date_in_future: {field}: must not be in the future
@@ -2368,8 +2378,6 @@ export interface operations {
        *
        *     `42216` document_start_required: {field}: is required except for a Hong Kong identity card
        *
-       *     `42242` document_start_before_birth: {field}: must not be before birthday
-       *
        *     `42217` cert_check_digit: {field}: check digit does not match
        *
        *     `42218` cert_birth_mismatch: {field}: embedded birth date does not match birthday
@@ -2380,27 +2388,43 @@ export interface operations {
        *
        *     `42221` cert_format: {field}: {rule}
        *
-       *     `42241` cert_nationality_mismatch: {field}: the nationality code in the number does not match country
-       *
        *     `42222` passport_format: {field}: is not a plausible passport number: {rule}
        *
        *     `42223` name_not_chinese: {field}: must be written in Chinese characters
+       *
+       *     `42224` name_en_not_capitals: {field}: must be written in capital Latin letters
+       *
+       *     `42225` name_en_pinyin_mismatch: {field}: is not the pinyin of name
+       *
+       *     `42234` pay_pwd_weak: {field}: the payment password is too easy to guess
+       *
+       *     `42238` card_no_format: {field}: must be {length} digits
+       *
+       *     `42239` card_no_bin: {field}: must start with the product BIN {bin}
+       *
+       *     `42240` card_no_luhn: {field}: fails the Luhn check
+       *
+       *     `42241` cert_nationality_mismatch: {field}: the nationality code in the number does not match country
+       *
+       *     `42242` document_start_before_birth: {field}: must not be before birthday
        *
        *     `42243` name_digits: {field}: must not contain digits
        *
        *     `42244` name_en_spaces: {field}: must not begin or end with a space
        *
-       *     `42224` name_en_not_capitals: {field}: must be written in capital Latin letters
-       *
        *     `42245` name_en_not_latin: {field}: must be written in Latin letters, with spaces, hyphens, apostrophes, commas or periods between them
-       *
-       *     `42225` name_en_pinyin_mismatch: {field}: is not the pinyin of name
        *
        *     `42291` name_en_pinyin_form: {field}: {rule}
        *
        *     `42226` phone_invalid: {field}: is not a valid {kind} number for {area}
        *
-       *     `42252` phone_not_mobile: {field}: is a fixed-line number; a mobile number for {area} is required
+       *     `42227` area_code_invalid: {field}: must be a known calling code written as +digits
+       *
+       *     `42228` email_invalid: {field}: is not a well-formed e-mail address
+       *
+       *     `42229` address_parts: {field}: a mainland address must be province-city-district-detail joined by -{hint}
+       *
+       *     `42230` address_division_unknown: {field}: unknown {part}: {detail}
        *
        *     `42246` phone_separator: {field}: "{char}" is not a separator a telephone number may contain; spaces, hyphens and parentheses are
        *
@@ -2410,39 +2434,15 @@ export interface operations {
        *
        *     `42249` phone_extension: {field}: an extension is accepted only on office_tel_no
        *
-       *     `42227` area_code_invalid: {field}: must be a known calling code written as +digits
+       *     `42252` phone_not_mobile: {field}: is a fixed-line number; a mobile number for {area} is required
        *
        *     `42253` area_code_plus_missing: {field}: a calling code is written with a leading +, such as +86
-       *
-       *     `42292` calling_code_unknown: {field}: must be a known calling code, with or without its +, such as +86 or 852
        *
        *     `42254` office_area_code_invalid: {field}: must be a known calling code such as +86, or a mainland area code such as 0755
        *
        *     `42290` phone_no_area_reading: {field}: makes no valid telephone number with {area_field}, read either as the calling code {calling} or as the mainland area code {domestic}
        *
-       *     `42228` email_invalid: {field}: is not a well-formed e-mail address
-       *
-       *     `42229` address_parts: {field}: a mainland address must be province-city-district-detail joined by -{hint}
-       *
-       *     `42230` address_division_unknown: {field}: unknown {part}: {detail}
-       *
-       *     `42231` url_not_https: {field}: must be an absolute https URL
-       *
-       *     `42232` url_credentials: {field}: must not carry a user name or password
-       *
-       *     `42233` url_private_host: {field}: must not point at a private, loopback or link-local address
-       *
-       *     `42234` pay_pwd_weak: {field}: the payment password is too easy to guess
-       *
-       *     `42236` code_unknown: {field}: {value} is not a code of the {table} table
-       *
-       *     `42237` other_text_required: {field}: is required when {source} includes the "other" code
-       *
-       *     `42238` card_no_format: {field}: must be {length} digits
-       *
-       *     `42239` card_no_bin: {field}: must start with the product BIN {bin}
-       *
-       *     `42240` card_no_luhn: {field}: fails the Luhn check
+       *     `42292` calling_code_unknown: {field}: must be a known calling code, with or without its +, such as +86 or 852
        */
       422: {
         headers: {
@@ -2476,6 +2476,11 @@ export interface operations {
               | 42206
               | 42208
               | 42209
+              | 42231
+              | 42232
+              | 42233
+              | 42236
+              | 42237
               | 42210
               | 42211
               | 42212
@@ -2483,44 +2488,39 @@ export interface operations {
               | 42214
               | 42215
               | 42216
-              | 42242
               | 42217
               | 42218
               | 42219
               | 42220
               | 42221
-              | 42241
               | 42222
               | 42223
+              | 42224
+              | 42225
+              | 42234
+              | 42238
+              | 42239
+              | 42240
+              | 42241
+              | 42242
               | 42243
               | 42244
-              | 42224
               | 42245
-              | 42225
               | 42291
               | 42226
-              | 42252
+              | 42227
+              | 42228
+              | 42229
+              | 42230
               | 42246
               | 42247
               | 42248
               | 42249
-              | 42227
+              | 42252
               | 42253
-              | 42292
               | 42254
               | 42290
-              | 42228
-              | 42229
-              | 42230
-              | 42231
-              | 42232
-              | 42233
-              | 42234
-              | 42236
-              | 42237
-              | 42238
-              | 42239
-              | 42240;
+              | 42292;
           };
         };
       };
@@ -5180,6 +5180,16 @@ export interface operations {
        *
        *     `42209` field_duplicate_items: {field}: must not repeat a code
        *
+       *     `42231` url_not_https: {field}: must be an absolute https URL
+       *
+       *     `42232` url_credentials: {field}: must not carry a user name or password
+       *
+       *     `42233` url_private_host: {field}: must not point at a private, loopback or link-local address
+       *
+       *     `42236` code_unknown: {field}: {value} is not a code of the {table} table
+       *
+       *     `42237` other_text_required: {field}: is required when {source} includes the "other" code
+       *
        *     `42210` date_invalid: {field}: must be a real date in the form YYYY-MM-DD
        *
        *     `42211` date_in_future: {field}: must not be in the future
@@ -5194,8 +5204,6 @@ export interface operations {
        *
        *     `42216` document_start_required: {field}: is required except for a Hong Kong identity card
        *
-       *     `42242` document_start_before_birth: {field}: must not be before birthday
-       *
        *     `42217` cert_check_digit: {field}: check digit does not match
        *
        *     `42218` cert_birth_mismatch: {field}: embedded birth date does not match birthday
@@ -5206,27 +5214,43 @@ export interface operations {
        *
        *     `42221` cert_format: {field}: {rule}
        *
-       *     `42241` cert_nationality_mismatch: {field}: the nationality code in the number does not match country
-       *
        *     `42222` passport_format: {field}: is not a plausible passport number: {rule}
        *
        *     `42223` name_not_chinese: {field}: must be written in Chinese characters
+       *
+       *     `42224` name_en_not_capitals: {field}: must be written in capital Latin letters
+       *
+       *     `42225` name_en_pinyin_mismatch: {field}: is not the pinyin of name
+       *
+       *     `42234` pay_pwd_weak: {field}: the payment password is too easy to guess
+       *
+       *     `42238` card_no_format: {field}: must be {length} digits
+       *
+       *     `42239` card_no_bin: {field}: must start with the product BIN {bin}
+       *
+       *     `42240` card_no_luhn: {field}: fails the Luhn check
+       *
+       *     `42241` cert_nationality_mismatch: {field}: the nationality code in the number does not match country
+       *
+       *     `42242` document_start_before_birth: {field}: must not be before birthday
        *
        *     `42243` name_digits: {field}: must not contain digits
        *
        *     `42244` name_en_spaces: {field}: must not begin or end with a space
        *
-       *     `42224` name_en_not_capitals: {field}: must be written in capital Latin letters
-       *
        *     `42245` name_en_not_latin: {field}: must be written in Latin letters, with spaces, hyphens, apostrophes, commas or periods between them
-       *
-       *     `42225` name_en_pinyin_mismatch: {field}: is not the pinyin of name
        *
        *     `42291` name_en_pinyin_form: {field}: {rule}
        *
        *     `42226` phone_invalid: {field}: is not a valid {kind} number for {area}
        *
-       *     `42252` phone_not_mobile: {field}: is a fixed-line number; a mobile number for {area} is required
+       *     `42227` area_code_invalid: {field}: must be a known calling code written as +digits
+       *
+       *     `42228` email_invalid: {field}: is not a well-formed e-mail address
+       *
+       *     `42229` address_parts: {field}: a mainland address must be province-city-district-detail joined by -{hint}
+       *
+       *     `42230` address_division_unknown: {field}: unknown {part}: {detail}
        *
        *     `42246` phone_separator: {field}: "{char}" is not a separator a telephone number may contain; spaces, hyphens and parentheses are
        *
@@ -5236,39 +5260,15 @@ export interface operations {
        *
        *     `42249` phone_extension: {field}: an extension is accepted only on office_tel_no
        *
-       *     `42227` area_code_invalid: {field}: must be a known calling code written as +digits
+       *     `42252` phone_not_mobile: {field}: is a fixed-line number; a mobile number for {area} is required
        *
        *     `42253` area_code_plus_missing: {field}: a calling code is written with a leading +, such as +86
-       *
-       *     `42292` calling_code_unknown: {field}: must be a known calling code, with or without its +, such as +86 or 852
        *
        *     `42254` office_area_code_invalid: {field}: must be a known calling code such as +86, or a mainland area code such as 0755
        *
        *     `42290` phone_no_area_reading: {field}: makes no valid telephone number with {area_field}, read either as the calling code {calling} or as the mainland area code {domestic}
        *
-       *     `42228` email_invalid: {field}: is not a well-formed e-mail address
-       *
-       *     `42229` address_parts: {field}: a mainland address must be province-city-district-detail joined by -{hint}
-       *
-       *     `42230` address_division_unknown: {field}: unknown {part}: {detail}
-       *
-       *     `42231` url_not_https: {field}: must be an absolute https URL
-       *
-       *     `42232` url_credentials: {field}: must not carry a user name or password
-       *
-       *     `42233` url_private_host: {field}: must not point at a private, loopback or link-local address
-       *
-       *     `42234` pay_pwd_weak: {field}: the payment password is too easy to guess
-       *
-       *     `42236` code_unknown: {field}: {value} is not a code of the {table} table
-       *
-       *     `42237` other_text_required: {field}: is required when {source} includes the "other" code
-       *
-       *     `42238` card_no_format: {field}: must be {length} digits
-       *
-       *     `42239` card_no_bin: {field}: must start with the product BIN {bin}
-       *
-       *     `42240` card_no_luhn: {field}: fails the Luhn check
+       *     `42292` calling_code_unknown: {field}: must be a known calling code, with or without its +, such as +86 or 852
        *
        *     `42260` field_not_requested: {field}: was not asked for; the amend takes only {requested}
        */
@@ -5304,6 +5304,11 @@ export interface operations {
               | 42206
               | 42208
               | 42209
+              | 42231
+              | 42232
+              | 42233
+              | 42236
+              | 42237
               | 42210
               | 42211
               | 42212
@@ -5311,44 +5316,39 @@ export interface operations {
               | 42214
               | 42215
               | 42216
-              | 42242
               | 42217
               | 42218
               | 42219
               | 42220
               | 42221
-              | 42241
               | 42222
               | 42223
+              | 42224
+              | 42225
+              | 42234
+              | 42238
+              | 42239
+              | 42240
+              | 42241
+              | 42242
               | 42243
               | 42244
-              | 42224
               | 42245
-              | 42225
               | 42291
               | 42226
-              | 42252
+              | 42227
+              | 42228
+              | 42229
+              | 42230
               | 42246
               | 42247
               | 42248
               | 42249
-              | 42227
+              | 42252
               | 42253
-              | 42292
               | 42254
               | 42290
-              | 42228
-              | 42229
-              | 42230
-              | 42231
-              | 42232
-              | 42233
-              | 42234
-              | 42236
-              | 42237
-              | 42238
-              | 42239
-              | 42240
+              | 42292
               | 42260;
           };
         };

@@ -5,7 +5,10 @@ import { resolveSerial } from '../../applications/rules/applicationReference.ts'
 import { ApplicationRequest, ExternalId, SerialNumber } from '../../record/schema.ts';
 import { checkSubmission, submitApplication } from '../../applications/commands/submitApplication.ts';
 import type { ServiceContext } from '../../context.ts';
-import type { ErrorName } from '../../errors/catalogue.ts';
+import { ERRORS, type ErrorName } from '../../errors/catalogue.ts';
+import { CONTACT_ERRORS } from '../../errors/catalogue/contactErrors.ts';
+import { FIELD_ERRORS } from '../../errors/catalogue/fieldErrors.ts';
+import { IDENTITY_ERRORS } from '../../errors/catalogue/identityErrors.ts';
 import { guardPartnerRoutes, partnerOf } from '../partnerAuth.ts';
 import { success } from '../envelope.ts';
 import { idempotencyOf } from '../idempotency.ts';
@@ -20,61 +23,17 @@ import { registerLifecycleRoutes } from './lifecycleRoutes.ts';
  */
 const checkedInDomain = () => (value: unknown) => ({ value });
 
-/** Field rules a submission can break: every 422 entry of the catalogue. */
-const SUBMIT_ERRORS: ErrorName[] = [
-  ...PARTNER_ERRORS,
-  'fieldTooLong',
-  'fieldEmpty',
-  'fieldFormat',
-  'fieldNotAllowed',
-  'fieldTooManyItems',
-  'fieldDuplicateItems',
-  'dateInvalid',
-  'dateInFuture',
-  'underAge',
-  'overAge',
-  'documentExpired',
-  'documentDatesOrder',
-  'documentStartRequired',
-  'documentStartBeforeBirth',
-  'certCheckDigit',
-  'certBirthMismatch',
-  'certSexMismatch',
-  'certRegionUnknown',
-  'certFormat',
-  'certNationalityMismatch',
-  'passportFormat',
-  'nameNotChinese',
-  'nameDigits',
-  'nameEnSpaces',
-  'nameEnNotCapitals',
-  'nameEnNotLatin',
-  'nameEnPinyinMismatch',
-  'nameEnPinyinForm',
-  'phoneInvalid',
-  'phoneNotMobile',
-  'phoneSeparator',
-  'phoneCharacters',
-  'phoneCallingCodeRepeated',
-  'phoneExtension',
-  'areaCodeInvalid',
-  'areaCodePlusMissing',
-  'callingCodeUnknown',
-  'officeAreaCodeInvalid',
-  'phoneNoAreaReading',
-  'emailInvalid',
-  'addressParts',
-  'addressDivisionUnknown',
-  'urlNotHttps',
-  'urlCredentials',
-  'urlPrivateHost',
-  'payPwdWeak',
-  'codeUnknown',
-  'otherTextRequired',
-  'cardNoFormat',
-  'cardNoBin',
-  'cardNoLuhn',
-];
+/**
+ * Field rules a submission can break: every 422 of the catalogue's field, identity and contact
+ * families (the other 422s are about passwords, webhook URLs and list files), but the amend's own
+ * and the rule of an operator's free text, which only those operations apply.
+ */
+const NOT_SUBMISSION_RULES: ErrorName[] = ['fieldNotRequested', 'textCarriesNumber'];
+const SUBMISSION_RULES = (
+  Object.keys({ ...FIELD_ERRORS, ...IDENTITY_ERRORS, ...CONTACT_ERRORS }) as ErrorName[]
+).filter((name) => ERRORS[name].status === 422 && !NOT_SUBMISSION_RULES.includes(name));
+
+const SUBMIT_ERRORS: ErrorName[] = [...PARTNER_ERRORS, ...SUBMISSION_RULES];
 
 const QueryRequest = Type.Object(
   {
