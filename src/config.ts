@@ -74,6 +74,8 @@ export interface Config {
   tokenCacheMs: number;
   /** JSON file that replaces the default code tables. */
   codesFile: string | undefined;
+  /** JSON file that replaces the default risk policy (policies/defaultRiskPolicy.json). */
+  riskPolicyFile: string | undefined;
   /** Enables the partner's lifecycle simulation endpoint for integration testing. */
   sandbox: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -156,6 +158,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS'),
     tokenCacheMs: integer(env, 'TOKEN_CACHE_MS'),
     codesFile: optional(env, 'CODES_FILE'),
+    riskPolicyFile: optional(env, 'RISK_POLICY_FILE'),
     sandbox: boolean(env, 'SANDBOX'),
     logLevel,
     minAge: integer(env, 'MIN_AGE'),

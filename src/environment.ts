@@ -209,6 +209,13 @@ export const ENVIRONMENT = Type.Object({
     Type.String({ description: 'JSON file replacing default code tables' }),
     'unset (defaults)',
   ),
+  RISK_POLICY_FILE: unset(
+    Type.String({
+      description:
+        'JSON file replacing the default risk policy (docs/RISK.md; `cardapply risk policy validate` checks one)',
+    }),
+    'unset (the default policy)',
+  ),
   SANDBOX: flag(false, "enables the partner's lifecycle simulation endpoint, for integration testing"),
   LOG_LEVEL: Type.Union(
     LOG_LEVELS.map((level) => Type.Literal(level)),

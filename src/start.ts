@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { ServiceContext } from './context.ts';
 import { loadCodeTables } from './codes/tables.ts';
+import { loadRiskPolicy } from './policies/riskPolicy.ts';
 import { loadKeyRing } from './keys/loadKeyRing.ts';
 import { ServiceMetrics } from './metrics/metrics.ts';
 import { registerStoreGauges } from './metrics/storeGauges.ts';
@@ -23,6 +24,7 @@ export async function openContext(
   // A key ring or code table file that cannot be used is a configuration error (exit 78).
   const keyRing = asConfigError('ENCRYPTION_KEYS', () => loadKeyRing(config, logger));
   const codes = asConfigError('CODES_FILE', () => loadCodeTables(config.codesFile));
+  const riskPolicy = asConfigError('RISK_POLICY_FILE', () => loadRiskPolicy(config.riskPolicyFile));
   const store = await openStore(config, {
     onBackgroundError: (error) => logger.warn({ err: describe(error) }, 'idle store connection failed'),
   });
@@ -33,7 +35,7 @@ export async function openContext(
   const metrics = new ServiceMetrics();
   registerStoreGauges(metrics, store, Date.now);
   registerWorkloadGauges(metrics, store, Date.now);
-  return { config, store, keyRing, codes, now: Date.now, metrics, workers: new Workers() };
+  return { config, store, keyRing, codes, riskPolicy, now: Date.now, metrics, workers: new Workers() };
 }
 
 function asConfigError<T>(variable: string, load: () => T): T {

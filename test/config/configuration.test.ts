@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { ENVIRONMENT } from '../../src/environment.ts';
+import { DEFAULT_RISK_POLICY_URL } from '../../src/policies/riskPolicy.ts';
 import {
   configurationMarkdown,
   CONFIGURATION_END,
@@ -90,7 +91,15 @@ describe('the environment, declared once', () => {
   test('every variable with a rule is tried with a bad value', () => {
     const tried = new Set(cases.map(([name]) => name));
     // Free text: any value is one (OPERATOR_SESSION_IDLE_REASON is checked with the idle time-out).
-    const free = ['HOST', 'DATA_DIR', 'CARD_NETWORK', 'CODES_FILE', 'OPERATOR_SESSION_IDLE_REASON'];
+    // A file's contents are checked at start, not by the configuration (the exit-78 cases below).
+    const free = [
+      'HOST',
+      'DATA_DIR',
+      'CARD_NETWORK',
+      'CODES_FILE',
+      'RISK_POLICY_FILE',
+      'OPERATOR_SESSION_IDLE_REASON',
+    ];
     assert.deepEqual(
       DECLARED.filter((name) => !tried.has(name) && !free.includes(name)),
       [],
@@ -130,6 +139,7 @@ describe('a configuration error stops the service with exit status 78', () => {
     ['PORT', { PORT: 'eighty' }],
     ['ENCRYPTION_KEYS', { ENCRYPTION_KEYS: 'k1:notbase64' }],
     ['CODES_FILE', { CODES_FILE: '/nonexistent/codes.json' }],
+    ['RISK_POLICY_FILE', { RISK_POLICY_FILE: '/nonexistent/risk-policy.json' }],
   ] as const) {
     test(`${name}`, () => {
       const result = start(env);
@@ -137,4 +147,23 @@ describe('a configuration error stops the service with exit status 78', () => {
       assert.match(result.stderr, new RegExp(`^configuration error: ${name}`, 'm'));
     });
   }
+
+  test('RISK_POLICY_FILE: a policy that routes high-risk applications straight through', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'risk-policy-'));
+    try {
+      const policy = JSON.parse(readFileSync(DEFAULT_RISK_POLICY_URL, 'utf8')) as {
+        routing: Record<string, string>;
+      };
+      policy.routing['high'] = 'auto_approve';
+      writeFileSync(join(dir, 'policy.json'), JSON.stringify(policy));
+      const result = start({ RISK_POLICY_FILE: join(dir, 'policy.json') });
+      assert.equal(result.status, 78, result.stderr);
+      assert.match(
+        result.stderr,
+        /^configuration error: RISK_POLICY_FILE: .*\/routing\/high: auto_approve is allowed for low only/m,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
