@@ -3,6 +3,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { applicationsCommands } from './applicationsCommands.ts';
 import { appsCommands } from './appsCommands.ts';
 import { auditCommands } from './auditCommands.ts';
+import { riskCommands } from './riskCommands.ts';
 import { codesCommands } from './codesCommands.ts';
 import { withContext } from './context.ts';
 import { operatorsCommands } from './operatorsCommands.ts';
@@ -75,6 +76,7 @@ export function buildProgram(): Command {
   applicationsCommands(program);
   auditCommands(program);
   codesCommands(program);
+  riskCommands(program);
   tokensCommands(program);
   webhooksCommands(program);
   workerCommand(program);

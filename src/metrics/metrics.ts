@@ -110,7 +110,24 @@ export class ServiceMetrics {
     labelNames: ['job', 'result'] as const,
     registers: [this.registry],
   });
+  readonly riskAssessments = new Counter({
+    name: 'cardapply_risk_assessments_total',
+    help: 'Risk assessments stored (a new rating or a changed one), by tier',
+    labelNames: ['tier'] as const,
+    registers: [this.registry],
+  });
+  readonly riskAssessmentDelay = new Histogram({
+    name: 'cardapply_risk_assessment_delay_seconds',
+    help: 'Time from the evidence that asked for an assessment (its event) to the assessment stored',
+    buckets: [1, 5, 15, 60, 300, 1800, 3600, 21600, 86400],
+    registers: [this.registry],
+  });
   #processMetrics = false;
+
+  riskAssessed(tier: string, delayMs: number): void {
+    this.riskAssessments.inc({ tier });
+    this.riskAssessmentDelay.observe(Math.max(0, delayMs) / 1000);
+  }
 
   onSubmitted(): void {
     this.submissions.inc();

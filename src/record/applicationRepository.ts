@@ -177,6 +177,15 @@ export async function findApplication(db: Kysely<Database>, busiWaterNo: string)
     .executeTakeFirst();
 }
 
+/** What a risk assessment reads of the row: its state, its partner, its document's hash, its payload. */
+export async function findForAssessment(db: Kysely<Database>, busiWaterNo: string) {
+  return db
+    .selectFrom('applications')
+    .select(['busi_water_no', 'app_id', 'status', 'cert_hash', 'payload_enc'])
+    .where('busi_water_no', '=', busiWaterNo)
+    .executeTakeFirst();
+}
+
 /** Whether the application exists (the console's document route needs no more of the row). */
 export async function applicationExists(db: Kysely<Database>, busiWaterNo: string): Promise<boolean> {
   const application = await db

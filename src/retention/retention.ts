@@ -8,6 +8,7 @@ import {
 } from '../applications/repositories/applicationMaintenanceRepository.ts';
 import type { ServiceContext } from '../context.ts';
 import { eraseDocuments } from '../documents/documentRepository.ts';
+import { deleteContacts } from '../risk/riskRepository.ts';
 import type { Database } from '../store/tables.ts';
 import { sealTombstone } from '../record/sealedPayload.ts';
 
@@ -122,6 +123,8 @@ async function erase(
   if (!erased) return false;
   // The kept documents are identity data too (PIPL: sensitive personal information).
   await eraseDocuments(trx, row.busi_water_no);
+  // Keyed hashes of its mobile number and e-mail: nothing may link it to another applicant now.
+  await deleteContacts(trx, row.busi_water_no);
   await recordAudit(trx, {
     actor: 'system',
     action: 'application.erase',

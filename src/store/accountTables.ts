@@ -17,6 +17,8 @@ export interface AppsTable {
   rate_limit_burst: number | null;
   /** Per-app cap on requests in progress at once in a process; null means APP_CONCURRENCY_LIMIT. */
   concurrency_limit: number | null;
+  /** An operator's risk level for the partner (`low`, `medium`, `high`; migration 0071); null is low. */
+  risk_level?: string | null;
   created_at: number;
   updated_at: number;
 }

@@ -31,6 +31,7 @@ import type {
   WebhookSecretsTable,
 } from './deliveryTables.ts';
 import type { DocumentChunksTable, DocumentsTable } from './documentTables.ts';
+import type { RiskAssessmentsTable, RiskContactsTable, RiskPoliciesTable } from './riskTables.ts';
 import type { ScreeningEntriesTable, ScreeningHitsTable, ScreeningListsTable } from './screeningTables.ts';
 
 export type * from './accountTables.ts';
@@ -38,6 +39,7 @@ export type * from './applicationTables.ts';
 export type * from './counterTables.ts';
 export type * from './deliveryTables.ts';
 export type * from './documentTables.ts';
+export type * from './riskTables.ts';
 
 /**
  * The tables, as Kysely sees them. Times are Unix milliseconds (BIGINT / INTEGER) everywhere in the
@@ -46,7 +48,7 @@ export type * from './documentTables.ts';
  * Each table's row is declared in the file of its area beside this one: applicationTables.ts (the
  * application, its events and review claim), counterTables.ts, accountTables.ts (partners,
  * operators, idempotency records, the audit trail), deliveryTables.ts (webhooks and jobs),
- * documentTables.ts and screeningTables.ts. This file is where the rest imports them from.
+ * documentTables.ts, screeningTables.ts and riskTables.ts. This file is where the rest imports them from.
  */
 export interface Database {
   apps: AppsTable;
@@ -79,4 +81,7 @@ export interface Database {
   screening_lists: ScreeningListsTable;
   screening_entries: ScreeningEntriesTable;
   screening_hits: ScreeningHitsTable;
+  risk_policies: RiskPoliciesTable;
+  risk_assessments: RiskAssessmentsTable;
+  risk_contacts: RiskContactsTable;
 }

@@ -1,5 +1,6 @@
 import { documentFetchJob } from '../documents/fetchJob.ts';
 import type { JobKind } from '../jobs/jobQueue.ts';
+import { riskJob } from '../risk/riskJob.ts';
 import { issuerAlertJob } from '../screening/issuerAlertJob.ts';
 import { rescreenJobKind } from '../screening/rescreenJob.ts';
 import { screeningJob } from '../screening/screeningJob.ts';
@@ -13,4 +14,5 @@ export const JOB_KINDS: readonly JobKind[] = [
   screeningJob,
   rescreenJobKind,
   issuerAlertJob,
+  riskJob,
 ];

@@ -80,6 +80,9 @@ const READ_ONLY_COMMANDS: Record<string, string> = {
   'audit list': 'reads',
   'webhooks list': 'reads',
   'webhooks deliveries': 'reads',
+  'risk policy validate': 'reads a file',
+  'risk policy show': 'reads the policy in force',
+  'risk explain': 'reads the stored assessment and weighs it again in memory',
 };
 
 for (const storeName of storeNames()) {

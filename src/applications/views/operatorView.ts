@@ -17,6 +17,7 @@ import { isRevealable, maskApplication, REVEALABLE_FIELDS } from '../../record/m
 import { businessDay, unixSeconds } from '../../record/dates.ts';
 import { reasonCodesOf } from '../rules/reasonCodes.ts';
 import { riskFlags, type RiskFlag } from '../../record/riskFlags.ts';
+import { latestRisk, type RiskView } from '../../risk/riskView.ts';
 import { screeningFlags, screeningHitsView, type ScreeningHitView } from '../../screening/screeningView.ts';
 import { isSerialNumber } from '../../record/serialNumber.ts';
 import { openApplication, openPayload } from '../../record/sealedPayload.ts';
@@ -39,6 +40,8 @@ export interface OperatorApplicationView extends ApplicationSummary {
   risk_flags: RiskFlag[];
   /** Sanctions screening hits with their list entries (screening/screeningView.ts). */
   screening_hits: ScreeningHitView[];
+  /** The latest risk assessment (risk/riskView.ts), null before one is made; never the partner's. */
+  risk: RiskView | null;
 }
 
 async function load(ctx: ServiceContext, busiWaterNo: string) {
@@ -78,6 +81,7 @@ export async function showApplication(
       erased ? [] : DOCUMENT_FIELDS.filter((field) => typeof application[field] === 'string'),
     ),
     screening_hits: hits,
+    risk: await latestRisk(ctx.store.db, busiWaterNo),
     // Erased by retention: a tombstone, no applicant to flag.
     risk_flags: erased
       ? []

@@ -1,0 +1,56 @@
+import type { JobKind, OutboxEvent } from '../jobs/jobQueue.ts';
+import { assessApplication } from './assessApplication.ts';
+
+const KIND = 'risk.assess';
+
+/** The events that bring an application evidence: its submission, an amendment, its images settled. */
+export const ASSESSED_ON = [
+  'application.submitted',
+  'application.amended',
+  'application.documents_kept',
+  'application.document_failed',
+] as const;
+
+/** How long before a waiting application is looked at again: doubling from 15 s to 30 minutes. */
+const waitMs = (attempts: number) => Math.min(15_000 * 2 ** Math.max(0, attempts - 1), 30 * 60_000);
+
+/**
+ * Rates the applications of a relay batch whose evidence changed (risk/assessApplication.ts), one
+ * job per batch as screening does. An application whose images are still being fetched waits: the
+ * job comes back for it, less and less often, until its images settle or its fetch window closes
+ * (DOCUMENT_FETCH_HOURS; a failed image settles it too). Idempotent: an assessment the same as the
+ * latest is not stored again.
+ */
+export const riskJob: JobKind = {
+  kind: KIND,
+  onEvents: {
+    types: ASSESSED_ON,
+    jobsFor(events: readonly OutboxEvent[]) {
+      const serials = [...new Set(events.map((event) => event.busi_water_no))];
+      return [
+        {
+          kind: KIND,
+          // Unique: each event is fanned out in one committed batch only.
+          key: events[0]!.event_id,
+          busi_water_no: serials.length === 1 ? serials[0] : null,
+          payload: { serials, cause: [...new Set(events.map((event) => event.type))].join(',') },
+        },
+      ];
+    },
+  },
+  async run(ctx, job, log) {
+    const { serials = [], cause = 'job' } = (job.payload ?? {}) as { serials?: string[]; cause?: string };
+    const waiting: string[] = [];
+    for (const serial of serials) {
+      const result = await assessApplication(ctx, serial, cause, log);
+      if (result.outcome === 'waiting') waiting.push(serial);
+      if (result.outcome === 'assessed' && result.stored) {
+        ctx.metrics.riskAssessed(result.assessment.tier, ctx.now() - job.created_at);
+      }
+    }
+    if (waiting.length === 0) return { outcome: 'done' };
+    const giveUpAt = job.created_at + ctx.config.documents.fetchForMs + 3_600_000;
+    if (ctx.now() > giveUpAt) return { outcome: 'failed', error: `images never settled: ${waiting.length}` };
+    return { outcome: 'retry', at: ctx.now() + waitMs(job.attempts), payload: { serials: waiting, cause } };
+  },
+};

@@ -1,0 +1,122 @@
+import type { Kysely } from 'kysely';
+import type { Database, RiskAssessmentsTable, RiskPoliciesTable } from '../store/tables.ts';
+
+/**
+ * Every query of the risk tables (migration 0071): the policies assessments were made under, the
+ * assessments themselves (the latest is the application's rating, the others its history), and
+ * the keyed hashes of the contact details that find applicants sharing one. Takes a Kysely handle
+ * or a transaction.
+ */
+
+/** Keeps a policy's text under its version, once: the first assessment made under it stores it. */
+export async function keepPolicy(db: Kysely<Database>, row: RiskPoliciesTable): Promise<void> {
+  await db
+    .insertInto('risk_policies')
+    .values(row)
+    .onConflict((oc) => oc.column('version').doNothing())
+    .execute();
+}
+
+export async function findPolicy(
+  db: Kysely<Database>,
+  version: string,
+): Promise<RiskPoliciesTable | undefined> {
+  return db.selectFrom('risk_policies').selectAll().where('version', '=', version).executeTakeFirst();
+}
+
+export async function insertAssessment(db: Kysely<Database>, row: RiskAssessmentsTable): Promise<void> {
+  await db.insertInto('risk_assessments').values(row).execute();
+}
+
+/** The application's assessments, newest first (its rating, then its risk history). */
+export async function assessmentsOf(db: Kysely<Database>, busiWaterNo: string, limit = 50) {
+  return db
+    .selectFrom('risk_assessments')
+    .selectAll()
+    .where('busi_water_no', '=', busiWaterNo)
+    .orderBy('assessed_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** The latest assessment of each of these applications. */
+export async function latestAssessments(db: Kysely<Database>, serials: readonly string[]) {
+  if (serials.length === 0) return [];
+  const rows = await db
+    .selectFrom('risk_assessments')
+    .selectAll()
+    .where('busi_water_no', 'in', serials)
+    .orderBy('assessed_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  const latest = new Map<string, RiskAssessmentsTable>();
+  for (const row of rows) if (!latest.has(row.busi_water_no)) latest.set(row.busi_water_no, row);
+  return [...latest.values()];
+}
+
+/** A page of assessments in time order (for `replay` and `explain` over a period). */
+export async function assessmentsBetween(
+  db: Kysely<Database>,
+  range: { from: number; to: number; after?: string | undefined; limit: number },
+) {
+  let query = db
+    .selectFrom('risk_assessments')
+    .selectAll()
+    .where('assessed_at', '>=', range.from)
+    .where('assessed_at', '<', range.to);
+  if (range.after !== undefined) query = query.where('id', '>', range.after);
+  return query.orderBy('id').limit(range.limit).execute();
+}
+
+/** Records the application's contact hashes (replacing those of an earlier assessment). */
+export async function putContacts(
+  db: Kysely<Database>,
+  busiWaterNo: string,
+  certHash: string,
+  contacts: readonly { kind: string; hash: string }[],
+): Promise<void> {
+  await deleteContacts(db, busiWaterNo);
+  if (contacts.length === 0) return;
+  await db
+    .insertInto('risk_contacts')
+    .values(
+      contacts.map((c) => ({ busi_water_no: busiWaterNo, kind: c.kind, hash: c.hash, cert_hash: certHash })),
+    )
+    .execute();
+}
+
+/** Forgets the application's contact hashes (retention's erasure). */
+export async function deleteContacts(db: Kysely<Database>, busiWaterNo: string): Promise<void> {
+  await db.deleteFrom('risk_contacts').where('busi_water_no', '=', busiWaterNo).execute();
+}
+
+/**
+ * Other applicants' active applications that gave the same contact: another identity document
+ * (the same person applying again is no match), not final, at most `limit` serials.
+ */
+export async function sharingContact(
+  db: Kysely<Database>,
+  contact: { busiWaterNo: string; certHash: string; kind: string; hash: string },
+  limit = 20,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('risk_contacts')
+    .innerJoin('applications', 'applications.busi_water_no', 'risk_contacts.busi_water_no')
+    .select('risk_contacts.busi_water_no')
+    .where('risk_contacts.kind', '=', contact.kind)
+    .where('risk_contacts.hash', '=', contact.hash)
+    .where('risk_contacts.busi_water_no', '!=', contact.busiWaterNo)
+    .where('risk_contacts.cert_hash', '!=', contact.certHash)
+    .where('applications.active_cert_hash', 'is not', null)
+    .orderBy('risk_contacts.busi_water_no')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.busi_water_no);
+}
+
+/** The risk level an operator set for the partner, if any. */
+export async function partnerRiskLevel(db: Kysely<Database>, appId: string): Promise<string | null> {
+  const row = await db.selectFrom('apps').select('risk_level').where('app_id', '=', appId).executeTakeFirst();
+  return row?.risk_level ?? null;
+}

@@ -1,0 +1,33 @@
+/** The risk tables (migration 0071), as Kysely sees them; `tables.ts` lists them in Database. */
+export interface RiskPoliciesTable {
+  /** The first 16 hex digits of the SHA-256 of `content`. */
+  version: string;
+  name: string;
+  /** The policy file's text, as it was in force. */
+  content: string;
+  first_used_at: number;
+}
+
+export interface RiskAssessmentsTable {
+  id: string;
+  busi_water_no: string;
+  tier: string;
+  score: number;
+  routing: string;
+  policy_version: string;
+  /** JSON: the factors that fired (risk/assessment.ts's FiredFactor[]). */
+  factors: string;
+  /** JSON: the evidence weighed (risk/assessment.ts's RiskEvidence). */
+  evidence: string;
+  cause: string;
+  assessed_at: number;
+}
+
+export interface RiskContactsTable {
+  busi_water_no: string;
+  /** `mobile` or `email`. */
+  kind: string;
+  /** The key ring's blind index of the canonical value. */
+  hash: string;
+  cert_hash: string;
+}
