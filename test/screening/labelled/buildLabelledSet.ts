@@ -1,6 +1,7 @@
-import { pinyin } from 'pinyin-pro';
 import * as data from './nameData.ts';
 import * as listed from './listedNames.ts';
+import { buildPassportEntries, buildPassportOrdinary, buildPassportVariants } from './buildPassportSet.ts';
+import { birthdayFor, random, titleCase, upperPinyin } from './seeded.ts';
 
 /**
  * Builds the labelled screening test set, deterministically (a seeded generator): test-made list
@@ -15,6 +16,8 @@ export interface TestEntry {
   primary: string;
   /** The name in Chinese characters, for Chinese entries. */
   han?: string;
+  /** The parts the passport groups' variants are written from (buildPassportSet.ts). */
+  parts?: Record<string, string>;
   aliases: { name: string; quality: 'Good' | 'Low' }[];
   dob?: { exact: string } | { year: number; approx: boolean };
   nationality?: string;
@@ -29,28 +32,6 @@ export interface Applicant {
   birthday: string;
   country: string;
 }
-
-function random(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
-  const date = (fromYear: number, toYear: number) => {
-    const year = fromYear + Math.floor(next() * (toYear - fromYear + 1));
-    const month = 1 + Math.floor(next() * 12);
-    const day = 1 + Math.floor(next() * 28);
-    return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-  };
-  return { next, pick, date };
-}
-
-const upperPinyin = (han: string) =>
-  pinyin(han, { toneType: 'none', type: 'array', surname: 'head', v: true }).map((s) => s.toUpperCase());
 
 export function buildEntries(): TestEntry[] {
   const r = random(24);
@@ -145,14 +126,7 @@ export function buildEntries(): TestEntry[] {
       aliases: [],
     });
   }
-  return entries;
-}
-
-/** A birthday the entry's date of birth allows (or any, when it has none). */
-function birthdayFor(entry: TestEntry, r: ReturnType<typeof random>): string {
-  if (entry.dob === undefined) return r.date(1950, 1995);
-  if ('exact' in entry.dob) return entry.dob.exact;
-  return r.date(entry.dob.year, entry.dob.year);
+  return [...entries, ...buildPassportEntries(entries.length)];
 }
 
 const stripMarks = (text: string) =>
@@ -170,6 +144,7 @@ export function buildVariants(entries: readonly TestEntry[]): Applicant[] {
       country: entry.country ?? r.pick(['DE', 'FR', 'PL', 'TR', 'GB']),
     });
   for (const entry of entries) {
+    if (entry.parts !== undefined) continue;
     const tokens = entry.primary.split(' ');
     const transliterated = listed.TRANSLITERATIONS.reduce(
       (text, [from, to]) => (text === entry.primary && from.test(text) ? text.replace(from, to) : text),
@@ -191,12 +166,15 @@ export function buildVariants(entries: readonly TestEntry[]): Applicant[] {
     add(entry, 'typo', entry.primary.replace(longest, typo));
     if (entry.group === 'korean') add(entry, 'unhyphenated', entry.primary.replace('-', '').toUpperCase());
   }
-  return variants;
+  return [...variants, ...buildPassportVariants(entries)];
 }
 
-const titleCase = (s: string) => s[0]! + s.slice(1).toLowerCase();
+/** The ordinary applicants: the first 10,200 as before, then the passport groups' 10,000. */
+export function buildOrdinary(): Applicant[] {
+  return [...buildOrdinaryNames(10_200), ...buildPassportOrdinary(10_000)];
+}
 
-export function buildOrdinary(count = 10_200): Applicant[] {
+function buildOrdinaryNames(count: number): Applicant[] {
   const r = random(7);
   const people: Applicant[] = [];
   const given = (chars: readonly string[]) =>
@@ -271,9 +249,11 @@ export function unListXml(entries: readonly TestEntry[]): string {
       `<DATAID>${e.reference.slice(4)}</DATAID>`,
       `<FIRST_NAME>${xml(first!)}</FIRST_NAME>`,
     );
-    rest.forEach((part, i) => {
-      const tag = ['SECOND_NAME', 'THIRD_NAME', 'FOURTH_NAME'][Math.min(i, 2)]!;
-      lines.push(i < 2 || rest.length === 3 ? `<${tag}>${xml(part)}</${tag}>` : '');
+    // Up to four parts, the fourth holding the rest (da MAGALHÃES VASCONCELOS).
+    const parts = rest.length > 3 ? [...rest.slice(0, 2), rest.slice(2).join(' ')] : rest;
+    parts.forEach((part, i) => {
+      const tag = ['SECOND_NAME', 'THIRD_NAME', 'FOURTH_NAME'][i]!;
+      lines.push(`<${tag}>${xml(part)}</${tag}>`);
     });
     lines.push(`<REFERENCE_NUMBER>${e.reference}</REFERENCE_NUMBER>`);
     if (e.han !== undefined) lines.push(`<NAME_ORIGINAL_SCRIPT>${e.han}</NAME_ORIGINAL_SCRIPT>`);

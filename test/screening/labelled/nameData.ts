@@ -436,3 +436,96 @@ export const VIETNAMESE_GIVEN = [
   'SON',
   'HA',
 ];
+
+/*
+ * The passport groups' ordinary applicants (issue 53), written as passports write them. None of
+ * these lists gives frequencies; each holds names at the head of the rankings it names.
+ */
+/**
+ * The commonest Russian surnames as the surname-frequency studies rank them (Balanovsky et al.'s
+ * regional lists of 2005; Smirnov, Ivanov, Kuznetsov lead every ranking), masculine form.
+ */
+export const RUSSIAN_SURNAMES_CYRILLIC = [
+  ...'Смирнов Иванов Кузнецов Соколов Попов Лебедев Козлов Новиков Морозов Петров Волков Соловьёв Васильев Зайцев Павлов Семёнов Голубев Виноградов Богданов Воробьёв Фёдоров Михайлов Беляев Тарасов Белов Комаров Орлов Киселёв Макаров Андреев Ковалёв Ильин Гусев Титов Кузьмин Кудрявцев Баранов Куликов Алексеев Степанов Яковлев Сорокин Сергеев Романов Захаров Борисов Королёв Герасимов Пономарёв Григорьев'.split(
+    ' ',
+  ),
+];
+/** Given names most often registered in Russia for those born 1950 to 2005 (registry-office rankings). */
+export const RUSSIAN_GIVEN_NAMES_CYRILLIC = {
+  male: [
+    ...'Александр Сергей Дмитрий Андрей Алексей Максим Евгений Иван Михаил Артём Николай Владимир Игорь Олег Юрий Роман Павел Денис Антон Виктор Илья Кирилл Никита Константин Вячеслав'.split(
+      ' ',
+    ),
+  ],
+  female: [
+    ...'Елена Ольга Наталья Татьяна Ирина Светлана Анна Юлия Екатерина Мария Марина Анастасия Дарья Ксения Людмила Галина'.split(
+      ' ',
+    ),
+  ],
+};
+/** Patronymics formed from the commonest fathers' names (masculine; -на for the feminine). */
+export const RUSSIAN_PATRONYMICS_CYRILLIC = [
+  ...'Александрович Сергеевич Владимирович Николаевич Викторович Юрьевич Андреевич Алексеевич Иванович Михайлович'.split(
+    ' ',
+  ),
+];
+/**
+ * Common Kazakh, Uzbek, Kyrgyz and Tajik names as their Russian-language documents write them
+ * (the surnames that lead those countries' rankings: Akhmedov, Aliev, Karimov, Rakhimov ...).
+ */
+export const CENTRAL_ASIAN_SURNAMES_CYRILLIC = [
+  ...'Ахмедов Алиев Каримов Рахимов Юсупов Исмаилов Абдуллаев Назаров Султанов Усманов Турсунов Хасанов Касымов Жумабаев Сапаров Мамедов Нурматов Ермеков Садыков Ибрагимов'.split(
+    ' ',
+  ),
+];
+export const CENTRAL_ASIAN_GIVEN_NAMES_CYRILLIC = {
+  male: [
+    ...'Рустам Тимур Руслан Бахтияр Шухрат Джамшид Нурлан Ерлан Азамат Алишер Дилшод Жасур Бекзод Улугбек Санжар Акмаль Даурен Асхат'.split(
+      ' ',
+    ),
+  ],
+  female: [...'Гульнара Дильноза Айгуль Зарина Мадина Малика Нигора Динара Асель'.split(' ')],
+};
+/**
+ * Common given names and family names in Egypt, the Levant, Iraq and the Gulf (Mohamed, Ahmed,
+ * Ali, Hassan head every ranking of them), in the spellings their passports use.
+ */
+export const ARABIC_GIVEN_NAMES = [
+  ...'Mohamed Muhammad Mohammad Mohammed Ahmed Ahmad Ali Omar Hassan Hussein Mahmoud Khaled Mustafa Youssef Ibrahim Abdullah Said Tarek Karim Sami Nabil Hani Fadi Rami Ziad Samir Amr Yasser Adel Osama'.split(
+    ' ',
+  ),
+];
+export const ARABIC_FAMILY_NAMES = [
+  ...'Hassan Ali Ibrahim Mahmoud Abdullah Saleh Khalil Haddad Nasser Mansour Hamdan Saeed Othman Darwish Suleiman Youssef Qasim Aziz Farouk Shaker Issa Hamad Najjar Khoury Sabbagh Abdelaziz Elsayed Abdelrahman Hamdi Ismail'.split(
+    ' ',
+  ),
+];
+/**
+ * Spain's commonest surnames and given names (Instituto Nacional de Estadística, "Apellidos y
+ * nombres más frecuentes": García, Rodríguez, González ...; Antonio, Manuel, José ...).
+ */
+export const SPANISH_SURNAMES = [
+  ...'García Rodríguez González Fernández López Martínez Sánchez Pérez Gómez Martín Jiménez Ruiz Hernández Díaz Moreno Álvarez Romero Alonso Navarro Torres Domínguez Vázquez Ramos Gil Ramírez Serrano Blanco Molina Castro Ortiz'.split(
+    ' ',
+  ),
+];
+export const SPANISH_GIVEN_NAMES = [
+  ...'Antonio;Manuel;José;Francisco;David;Juan;Javier;José Antonio;Daniel;José Luis;Francisco Javier;Carlos;Jesús;Alejandro;Miguel;María Carmen;María;Carmen;Ana María;Laura;María Pilar;María Dolores;Isabel;Josefa;Ana;Marta;Cristina;Lucía'.split(
+    ';',
+  ),
+];
+/**
+ * Portugal's and Brazil's commonest surnames and given names (Silva, Santos, Ferreira, Pereira lead
+ * both countries' rankings; given names as Portugal's Instituto dos Registos e do Notariado lists
+ * the most registered).
+ */
+export const PORTUGUESE_SURNAMES = [
+  ...'Silva Santos Ferreira Pereira Oliveira Costa Rodrigues Martins Jesus Sousa Fernandes Gonçalves Gomes Lopes Marques Alves Almeida Ribeiro Pinto Carvalho Teixeira Moreira Correia Mendes Nunes Soares Vieira Monteiro Cardoso Rocha'.split(
+    ' ',
+  ),
+];
+export const PORTUGUESE_GIVEN_NAMES = [
+  ...'Maria;José;João;António;Ana;Manuel;Francisco;Carlos;Paulo;Pedro;Luís;Jorge;Rui;Miguel;Fernando;Joana;Sofia;Beatriz;Mariana;Inês;Rita;Catarina;Carla;Ana Paula;João Pedro;Maria José'.split(
+    ';',
+  ),
+];
