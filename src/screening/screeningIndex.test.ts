@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { jaroWinkler } from './jaroWinkler.ts';
 import type { ListEntry } from './listEntry.ts';
-import { latinTokens, normaliseName } from './normaliseName.ts';
+import { foldToken, latinTokens, normaliseName } from './normaliseName.ts';
 import { ScreeningIndex } from './screeningIndex.ts';
 
 const entry = (over: Partial<ListEntry> & { reference: string; names: ListEntry['names'] }): ListEntry => ({
@@ -43,6 +43,24 @@ describe('normalisation', () => {
       'balouti',
     ]);
     assert.deepEqual(latinTokens('Søren Łukasz Straße'), ['soren', 'lukasz', 'strasse']);
+  });
+  test('a particle that is a Chinese syllable or stands beside one other token stays', () => {
+    assert.deepEqual(latinTokens('HUANG DE'), ['huang', 'de']);
+    assert.deepEqual(latinTokens('Liang Jing-Bin'), ['liang', 'jing', 'bin']);
+    assert.deepEqual(latinTokens('Ana Paula Sampaio e Valadares'), ['ana', 'paula', 'sampaio', 'valadares']);
+    assert.deepEqual(latinTokens('Abd al-Rahman Abdul Karim'), ['abdrahman', 'abdulkarim']);
+  });
+  test('transliterations fold alike', () => {
+    const alike = (...names: string[]) =>
+      assert.equal(new Set(names.map((n) => foldToken(latinTokens(n)[0]!))).size, 1, names.join(' '));
+    alike('Ibrahim', 'Ebrahim', 'Ibragim', 'Brahim');
+    alike('Mohammed', 'Muhammad', 'Mohamad', 'Mohd');
+    alike('Aleksey', 'Alexey', 'Alexei', 'Aleksei');
+    alike('Yuriy', 'Yuri', 'Iurii', 'Yury');
+    alike('Sergeyevich', 'Sergeevich');
+    alike('Dzhamshid', 'Jamshid');
+    alike('Alqarnawi', 'Qarnawi', 'Karnawi');
+    alike('LYU', 'LV', 'LU');
   });
   test('a Chinese name through its pinyin, surname then given name', () => {
     assert.deepEqual(normaliseName('卓 汉桥'), { tokens: ['zhuo', 'hanqiao'], han: '卓汉桥' });

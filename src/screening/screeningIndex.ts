@@ -273,6 +273,8 @@ export function tokenSetScore(
     for (let j = 0; j < listed.length; j++) {
       let s = tokenScore(query[i]!, listed[j]!);
       if (s < FOLD_BELOW) s = Math.max(s, FOLDED_FACTOR * tokenScore(q.folded[i]!, l.folded[j]!));
+      // Alike already, and one name folded (Muhammed, Mohammed): the folded score, not less.
+      else if (s < FOLDED_FACTOR && q.folded[i] === l.folded[j]) s = FOLDED_FACTOR;
       if (s >= TOKEN_FLOOR) pairs.push([s, i, j]);
     }
   }
