@@ -26,6 +26,25 @@ const index = new ScreeningIndex([
         documents: [{ type: 'Passport', number: '7599 123456', country: null }],
       }),
       entry({
+        reference: 'T.3',
+        names: [primary('KRUTOYARSKY, Aleksey Yuryevich')],
+        birthDates: [{ text: '1971', from: '1971-01-01', to: '1971-12-31' }],
+        nationalities: ['Russian Federation'],
+      }),
+      entry({ reference: 'T.4', names: [primary('Ibrahim Yusuf al-Qarnawi')], nationalities: ['Iraq'] }),
+      entry({
+        reference: 'T.5',
+        names: [primary('José Luis ARRIETA CIFUENTES')],
+        nationalities: ['Venezuela'],
+      }),
+      // Short names: one with nothing else listed, one with a date of birth.
+      entry({ reference: 'T.6', names: [primary('Li MYINT')] }),
+      entry({
+        reference: 'T.7',
+        names: [primary('WANG Jun')],
+        birthDates: [{ text: '1980', from: '1980-01-01', to: '1980-12-31' }],
+      }),
+      entry({
         reference: 'T.2',
         names: [primary('ZHUO Hanqiao'), { text: '卓汉桥', kind: 'original_script', weak: false }],
         nationalities: ['China'],
@@ -96,6 +115,26 @@ describe('screening', () => {
     assert.deepEqual(hit({ name: '卓汉桥', country: 'HK' }), [['T.2', 'original_script', 'name,country']]);
     assert.deepEqual(hit({ name_en: 'ZHUO HAN QIAO' }), [['T.2', 'primary', 'name_en']]);
     assert.deepEqual(hit({ name_en: 'HANQIAO ZHUO' }), [['T.2', 'primary', 'name_en']]);
+  });
+  test('parts the applicant did not write are absent, not wrong', () => {
+    assert.deepEqual(hit({ name_en: 'ALEKSEI KRUTOIARSKII', birthday: '1971-05-02', country: 'RU' }), [
+      ['T.3', 'primary', 'name_en,birthday,country'],
+    ]);
+    assert.deepEqual(hit({ name_en: 'EBRAHIM ALQARNAWI', country: 'IR' }), [['T.4', 'primary', 'name_en']]);
+    assert.deepEqual(hit({ name_en: 'JOSE ARRIETA', country: 'VE' }), [
+      ['T.5', 'primary', 'name_en,country'],
+    ]);
+    // One part alone is not enough.
+    assert.deepEqual(hit({ name_en: 'Aleksei', birthday: '1971-05-02' }), []);
+  });
+  test('a short name needs its date of birth to agree, or a stricter score without one', () => {
+    assert.deepEqual(hit({ name_en: 'LI MING', birthday: '1978-03-01', country: 'CN' }), []);
+    assert.deepEqual(hit({ name_en: 'LI MYINT', birthday: '1978-03-01' }), [['T.6', 'primary', 'name_en']]);
+    assert.deepEqual(hit({ name_en: 'WANG JUN', birthday: '1980-06-01' }), [
+      ['T.7', 'primary', 'name_en,birthday'],
+    ]);
+    assert.deepEqual(hit({ name_en: 'WANG JUN', birthday: '1990-06-01' }), []);
+    assert.deepEqual(hit({ name_en: 'WANG JUN' }), []);
   });
   test('a weak alias scores lower; unrelated and namesake-short names do not hit', () => {
     const weak = index.screen({ name_en: 'The Tester' }, 0.9)[0];

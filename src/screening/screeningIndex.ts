@@ -48,6 +48,8 @@ interface IndexedName {
   folded: string[];
   joined: string;
   han: string;
+  /** At most SHORT_NAME_LETTERS letters. */
+  short: boolean;
 }
 
 interface IndexedEntry {
@@ -74,8 +76,23 @@ const FOLD_BELOW = 0.92;
 const FOLDED_FACTOR = 0.97;
 /** Per character of difference in length, for tokens and whole names. */
 const LENGTH_PENALTY = 0.03;
-/** An unmatched listed token (a middle name the applicant left out) weighs a third. */
+/** An unmatched listed token, when an applicant's token is unmatched too, weighs a third. */
 const UNMATCHED_LISTED_WEIGHT = 0.35;
+/**
+ * A listed part the applicant left out while every part given agrees (a patronymic, a middle
+ * name, a second surname: the Latin page of a Russian passport has no patronymic) costs this,
+ * whatever its length: absent, not wrong.
+ */
+const ABSENT_PART = 0.02;
+/** Pairs that agree this well count as agreeing parts, for ABSENT_PART. */
+const AGREEING_PAIR = 0.85;
+/**
+ * A short name (two short parts, as many Chinese names are: `LI Ming`, `Min TUN`) has namesakes
+ * by the thousand: it needs the date of birth or nationality to agree when the entry has them,
+ * and this much more than the threshold when the entry has neither.
+ */
+const SHORT_NAME_LETTERS = 8;
+const SHORT_NAME_MARGIN = 0.06;
 /** A low-quality or weak alias matches with this factor. */
 const WEAK_ALIAS_FACTOR = 0.95;
 const DOB_CONFIRMS = 0.02;
@@ -127,7 +144,8 @@ export class ScreeningIndex {
       const id = this.names.length;
       const joined = tokens.join('');
       const folded = tokens.map(foldToken);
-      this.names.push({ entry: index, name, tokens, folded, joined, han });
+      const short = joined.length <= SHORT_NAME_LETTERS;
+      this.names.push({ entry: index, name, tokens, folded, joined, han, short });
       const keys = new Set(nameKeys(folded, joined, han, 'listed'));
       for (const key of keys) this.post(this.postings, key, id);
     }
@@ -165,8 +183,9 @@ export class ScreeningIndex {
         const nameScore = scoreName(query, indexed);
         if (nameScore < threshold - NATIONALITY_CONFIRMS - DOB_CONFIRMS) continue;
         const entry = this.entries[indexed.entry]!;
-        const judged = judge(entry, applicant, nameScore);
+        const judged = judge(entry, applicant, nameScore, indexed.short);
         if (judged === undefined || judged.score < threshold) continue;
+        if (judged.uncorroborated && nameScore < threshold + SHORT_NAME_MARGIN) continue;
         keep(indexed.entry, {
           list: entry.list,
           version_id: entry.versionId,
@@ -258,8 +277,10 @@ function tokenScore(a: string, b: string): number {
 
 /**
  * Tokens paired best-first by Jaro-Winkler, each used once; the score is the paired similarity
- * weighted by token length over all tokens, an unmatched listed token counting a third (a middle
- * name left out), an unmatched applicant token in full.
+ * weighted by token length over all tokens, an unmatched applicant token counting in full and an
+ * unmatched listed one a third. When every applicant token (two at least) pairs with a listed one
+ * that agrees, the listed tokens left over are parts the applicant did not write (ALEKSEI
+ * KRUTOIARSKII for `KRUTOYARSKY, Aleksey Yuryevich`): each costs ABSENT_PART instead.
  */
 export function tokenSetScore(
   q: { tokens: string[]; folded: string[] },
@@ -282,30 +303,40 @@ export function tokenSetScore(
   const usedQ = new Uint8Array(query.length);
   const usedL = new Uint8Array(listed.length);
   let matched = 0;
+  let pairedLength = 0;
+  let agreeing = 0;
   for (const [s, i, j] of pairs) {
     if (usedQ[i] === 1 || usedL[j] === 1) continue;
     usedQ[i] = 1;
     usedL[j] = 1;
-    matched += s * (query[i]!.length + listed[j]!.length);
+    const length = query[i]!.length + listed[j]!.length;
+    matched += s * length;
+    pairedLength += length;
+    if (s >= AGREEING_PAIR) agreeing++;
   }
   let total = 0;
   for (const token of query) total += token.length;
   for (let j = 0; j < listed.length; j++) {
     total += usedL[j] === 1 ? listed[j]!.length : listed[j]!.length * UNMATCHED_LISTED_WEIGHT;
   }
-  return matched / total;
+  const score = matched / total;
+  const absent = listed.length - query.length;
+  if (agreeing < 2 || agreeing < query.length || absent <= 0) return score;
+  return Math.max(score, matched / pairedLength - absent * ABSENT_PART);
 }
 
 /**
  * The date of birth and the nationality: a listed date the applicant's birthday falls outside of
  * excludes the entry (a namesake); one it falls in confirms. A listed nationality confirms or
- * lowers the score, not more: nationality and residence differ often.
+ * lowers the score, not more: nationality and residence differ often. A short name must have one
+ * of them agree when the entry has any (SHORT_NAME_LETTERS); `uncorroborated` when it has none.
  */
 function judge(
   entry: IndexedEntry,
   applicant: Applicant,
   nameScore: number,
-): { score: number; fields: ApplicantField[] } | undefined {
+  short: boolean,
+): { score: number; fields: ApplicantField[]; uncorroborated: boolean } | undefined {
   let score = nameScore;
   const fields: ApplicantField[] = [];
   const birthday = applicant.birthday;
@@ -322,5 +353,9 @@ function judge(
       score -= NATIONALITY_CONTRADICTS;
     }
   }
-  return { score: Math.min(1, score), fields };
+  const listsAny =
+    entry.birthDates.length > 0 || entry.nationalities.size > 0 || entry.entry.documents.length > 0;
+  // A document that agrees is a hit of its own (score 1), whatever the name.
+  if (short && listsAny && fields.length === 0) return undefined;
+  return { score: Math.min(1, score), fields, uncorroborated: short && !listsAny };
 }

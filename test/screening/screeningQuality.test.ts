@@ -6,8 +6,9 @@ import { type LabelledApplicant, labelledApplicants, labelledListEntries } from 
 
 /**
  * The labelled set (test/screening/labelled/README.md) at the default threshold: every variant of
- * a listed name must hit its entry, and ordinary applicants must not hit anything. Recall and the
- * false-positive rate are printed for the whole set and for each group: the earlier variants
+ * a listed name must hit its entry (recall at least 98%, and 95% in each group), and ordinary
+ * applicants must not hit anything (false positives at most 0.2%). Recall and the false-positive
+ * rate are printed for the whole set and for each group: the earlier variants
  * (`earlier`) and the passport groups of issue 53 (labels `reference group/kind`), the earlier
  * ordinary applicants and the passport groups' ones.
  */
@@ -48,6 +49,8 @@ test('recall on listed-name variants and false positives on ordinary names, at t
     index.screen(v, threshold).some((hit) => hit.reference === v.label.split(' ')[0]);
   const missed = new Set(variants.filter((v) => !hits(v)));
   const flagged = new Set(ordinary.filter((o) => index.screen(o, DEFAULT_SCREENING_THRESHOLD).length > 0));
+  const recall = 1 - missed.size / variants.length;
+  const falsePositives = flagged.size / ordinary.length;
   const recallOf = (group: readonly LabelledApplicant[]) =>
     1 - group.filter((v) => missed.has(v)).length / group.length;
   const flaggedOf = (group: readonly LabelledApplicant[]) => group.filter((o) => flagged.has(o)).length;
@@ -67,6 +70,9 @@ test('recall on listed-name variants and false positives on ordinary names, at t
     const f = flaggedOf(members);
     console.log(`  false positives ${group}: ${percent(f, members.length, 3)} (${f}/${members.length})`);
   }
+  // How near the threshold the hits are (issue 53 counted 88 under 0.92).
+  const near = variants.filter((v) => !missed.has(v) && !hits(v, 0.92)).length;
+  console.log(`  variants found scoring under 0.92: ${near}`);
   for (const m of missed) console.log(`  missed: ${m.label} ${m.name ?? ''} ${m.name_en ?? ''}`);
   for (const f of [...flagged].slice(0, 30)) {
     const hit = index.screen(f, DEFAULT_SCREENING_THRESHOLD)[0]!;
@@ -85,9 +91,10 @@ test('recall on listed-name variants and false positives on ordinary names, at t
       `  at ${threshold}: recall ${r}/${variants.length}, false positives ${f}/${ordinary.length} (${n} without birthdays)`,
     );
   }
-  // Enforced for now on the earlier set only; the passport groups are printed (issue 53).
-  const earlier = variantGroups.get('earlier')!;
-  const earlierOrdinary = ordinaryGroups.get('earlier')!;
-  assert.ok(recallOf(earlier) >= 0.98, `recall ${recallOf(earlier)}`);
-  assert.ok(flaggedOf(earlierOrdinary) / earlierOrdinary.length <= 0.005, `false positives`);
+  // Issue 53: 98% recall on the whole set, 95% in each group, 0.2% false positives.
+  assert.ok(recall >= 0.98, `recall ${recall}`);
+  for (const [group, members] of variantGroups) {
+    assert.ok(recallOf(members) >= 0.95, `recall ${group} ${recallOf(members)}`);
+  }
+  assert.ok(falsePositives <= 0.002, `false positives ${falsePositives}`);
 });
