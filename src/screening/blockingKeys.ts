@@ -28,12 +28,18 @@ export function joinedKey(joined: string): string {
   return key.length < 4 ? `=${joined}` : `=${key}`;
 }
 
+/** Abu, Umm (father of, mother of): the start of many listed aliases. */
+const KUNYA = new Set(['abu', 'abou', 'umm', 'um']);
+
+/** Names longer than this, as one string, have no key of the whole. */
+const JOINED_KEY_LETTERS = 16;
+
 /**
  * The keys of a name. A name of two tokens or more is found through pairs of its tokens: the
  * skeletons of any two (in either order: reordered tokens, a middle name left out, vowels spelled
  * otherwise), or the skeleton of one and the first two letters of another (a typo later in the
- * other); through the whole name as one string (spacing: `XIAOMING`, `XIAO MING`); and through its
- * Chinese characters. A single token is found through its own key, by queries of any length.
+ * other; not by `Abu`'s); through the whole name as one string when it is short (spacing:
+ * `XIAOMING`, `XIAO MING`); and through its Chinese characters. A single token is found through its own key, by queries of any length.
  * `joined` is the name as one string (listed) or in each of its rotations (query).
  */
 export function nameKeys(
@@ -51,10 +57,15 @@ export function nameKeys(
     for (let j = 0; j < tokens.length; j++) {
       if (i === j) continue;
       if (i < j) keys.push(`p${[skeletons[i], skeletons[j]].sort().join('+')}`);
-      keys.push(`o${skeletons[i]}>${tokens[j]!.slice(0, 2)}`);
+      // Not by a kunya's first letters: every `Abu X` would share them with `Abdulla`.
+      if (!KUNYA.has(tokens[j]!)) keys.push(`o${skeletons[i]}>${tokens[j]!.slice(0, 2)}`);
     }
   }
-  for (const whole of typeof joined === 'string' ? [joined] : joined) keys.push(joinedKey(whole));
+  for (const whole of typeof joined === 'string' ? [joined] : joined) {
+    // Spacing varies in short names (XIAO MING, XIAOMING); in a long one the key would be that
+    // of its first token alone, shared by thousands (Abdulrahman ...).
+    if (whole.length <= JOINED_KEY_LETTERS) keys.push(joinedKey(whole));
+  }
   if (han !== '') keys.push(`h:${han}`);
   return keys;
 }

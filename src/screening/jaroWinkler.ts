@@ -1,7 +1,11 @@
+/** The flags of matched characters, kept between calls (screening calls this thousands of times). */
+let flagsA = new Uint8Array(64);
+let flagsB = new Uint8Array(64);
+
 /**
  * Jaro-Winkler similarity of two strings (0 to 1): the Jaro score, raised for a common prefix of up
- * to four characters (p = 0.1), as Winkler proposed for names; `prefixScale` 0 gives plain Jaro. Allocation-free apart from two small
- * flag arrays, since screening calls it thousands of times per applicant.
+ * to four characters (p = 0.1), as Winkler proposed for names; `prefixScale` 0 gives plain Jaro.
+ * Allocation-free: two flag arrays kept between calls, cleared for the lengths compared.
  */
 export function jaroWinkler(a: string, b: string, prefixScale = 0.1): number {
   if (a === b) return 1;
@@ -9,8 +13,10 @@ export function jaroWinkler(a: string, b: string, prefixScale = 0.1): number {
   const lb = b.length;
   if (la === 0 || lb === 0) return 0;
   const window = Math.max(0, Math.floor(Math.max(la, lb) / 2) - 1);
-  const matchedA = new Uint8Array(la);
-  const matchedB = new Uint8Array(lb);
+  if (flagsA.length < la) flagsA = new Uint8Array(la * 2);
+  if (flagsB.length < lb) flagsB = new Uint8Array(lb * 2);
+  const matchedA = flagsA.fill(0, 0, la);
+  const matchedB = flagsB.fill(0, 0, lb);
   let matches = 0;
   for (let i = 0; i < la; i++) {
     const from = Math.max(0, i - window);

@@ -180,8 +180,9 @@ export class ScreeningIndex {
       const candidates = options.exhaustive === true ? this.names.keys() : this.candidates(query);
       for (const nameId of candidates) {
         const indexed = this.names[nameId]!;
-        const nameScore = scoreName(query, indexed);
-        if (nameScore < threshold - NATIONALITY_CONFIRMS - DOB_CONFIRMS) continue;
+        const floor = threshold - NATIONALITY_CONFIRMS - DOB_CONFIRMS;
+        const nameScore = scoreName(query, indexed, floor);
+        if (nameScore < floor) continue;
         const entry = this.entries[indexed.entry]!;
         const judged = judge(entry, applicant, nameScore, indexed.short);
         if (judged === undefined || judged.score < threshold) continue;
@@ -247,12 +248,17 @@ export class ScreeningIndex {
 
 const round = (score: number) => Math.round(score * 1000) / 1000;
 
-/** How alike a query and a listed name are, 0 to 1. */
-export function scoreName(query: Query, listed: IndexedName): number {
+/**
+ * How alike a query and a listed name are, 0 to 1. The whole-name comparisons are skipped when
+ * they could not raise the score to `floor` (the least that can still be a hit).
+ */
+export function scoreName(query: Query, listed: IndexedName, floor = 0): number {
   if (query.han !== '' && query.han === listed.han) return weighted(1, listed);
   let score = tokenSetScore(query, listed);
   if (score < 1) {
-    for (const rotation of query.rotations) score = Math.max(score, joinedScore(rotation, listed.joined));
+    for (const rotation of query.rotations) {
+      score = Math.max(score, joinedScore(rotation, listed.joined, Math.max(score, floor)));
+    }
   }
   return weighted(score, listed);
 }
@@ -260,14 +266,35 @@ export function scoreName(query: Query, listed: IndexedName): number {
 const weighted = (score: number, listed: IndexedName) =>
   listed.name.weak ? score * WEAK_ALIAS_FACTOR : score;
 
+const letterCounts = new Int32Array(128);
+
 /**
- * The whole name as one string, spacing and hyphens free (`ZHANG XIAOMING`, `Zhang Xiao-Ming`):
- * plain Jaro, since a prefix bonus would make every `zhangwei...` close to every other one, less
- * for each character of difference in length.
+ * The most Jaro could give two strings: their letters in common (as many as both have of each),
+ * as if all were matched in order. Linear, where Jaro is quadratic in the window.
  */
-function joinedScore(a: string, b: string): number {
-  const difference = Math.abs(a.length - b.length);
-  return jaroWinkler(a, b, 0) - difference * LENGTH_PENALTY;
+function jaroBound(a: string, b: string): number {
+  for (let i = 0; i < a.length; i++) letterCounts[a.charCodeAt(i) & 127]!++;
+  let common = 0;
+  for (let i = 0; i < b.length; i++) {
+    const c = b.charCodeAt(i) & 127;
+    if (letterCounts[c]! > 0) {
+      letterCounts[c]!--;
+      common++;
+    }
+  }
+  for (let i = 0; i < a.length; i++) letterCounts[a.charCodeAt(i) & 127] = 0;
+  return common === 0 ? 0 : (common / a.length + common / b.length + 1) / 3;
+}
+
+/**
+ * The whole name as one string (`ZHANG XIAOMING`, `Zhang Xiao-Ming`): plain Jaro, since a prefix
+ * bonus would make every `zhangwei...` close to every other one, less for each character of
+ * difference in length; 0 when it could not exceed `need`.
+ */
+function joinedScore(a: string, b: string, need: number): number {
+  const penalty = Math.abs(a.length - b.length) * LENGTH_PENALTY;
+  if (1 - penalty <= need || jaroBound(a, b) - penalty <= need) return 0;
+  return jaroWinkler(a, b, 0) - penalty;
 }
 
 /** Jaro-Winkler, less for each character of difference in length (`zhi` is not `zhuoyu`). */
