@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { DEFAULT_RISK_POLICY_URL, loadRiskPolicy } from '../../src/policies/riskPolicy.ts';
 import { cardapply, cardapplyJson } from '../helpers/cli.ts';
+import { spawnService } from '../helpers/process.ts';
 
 /** `cardapply risk policy validate|show` as a risk team runs them before a policy goes live. */
 
@@ -58,4 +59,21 @@ test('show prints the policy in force: the file of RISK_POLICY_FILE, or the defa
     'show',
   );
   assert.deepEqual([replaced.source, replaced.version], [file, loadRiskPolicy(file).version]);
+});
+
+test('a service whose policy turns straight-through on says at start that it is not acted on yet', async () => {
+  const file = join(dir, 'good.json');
+  const service = await spawnService({
+    DATA_DIR: mkdtempSync(join(dir, 'data-')),
+    PORT: '0',
+    RISK_POLICY_FILE: file,
+  });
+  try {
+    const line = service.output.find((l) => l.includes('does not act on yet'));
+    assert.ok(line !== undefined, service.output.join('\n'));
+    assert.deepEqual((JSON.parse(line) as { routing: unknown }).routing, { low: 'auto_approve' });
+  } finally {
+    service.child.kill('SIGTERM');
+    await service.exited;
+  }
 });
