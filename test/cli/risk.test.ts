@@ -11,7 +11,8 @@ import { spawnService } from '../helpers/process.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'risk-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const env = { DATA_DIR: dir, LOG_LEVEL: 'silent' };
+// The embedded store: these commands and this start need no PostgreSQL, whatever the suite has.
+const env = { DATA_DIR: dir, LOG_LEVEL: 'silent', DATABASE_URL: '' };
 
 test('validate prints the version of a good file and exits 0', async () => {
   const file = join(dir, 'good.json');
@@ -65,6 +66,7 @@ test('a service whose policy turns straight-through on says at start that it is 
   const file = join(dir, 'good.json');
   const service = await spawnService({
     DATA_DIR: mkdtempSync(join(dir, 'data-')),
+    DATABASE_URL: '',
     PORT: '0',
     RISK_POLICY_FILE: file,
   });
