@@ -1,7 +1,25 @@
 import { defaultCodeTables, TABLE_NAMES } from '../src/codes/tables.ts';
-import { environmentDocs } from '../src/environment.ts';
+import { ENVIRONMENT } from '../src/environment.ts';
 import { ERRORS, type ErrorName } from '../src/errors/catalogue.ts';
 import { GUIDANCE } from '../src/errors/guidance.ts';
+
+/** What docs/DEPLOYMENT.md's configuration table shows of a variable. */
+interface VariableDoc {
+  name: string;
+  default: string;
+  description: string;
+}
+
+function environmentDocs(): VariableDoc[] {
+  return Object.entries(ENVIRONMENT.properties).map(([name, schema]) => {
+    const s = schema as { default?: unknown; defaultText?: string; description?: string };
+    return {
+      name,
+      default: s.defaultText ?? `\`${String(s.default)}\``,
+      description: s.description ?? '',
+    };
+  });
+}
 
 /**
  * Reference pages generated from the code, so they cannot drift from it: the default code tables

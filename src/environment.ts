@@ -383,21 +383,3 @@ export const ENVIRONMENT = Type.Object({
 });
 
 export type VariableName = keyof typeof ENVIRONMENT.properties;
-
-/** What docs/DEPLOYMENT.md's configuration table shows of a variable. */
-export interface VariableDoc {
-  name: string;
-  default: string;
-  description: string;
-}
-
-export function environmentDocs(): VariableDoc[] {
-  return Object.entries(ENVIRONMENT.properties).map(([name, schema]) => {
-    const s = schema as { default?: unknown; defaultText?: string; description?: string };
-    return {
-      name,
-      default: s.defaultText ?? `\`${String(s.default)}\``,
-      description: s.description ?? '',
-    };
-  });
-}
