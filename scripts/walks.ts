@@ -163,7 +163,7 @@ export function drawWalk(spec: WalkSpec, graph: Map<string, string[]>): DrawnWal
       if (!graph.has(root)) problems.push(`${spec.name}: the store's file ${root} is not a file of src/`);
     return [...new Set([...shared, ...reachedInOrder(graph, roots).filter(isStore)])];
   };
-  for (const file of [...operation])
+  for (const file of operation)
     if (layerOf(file) === 'transport' || layerOf(file) === 'entry')
       problems.push(`${spec.name}: the domain reaches ${file}, above it`);
   return {

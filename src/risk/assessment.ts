@@ -1,6 +1,5 @@
 import {
   FACTOR_CODES,
-  TIERS,
   type FactorCode,
   type RiskLevel,
   type RiskPolicy,
@@ -143,14 +142,7 @@ export function assess(policy: RiskPolicy, evidence: RiskEvidence): Assessment {
 function routingOf(policy: RiskPolicy, tier: Tier, evidence: RiskEvidence, factors: FiredFactor[]): Routing {
   const routing = policy.routing[tier];
   if (routing !== 'auto_approve') return routing;
-  const clean =
-    tier === 'low' &&
-    factors.length === 0 &&
-    evidence.documents.every((d) => d.state === 'kept' || !d.required) &&
-    evidence.documents.filter((d) => d.state !== 'kept').length === 0 &&
-    evidence.openSanctionsHits.length === 0 &&
-    evidence.pepMatches.length === 0;
+  // A screening hit or a PEP match is a factor too: no factor means none of them.
+  const clean = tier === 'low' && factors.length === 0 && evidence.documents.every((d) => d.state === 'kept');
   return clean ? 'auto_approve' : 'review';
 }
-
-export { TIERS };

@@ -40,35 +40,6 @@ export async function assessmentsOf(db: Kysely<Database>, busiWaterNo: string, l
     .execute();
 }
 
-/** The latest assessment of each of these applications. */
-export async function latestAssessments(db: Kysely<Database>, serials: readonly string[]) {
-  if (serials.length === 0) return [];
-  const rows = await db
-    .selectFrom('risk_assessments')
-    .selectAll()
-    .where('busi_water_no', 'in', serials)
-    .orderBy('assessed_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
-  const latest = new Map<string, RiskAssessmentsTable>();
-  for (const row of rows) if (!latest.has(row.busi_water_no)) latest.set(row.busi_water_no, row);
-  return [...latest.values()];
-}
-
-/** A page of assessments in time order (for `replay` and `explain` over a period). */
-export async function assessmentsBetween(
-  db: Kysely<Database>,
-  range: { from: number; to: number; after?: string | undefined; limit: number },
-) {
-  let query = db
-    .selectFrom('risk_assessments')
-    .selectAll()
-    .where('assessed_at', '>=', range.from)
-    .where('assessed_at', '<', range.to);
-  if (range.after !== undefined) query = query.where('id', '>', range.after);
-  return query.orderBy('id').limit(range.limit).execute();
-}
-
 /** Records the application's contact hashes (replacing those of an earlier assessment). */
 export async function putContacts(
   db: Kysely<Database>,

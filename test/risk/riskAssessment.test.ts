@@ -102,6 +102,16 @@ for (const storeName of storeNames()) {
       const explanation = await explainAssessment(service.ctx, serial);
       assert.equal(explanation.same, true);
       assert.equal(explanation.recomputed.tier, 'low');
+      // The metrics count it, and the time it took from the event that asked for it.
+      const metrics = service.ctx.metrics.registry;
+      assert.match(
+        await metrics.getSingleMetricAsString('cardapply_risk_assessments_total'),
+        /\{tier="low"\} [1-9]/,
+      );
+      assert.match(
+        await metrics.getSingleMetricAsString('cardapply_risk_assessment_delay_seconds'),
+        /_count [1-9]/,
+      );
     });
 
     test('the partner sees no score, tier or factor: not in its status view, nor in its events', async () => {
