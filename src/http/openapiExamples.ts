@@ -119,6 +119,7 @@ interface OperationExample {
 
 const ENDPOINT_ID = 'we_5c0ffee5c0ffee5c0ffe';
 const endpointExample = {
+  endpoint_id: ENDPOINT_ID,
   id: ENDPOINT_ID,
   app_id: APP_ID,
   url: 'https://hooks.partner.example/cardapply',
@@ -163,7 +164,7 @@ const WEBHOOK_EXAMPLES: Record<string, OperationExample> = {
   enableWebhook: { request: webhookRequest({ endpoint_id: ENDPOINT_ID }), response: ok(endpointExample) },
   deleteWebhook: {
     request: webhookRequest({ endpoint_id: ENDPOINT_ID }),
-    response: ok({ id: ENDPOINT_ID, deleted: true }),
+    response: ok({ endpoint_id: ENDPOINT_ID, id: ENDPOINT_ID, deleted: true }),
   },
   testWebhook: {
     request: webhookRequest({ endpoint_id: ENDPOINT_ID }),

@@ -27,9 +27,19 @@ import { newWebhookSecret } from '../crypto/webhookSignature.ts';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
+/**
+ * The endpoint's id under the name every webhook call gives it: the requests ask `endpoint_id`, so
+ * the answers carry it too. `id` is the same value under its first name, kept for integrations
+ * written against it.
+ */
+export const EndpointIdFields = {
+  endpoint_id: Type.String({ description: 'The endpoint id (`we_...`), as every webhook request names it.' }),
+  id: Type.String({ deprecated: true, description: 'Deprecated: the same value as `endpoint_id`.' }),
+};
+
 /** An endpoint as operators and its app see it: never a secret itself, only the ids in force. */
 export const EndpointView = Type.Object({
-  id: Type.String(),
+  ...EndpointIdFields,
   app_id: Type.String(),
   url: Type.String(),
   // null means every event type.
@@ -58,6 +68,9 @@ export const CreatedEndpoint = Type.Object({
   secret: Type.String({ description: 'The signing secret, `whsec_...`: shown this once.' }),
 });
 export type CreatedEndpoint = Static<typeof CreatedEndpoint>;
+
+export const DeletedEndpoint = Type.Object({ ...EndpointIdFields, deleted: Type.Literal(true) });
+export type DeletedEndpoint = Static<typeof DeletedEndpoint>;
 
 /** Rotation overlap when none is given: receivers have a day to deploy the new secret. */
 export const DEFAULT_OVERLAP_SECONDS = 86_400;
@@ -154,6 +167,7 @@ async function views(ctx: ServiceContext, rows: WebhookEndpointsTable[]): Promis
     ctx.now(),
   );
   return rows.map((row) => ({
+    endpoint_id: row.id,
     id: row.id,
     app_id: row.app_id,
     url: row.url,
@@ -216,10 +230,7 @@ export async function setEndpointStatus(
 }
 
 /** Deletes the endpoint with its secrets, deliveries and attempt log. */
-export async function deleteEndpoint(
-  ctx: ServiceContext,
-  id: string,
-): Promise<{ id: string; deleted: true }> {
+export async function deleteEndpoint(ctx: ServiceContext, id: string): Promise<DeletedEndpoint> {
   if (!(await deleteEndpointRow(ctx.store.db, id))) throw new ServiceError('webhookEndpointNotFound');
-  return { id, deleted: true };
+  return { endpoint_id: id, id, deleted: true };
 }

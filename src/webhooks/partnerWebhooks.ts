@@ -16,6 +16,7 @@ import {
   secretAad,
   setEndpointStatus,
   type CreatedEndpoint,
+  type DeletedEndpoint,
   type EndpointView,
 } from './endpoints.ts';
 import { send } from './send.ts';
@@ -81,7 +82,7 @@ export async function deleteOwnEndpoint(
   ctx: ServiceContext,
   appId: string,
   id: string,
-): Promise<{ id: string; deleted: true }> {
+): Promise<DeletedEndpoint> {
   await own(ctx, appId, id);
   return deleteEndpoint(ctx, id);
 }

@@ -6463,6 +6463,7 @@ export interface operations {
            * @example {
            *       "code": 0,
            *       "data": {
+           *         "endpoint_id": "we_5c0ffee5c0ffee5c0ffe",
            *         "id": "we_5c0ffee5c0ffee5c0ffe",
            *         "app_id": "app_cfebff6333dfa2a4",
            *         "url": "https://hooks.partner.example/cardapply",
@@ -6491,6 +6492,12 @@ export interface operations {
              */
             code: 0;
             data: {
+              /** @description The endpoint id (`we_...`), as every webhook request names it. */
+              endpoint_id: string;
+              /**
+               * @deprecated
+               * @description Deprecated: the same value as `endpoint_id`.
+               */
               id: string;
               app_id: string;
               url: string;
@@ -6797,6 +6804,7 @@ export interface operations {
            *       "data": {
            *         "items": [
            *           {
+           *             "endpoint_id": "we_5c0ffee5c0ffee5c0ffe",
            *             "id": "we_5c0ffee5c0ffee5c0ffe",
            *             "app_id": "app_cfebff6333dfa2a4",
            *             "url": "https://hooks.partner.example/cardapply",
@@ -6827,6 +6835,12 @@ export interface operations {
             code: 0;
             data: {
               items: {
+                /** @description The endpoint id (`we_...`), as every webhook request names it. */
+                endpoint_id: string;
+                /**
+                 * @deprecated
+                 * @description Deprecated: the same value as `endpoint_id`.
+                 */
                 id: string;
                 app_id: string;
                 url: string;
@@ -7120,6 +7134,7 @@ export interface operations {
            * @example {
            *       "code": 0,
            *       "data": {
+           *         "endpoint_id": "we_5c0ffee5c0ffee5c0ffe",
            *         "id": "we_5c0ffee5c0ffee5c0ffe",
            *         "app_id": "app_cfebff6333dfa2a4",
            *         "url": "https://hooks.partner.example/cardapply",
@@ -7147,6 +7162,12 @@ export interface operations {
              */
             code: 0;
             data: {
+              /** @description The endpoint id (`we_...`), as every webhook request names it. */
+              endpoint_id: string;
+              /**
+               * @deprecated
+               * @description Deprecated: the same value as `endpoint_id`.
+               */
               id: string;
               app_id: string;
               url: string;
@@ -7460,6 +7481,7 @@ export interface operations {
            * @example {
            *       "code": 0,
            *       "data": {
+           *         "endpoint_id": "we_5c0ffee5c0ffee5c0ffe",
            *         "id": "we_5c0ffee5c0ffee5c0ffe",
            *         "app_id": "app_cfebff6333dfa2a4",
            *         "url": "https://hooks.partner.example/cardapply",
@@ -7493,6 +7515,12 @@ export interface operations {
              */
             code: 0;
             data: {
+              /** @description The endpoint id (`we_...`), as every webhook request names it. */
+              endpoint_id: string;
+              /**
+               * @deprecated
+               * @description Deprecated: the same value as `endpoint_id`.
+               */
               id: string;
               app_id: string;
               url: string;
@@ -7806,6 +7834,7 @@ export interface operations {
            * @example {
            *       "code": 0,
            *       "data": {
+           *         "endpoint_id": "we_5c0ffee5c0ffee5c0ffe",
            *         "id": "we_5c0ffee5c0ffee5c0ffe",
            *         "app_id": "app_cfebff6333dfa2a4",
            *         "url": "https://hooks.partner.example/cardapply",
@@ -7833,6 +7862,12 @@ export interface operations {
              */
             code: 0;
             data: {
+              /** @description The endpoint id (`we_...`), as every webhook request names it. */
+              endpoint_id: string;
+              /**
+               * @deprecated
+               * @description Deprecated: the same value as `endpoint_id`.
+               */
               id: string;
               app_id: string;
               url: string;
@@ -8144,6 +8179,7 @@ export interface operations {
            * @example {
            *       "code": 0,
            *       "data": {
+           *         "endpoint_id": "we_5c0ffee5c0ffee5c0ffe",
            *         "id": "we_5c0ffee5c0ffee5c0ffe",
            *         "app_id": "app_cfebff6333dfa2a4",
            *         "url": "https://hooks.partner.example/cardapply",
@@ -8171,6 +8207,12 @@ export interface operations {
              */
             code: 0;
             data: {
+              /** @description The endpoint id (`we_...`), as every webhook request names it. */
+              endpoint_id: string;
+              /**
+               * @deprecated
+               * @description Deprecated: the same value as `endpoint_id`.
+               */
               id: string;
               app_id: string;
               url: string;
@@ -8482,6 +8524,7 @@ export interface operations {
            * @example {
            *       "code": 0,
            *       "data": {
+           *         "endpoint_id": "we_5c0ffee5c0ffee5c0ffe",
            *         "id": "we_5c0ffee5c0ffee5c0ffe",
            *         "deleted": true
            *       },
@@ -8495,6 +8538,12 @@ export interface operations {
              */
             code: 0;
             data: {
+              /** @description The endpoint id (`we_...`), as every webhook request names it. */
+              endpoint_id: string;
+              /**
+               * @deprecated
+               * @description Deprecated: the same value as `endpoint_id`.
+               */
               id: string;
               /** @enum {boolean} */
               deleted: true;

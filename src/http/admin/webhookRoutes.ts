@@ -16,7 +16,13 @@ import {
   MAX_DELIVERIES_LISTED,
   Redelivery,
 } from '../../webhooks/deliveries.ts';
-import { CreatedEndpoint, EndpointView, getEndpoint, listEndpoints } from '../../webhooks/endpoints.ts';
+import {
+  CreatedEndpoint,
+  DeletedEndpoint,
+  EndpointView,
+  getEndpoint,
+  listEndpoints,
+} from '../../webhooks/endpoints.ts';
 import { MAX_URL_LENGTH } from '../../network/endpointUrl.ts';
 import { success } from '../envelope.ts';
 import { adminRoute } from './adminRoute.ts';
@@ -221,7 +227,7 @@ function registerEndpointRoutes(app: TypedApp, ctx: ServiceContext): void {
       errors: ['webhookEndpointNotFound'],
       schema: {
         params: EndpointIdParams,
-        response: ok(Type.Object({ id: Type.String(), deleted: Type.Literal(true) })),
+        response: ok(DeletedEndpoint),
       },
     }),
     async (request) =>

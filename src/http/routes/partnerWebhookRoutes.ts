@@ -18,7 +18,7 @@ import {
 } from '../../webhooks/partnerWebhooks.ts';
 import { DeliveryView, MAX_DELIVERIES_LISTED, Redelivery } from '../../webhooks/deliveries.ts';
 import { MAX_URL_LENGTH } from '../../network/endpointUrl.ts';
-import { CreatedEndpoint, EndpointView } from '../../webhooks/endpoints.ts';
+import { CreatedEndpoint, DeletedEndpoint, EndpointView } from '../../webhooks/endpoints.ts';
 import { guardPartnerRoutes, partnerOf } from '../partnerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';
@@ -199,7 +199,7 @@ function registerEndpointRoutes(app: TypedApp, ctx: ServiceContext): void {
       summary: 'Delete an endpoint with its secrets, deliveries and attempt log',
       description: 'Irreversible; events are kept and can be listed.',
       body: body({ endpoint_id: EndpointId }),
-      response: Type.Object({ id: Type.String(), deleted: Type.Literal(true) }),
+      response: DeletedEndpoint,
       errors: ['webhookEndpointNotFound'],
     }),
     async (request) =>
