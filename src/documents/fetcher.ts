@@ -3,7 +3,7 @@ import { request as httpRequest, type ClientRequest, type IncomingMessage } from
 import { request as httpsRequest } from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import { releaseBuffer } from '../crypto/releaseBuffer.ts';
-import { isPrivateAddress, isPrivateHost } from '../network/publicHost.ts';
+import { isMetadataAddress, isMetadataHost, isPrivateAddress, isPrivateHost } from '../network/publicHost.ts';
 import { DocumentFailure } from './outcome.ts';
 
 /**
@@ -14,7 +14,9 @@ import { DocumentFailure } from './outcome.ts';
  * the name); at most 3 redirects, each checked the same way; a connect time-out and a time-out of
  * the whole fetch; and a size cap enforced while the body streams: past it the connection is
  * destroyed, the rest is never read. `allowPrivate` (DOCUMENT_ALLOW_PRIVATE) also allows http and
- * private addresses, for tests and closed networks.
+ * private addresses, for tests and closed networks; never a link-local or cloud metadata address
+ * (network/publicHost.ts `isMetadataAddress`), whatever it and `addressAllowed` say: not at the
+ * first hop, not after a redirect, not in any DNS answer.
  */
 
 export interface FetchOptions {
@@ -94,6 +96,8 @@ function checkShape(url: URL, allowPrivate: boolean): void {
   if (!schemeAllowed) throw new DocumentFailure('refused_address', `scheme ${url.protocol} refused`);
   if (url.username !== '' || url.password !== '')
     throw new DocumentFailure('refused_address', 'credentials in the URL');
+  if (isMetadataHost(url.hostname))
+    throw new DocumentFailure('refused_address', 'a link-local or metadata address');
   // An IP literal is judged as an address below; a name here by its text (localhost, *.internal).
   const literal = url.hostname.startsWith('[') || isIP(url.hostname) !== 0;
   if (!allowPrivate && !literal && isPrivateHost(url.hostname))
@@ -115,10 +119,24 @@ async function resolveChecked(host: string, allowed: (address: string) => boolea
         );
   const first = addresses[0];
   if (first === undefined) throw new DocumentFailure('unreachable', 'DNS: no address');
-  // Any private answer refuses the host: a name that mixes them is not a public party.
-  if (!addresses.every((a) => allowed(a.address)))
-    throw new DocumentFailure('refused_address', 'the host resolves to a private address');
+  const refused = refusedAnswer(addresses, allowed);
+  if (refused !== null) throw new DocumentFailure('refused_address', refused);
   return first;
+}
+
+/**
+ * Why a DNS answer (or an IP literal) may not be connected to, or null. Any refused address refuses
+ * the host: a name that mixes them is not a public party. A metadata address is refused whatever
+ * `allowed` says.
+ */
+export function refusedAnswer(
+  addresses: readonly LookupAddress[],
+  allowed: (address: string) => boolean,
+): string | null {
+  if (addresses.some((a) => isMetadataAddress(a.address)))
+    return 'the host resolves to a link-local or metadata address';
+  if (!addresses.every((a) => allowed(a.address))) return 'the host resolves to a private address';
+  return null;
 }
 
 type LookupCallback = (error: Error | null, address: string | LookupAddress[], family?: number) => void;

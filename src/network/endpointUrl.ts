@@ -1,6 +1,6 @@
 import { lookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { isPrivateAddress, isPrivateHost } from './publicHost.ts';
+import { isMetadataAddress, isMetadataHost, isPrivateAddress, isPrivateHost } from './publicHost.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 
 /**
@@ -8,7 +8,8 @@ import { problem, type FieldProblem } from '../errors/problems.ts';
  * to, public addresses only. The host is resolved at registration and again at every connection
  * (see `checkedLookup`), so a name that later resolves to an internal address (DNS rebinding)
  * reaches nothing. `allowPrivate` (WEBHOOK_ALLOW_PRIVATE) lifts both rules and also allows http,
- * for tests and closed networks.
+ * for tests and closed networks; link-local and cloud metadata addresses (`isMetadataAddress`)
+ * stay refused with it, as a literal, as a DNS answer and at every connection.
  */
 export const MAX_URL_LENGTH = 2048;
 
@@ -24,8 +25,16 @@ export function checkUrlShape(field: string, value: string, allowPrivate: boolea
   const schemeAllowed = url.protocol === 'https:' || (allowPrivate && url.protocol === 'http:');
   if (!schemeAllowed || url.hostname === '' || /\s/.test(value)) return [problem(field, 'urlNotHttps')];
   if (url.username !== '' || url.password !== '') return [problem(field, 'urlCredentials')];
+  if (isMetadataHost(url.hostname)) return [problem(field, 'urlPrivateHost')];
   if (!allowPrivate && isPrivateHost(url.hostname)) return [problem(field, 'urlPrivateHost')];
   return [];
+}
+
+/** Whether a DNS answer may be connected to: never a metadata address, private ones only when allowed. */
+export function addressesAllowed(addresses: readonly LookupAddress[], allowPrivate: boolean): boolean {
+  return addresses.every(
+    (a) => !isMetadataAddress(a.address) && (allowPrivate || !isPrivateAddress(a.address)),
+  );
 }
 
 /** The URL's shape, then what its host resolves to now. */
@@ -45,8 +54,7 @@ export async function checkEndpointUrl(
     return [problem(field, 'webhookUrlUnresolvable')];
   }
   if (addresses.length === 0) return [problem(field, 'webhookUrlUnresolvable')];
-  if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address)))
-    return [problem(field, 'urlPrivateHost')];
+  if (!addressesAllowed(addresses, allowPrivate)) return [problem(field, 'urlPrivateHost')];
   return [];
 }
 
@@ -80,7 +88,7 @@ export function checkedLookup(allowPrivate: boolean) {
   return (hostname: string, options: LookupAllOptions | object, callback: LookupCallback): void => {
     lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, []);
-      if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address))) {
+      if (!addressesAllowed(addresses, allowPrivate)) {
         return callback(new PrivateAddressError(`${hostname} resolves to a private address`), []);
       }
       if ((options as { all?: boolean }).all === true) return callback(null, addresses);
