@@ -187,10 +187,24 @@ for (const storeName of storeNames()) {
       assert.deepEqual(events.items[2]?.data.requested_fields, ['id_card_img', 'cert_id', 'birthday']);
       assert.deepEqual(events.items[3]?.data.changed_fields, ['id_card_img']);
 
-      // Outside the state: a clear 409.
+      // A second amend: refused with a message a partner can act on, under a code of its own.
       const again = await amend(asked);
-      assert.equal(again.status, 409, again.text);
-      assert.equal(again.body.msg, 'status: cannot move from IN_REVIEW to IN_REVIEW');
+      assert.equal(again.status, 423, again.text);
+      assert.deepEqual([again.body.code, again.body.data], [42310, { status: 'IN_REVIEW' }]);
+      assert.equal(
+        again.body.msg,
+        "status: the application is IN_REVIEW; an amend is accepted only while it is SUPPLEMENT_REQUIRED, once for each operator's request for information",
+      );
+      const inChinese = await post(
+        service.baseUrl,
+        PATHS.amend,
+        { app_id: partner.appId, timestamp: nowSeconds(), busi_water_no: serial, ...asked },
+        { token: partner.token, headers: { 'accept-language': 'zh' } },
+      );
+      assert.equal(
+        inChinese.body.msg,
+        'status: 申请当前为 IN_REVIEW；仅在审核员要求补充资料（SUPPLEMENT_REQUIRED）期间可提交补充，每次要求提交一次',
+      );
       const approved = await admin(serial, 'approve', { version: row.version });
       assert.equal(approved.status, 200, approved.text);
       assert.equal((approved.body.data as { status: string }).status, 'APPROVED');
@@ -226,7 +240,8 @@ for (const storeName of storeNames()) {
         busi_water_no: serial,
         id_card_img: 'https://img.example.com/x.jpg',
       });
-      assert.equal(amend.status, 409, amend.text);
+      assert.equal(amend.status, 423, amend.text);
+      assert.deepEqual([amend.body.code, amend.body.data], [42310, { status: 'EXPIRED' }]);
       const resubmitted = await post(
         service.baseUrl,
         PATHS.apply,

@@ -133,7 +133,7 @@ export interface paths {
     put?: never;
     /**
      * Send the information an operator asked for
-     * @description Only while the application is SUPPLEMENT_REQUIRED (otherwise 409), with exactly the fields of its `requested_fields` (a field not asked for is a 422, as is one asked for and missing). The whole application, as amended, is checked again as the submit checks it (also the duplicate-document rule and the card number); it is stored encrypted, recorded in the history with an `application.amended` event, and returns to IN_REVIEW.
+     * @description Only while the application is SUPPLEMENT_REQUIRED (otherwise 423 `amend_not_open`, naming its state), with exactly the fields of its `requested_fields` (a field not asked for is a 422, as is one asked for and missing). The whole application, as amended, is checked again as the submit checks it (also the duplicate-document rule and the card number); it is stored encrypted, recorded in the history with an `application.amended` event, and returns to IN_REVIEW.
      */
     post: operations['amendApplication'];
     delete?: never;
@@ -5093,9 +5093,7 @@ export interface operations {
         };
       };
       /**
-       * @description `40905` transition_not_allowed: status: cannot move from {from} to {to}
-       *
-       *     `40906` concurrent_change: busi_water_no: the application was changed by someone else; read it again
+       * @description `40906` concurrent_change: busi_water_no: the application was changed by someone else; read it again
        *
        *     `40901` duplicate_application: cert_id: an active application for this document already exists
        *
@@ -5112,14 +5110,14 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "code": 40905,
+           *       "code": 40906,
            *       "data": null,
-           *       "msg": "status: cannot move from  to "
+           *       "msg": "busi_water_no: the application was changed by someone else; read it again"
            *     }
            */
           'application/json': components['schemas']['ErrorEnvelope'] & {
             /** @enum {unknown} */
-            code?: 40905 | 40906 | 40901 | 40902 | 40903 | 40904;
+            code?: 40906 | 40901 | 40902 | 40903 | 40904;
           };
         };
       };
@@ -5350,6 +5348,25 @@ export interface operations {
               | 42290
               | 42292
               | 42260;
+          };
+        };
+      };
+      /** @description `42310` amend_not_open: status: the application is {status}; an amend is accepted only while it is SUPPLEMENT_REQUIRED, once for each operator's request for information */
+      423: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42310,
+           *       "data": null,
+           *       "msg": "status: the application is ; an amend is accepted only while it is SUPPLEMENT_REQUIRED, once for each operator's request for information"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42310;
           };
         };
       };

@@ -41,10 +41,7 @@ export async function amendApplication(
   const row = await findForAmend(ctx.store.db, serial, partner.appId);
   if (row === undefined) throw new ServiceError('applicationNotFound');
   if (row.status !== 'SUPPLEMENT_REQUIRED') {
-    throw new ServiceError('transitionNotAllowed', {
-      params: { from: row.status, to: 'IN_REVIEW' },
-      data: { status: row.status },
-    });
+    throw new ServiceError('amendNotOpen', { params: { status: row.status }, data: { status: row.status } });
   }
 
   const requested = fieldListOf(row.requested_fields);

@@ -74,6 +74,13 @@ export const APPLICATION_ERRORS = {
     'external_id: is already the reference of an active application of this app',
     'external_id: 已被本应用的另一笔有效申请使用',
   ),
+  // 423: the application is not open to the partner's change now.
+  amendNotOpen: entry(
+    42310,
+    'amend_not_open',
+    "status: the application is {status}; an amend is accepted only while it is SUPPLEMENT_REQUIRED, once for each operator's request for information",
+    'status: 申请当前为 {status}；仅在审核员要求补充资料（SUPPLEMENT_REQUIRED）期间可提交补充，每次要求提交一次',
+  ),
   // 429
   revealsLimited: entry(
     42970,

@@ -33,9 +33,14 @@ export const APPLICATION_GUIDANCE: { readonly [K in keyof typeof APPLICATION_ERR
     remedy: 'Request another number, or leave `card_no` out and let the service draw one.',
   },
   transitionNotAllowed: {
-    cause:
-      'The application’s current state does not allow this move (both states are named); an amend outside SUPPLEMENT_REQUIRED too.',
+    cause: 'The application’s current state does not allow this move (both states are named).',
     remedy: 'Query the application: its state no longer allows this move.',
+  },
+  amendNotOpen: {
+    cause:
+      'An amend reached an application that is not waiting for information: already amended (back in review), never asked, or decided. `data.status` is its state.',
+    remedy:
+      'Amend only after an `application.supplement_required` event (or a status view whose `requested_fields` is set), and once for each; query the application to see where it is.',
   },
   concurrentChange: {
     cause:

@@ -43,7 +43,7 @@ export function registerAmendRoute(app: TypedApp, ctx: ServiceContext, submitErr
         operationId: 'amendApplication',
         summary: 'Send the information an operator asked for',
         description:
-          'Only while the application is SUPPLEMENT_REQUIRED (otherwise 409), with exactly the fields of its `requested_fields` (a field not asked for is a 422, as is one asked for and missing). The whole application, as amended, is checked again as the submit checks it (also the duplicate-document rule and the card number); it is stored encrypted, recorded in the history with an `application.amended` event, and returns to IN_REVIEW.',
+          'Only while the application is SUPPLEMENT_REQUIRED (otherwise 423 `amend_not_open`, naming its state), with exactly the fields of its `requested_fields` (a field not asked for is a 422, as is one asked for and missing). The whole application, as amended, is checked again as the submit checks it (also the duplicate-document rule and the card number); it is stored encrypted, recorded in the history with an `application.amended` event, and returns to IN_REVIEW.',
         tags: ['applications'],
         body: AmendRequest,
         response: {
@@ -53,7 +53,7 @@ export function registerAmendRoute(app: TypedApp, ctx: ServiceContext, submitErr
             'fieldUnknown',
             'fieldNotRequested',
             'applicationNotFound',
-            'transitionNotAllowed',
+            'amendNotOpen',
             'concurrentChange',
             'duplicateApplication',
             'cardNoTaken',
