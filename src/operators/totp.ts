@@ -183,7 +183,7 @@ export async function confirmEnrolment(
     const row = await findFactor(trx, username);
     if (row === undefined || row.confirmed_at !== null) throw new ServiceError('mfaNotPending');
     const step = acceptedStep(lib, ctx, username, row.secret_enc, code, now, row.last_step);
-    if (step === null) throw new ServiceError('mfaCodeInvalid');
+    if (step === null) throw new ServiceError('mfaEnrolmentCodeWrong');
     await confirmFactor(trx, username, now, step);
     await replaceRecoveryCodes(
       trx,

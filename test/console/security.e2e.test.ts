@@ -29,6 +29,7 @@ const LABELS = {
     proceed: 'Continue',
     signOut: 'Sign out',
     wrong: /That code was not accepted: .* Wait for the next code in your app/,
+    enrolWrong: /^That code does not match this secret\. .* you are still signed in/,
   },
   zh: {
     user: '用户名',
@@ -40,6 +41,7 @@ const LABELS = {
     proceed: '继续',
     signOut: '退出登录',
     wrong: /验证码未被接受：.*请等待应用显示下一个验证码/,
+    enrolWrong: /^该验证码与此密钥不符。.*您仍处于登录状态/,
   },
 } as const;
 
@@ -169,8 +171,24 @@ describe('operator security in Chromium', () => {
         totp = OTPAuth.URI.parse((await page.locator('.mfa-uri').textContent())!);
       }
 
-      // Confirmed with the code the app shows now, as an operator would.
+      // One mistyped code: the page says so and keeps the operator signed in, on this page, with
+      // the same secret and the focus back in the code field.
       const codeAt = (ms: number) => totp.generate({ timestamp: ms });
+      const shownSecret = await secretShown();
+      const mistyped = String((Number(codeAt(Date.now())) + 1) % 1_000_000).padStart(6, '0');
+      await page.getByLabel(l.code).fill(mistyped);
+      await page.getByRole('button', { name: l.confirm, exact: true }).click();
+      await page.locator('.mfa-form .form-error').filter({ hasText: l.enrolWrong }).waitFor();
+      assert.match(page.url(), /\/console\/mfa$/, 'still on the enrolment page');
+      assert.equal(await secretShown(), shownSecret, 'the same secret');
+      assert.ok(await focusedMatches(page, 'input[name="otp"]'), 'ready for the next try');
+      assert.deepEqual(
+        failed.splice(0),
+        [`${service.baseUrl}/admin/v1/mfa/confirm`],
+        'only the code refused',
+      );
+
+      // Confirmed with the code the app shows now, as an operator would.
       const confirmedWith = codeAt(Date.now());
       await page.getByLabel(l.code).fill(confirmedWith);
       await page.getByRole('button', { name: l.confirm, exact: true }).click();

@@ -3,12 +3,16 @@ import { language } from './i18n.js';
 /**
  * The admin API client. The session is the HttpOnly cookie the login sets (scripts never see it);
  * every request that changes something sends the session's CSRF token, which the console keeps
- * only in memory. A 401 anywhere means the session ended: the console goes back to sign-in.
+ * only in memory. A 401 means the session ended (the console goes back to sign-in), except one that
+ * refuses a typed second-factor code: the session stands and the page says what to type.
  */
 
 export const ADMIN = '/admin/v1';
 
 /** @typedef {{ field: string, code: number, message: string }} FieldError */
+
+/** 401s that refuse a typed code, not the session: a wrong code at sign-in, at enrolment. */
+const CODE_REFUSALS = new Set([40171, 40172]);
 
 export class ApiError extends Error {
   /**
@@ -83,7 +87,8 @@ export async function api(method, path, body, options = {}) {
   } catch {
     envelope = { code: response.status * 100, msg: response.statusText, data: null };
   }
-  if (response.status === 401 && path !== '/login') sessionLost(envelope.msg);
+  if (response.status === 401 && path !== '/login' && !CODE_REFUSALS.has(envelope.code))
+    sessionLost(envelope.msg);
   if (response.ok && path !== '/session' && options.background !== true) used();
   if (!response.ok || envelope.code !== 0) throw new ApiError(response.status, envelope);
   return envelope.data;

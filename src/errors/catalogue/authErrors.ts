@@ -66,6 +66,13 @@ export const AUTH_ERRORS = {
     'otp: the code is wrong, expired or already used',
     'otp: 验证码错误、已过期或已被使用',
   ),
+  // Confirming an enrolment: the session stands, only the code typed for the new secret is wrong.
+  mfaEnrolmentCodeWrong: entry(
+    40172,
+    'mfa_enrolment_code_wrong',
+    'otp: the code does not match the secret being enrolled (wrong, of another time, or of another account in the app); the session stays signed in',
+    'otp: 验证码与正在绑定的密钥不符（输入有误、不是当前时间的验证码，或是应用中另一个账号的验证码）；会话仍然有效',
+  ),
   // 403: the session is known but may not go on this way.
   csrfTokenInvalid: entry(
     40304,

@@ -50,6 +50,12 @@ export const AUTH_GUIDANCE: { readonly [K in keyof typeof AUTH_ERRORS]: Guidance
     cause: 'The one-time code is wrong, outside its 30-second window, or was used already.',
     remedy: 'Check the device clock and send the code showing now; each code works once.',
   },
+  mfaEnrolmentCodeWrong: {
+    cause:
+      'Confirming an enrolment (`POST /admin/v1/mfa/confirm`), the code is not a current code of the pending secret: mistyped, outside its 30-second window, or from another account in the authenticator app.',
+    remedy:
+      'Type the code the app shows now for this account, or start over with a new secret; the session and the pending secret are kept.',
+  },
   csrfTokenInvalid: {
     cause:
       'A cookie-authenticated request that changes something came without the session’s `x-csrf-token`, or with another one.',

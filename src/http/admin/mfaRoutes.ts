@@ -61,7 +61,7 @@ export function mfaRoutes(ctx: ServiceContext) {
         summary: 'Confirm the TOTP second factor with a current code',
         description:
           'Makes the pending secret the second factor and answers ten one-time recovery codes, shown only this once. A session limited to enrolment becomes a full one.',
-        errors: ['mfaNotPending', 'mfaCodeInvalid', 'fieldFormat'],
+        errors: ['mfaNotPending', 'mfaEnrolmentCodeWrong', 'fieldFormat'],
         schema: { body: OtpBody, response: ok(RecoveryCodes) },
       }),
       async (request) => {

@@ -427,6 +427,8 @@ export default {
     'A new secret replaces the one shown now: codes of the old one stop working. Remove the old entry from your authenticator app.',
   'mfa.code': 'Code from the app',
   'mfa.confirm': 'Confirm',
+  'mfa.codeWrong':
+    'That code does not match this secret. Type the 6 digits your app shows now for this account (a code changes every 30 seconds); you are still signed in and the secret is kept.',
   'mfa.done': 'The second factor is active.',
   'mfa.recovery':
     'Recovery codes: each signs you in once if the authenticator is lost. Keep them safe; they are shown only now.',

@@ -1,4 +1,4 @@
-import { api } from '../api.js';
+import { api, ApiError } from '../api.js';
 import { formDialog } from '../dialog.js';
 import { field, h, replace } from '../dom.js';
 import { t } from '../i18n.js';
@@ -78,7 +78,10 @@ export function renderMfa(main, ctx) {
         showRecoveryCodes(result.recovery_codes);
       } catch (failure) {
         submit.disabled = false;
-        replace(error, errorText(failure));
+        replace(
+          error,
+          failure instanceof ApiError && failure.code === 40172 ? t('mfa.codeWrong') : errorText(failure),
+        );
         code.select();
       }
     });
