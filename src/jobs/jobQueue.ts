@@ -50,7 +50,8 @@ export interface ClaimedJob {
 }
 
 export type JobResult =
-  | { readonly outcome: 'done' }
+  /** `payload`, when given, replaces the stored one: what a long job did, for a status page. */
+  | { readonly outcome: 'done'; readonly payload?: unknown }
   /** Run again at `at` (ms); `payload` replaces the stored one (progress of a long job). */
   | { readonly outcome: 'retry'; readonly at: number; readonly error?: string; readonly payload?: unknown }
   | { readonly outcome: 'failed'; readonly error: string };

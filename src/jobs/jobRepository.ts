@@ -118,7 +118,7 @@ export async function completeJob(
       last_error: error === null ? null : error.slice(0, 500),
       updated_at: now,
       finished_at: finished ? now : null,
-      ...(result.outcome === 'retry' && result.payload !== undefined
+      ...(result.outcome !== 'failed' && result.payload !== undefined
         ? { payload: JSON.stringify(result.payload) }
         : {}),
     })

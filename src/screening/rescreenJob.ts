@@ -49,7 +49,8 @@ export const rescreenJobKind: JobKind = {
       const rows = await unerasedAfter(ctx.store.db, progress.after, BATCH);
       if (rows.length === 0) {
         log.info({ event: 'screening.rescreen_done', ...progress }, 're-screen finished');
-        return { outcome: 'done' };
+        // The counts stay with the job: `screening status` reads them from its payload.
+        return { outcome: 'done', payload: progress };
       }
       const count = await screenApplications(ctx, index, rows, log);
       progress.after = rows[rows.length - 1]!.busi_water_no;
