@@ -21,6 +21,19 @@ import { isDocumentField } from './outcome.ts';
 
 const OPENING_ACTIONS = ['application.review_open', 'application.reveal'];
 
+/**
+ * The headers of every document response, its errors included. A kept copy is the partner's bytes:
+ * whatever it hides (an HTML page after a JPEG's end, script in a PDF), the browser is told to run
+ * nothing of it (`default-src 'none'` loads nothing, `sandbox` gives it an opaque origin with no
+ * script, forms or plugins), not to guess another type than the one sent (`nosniff`), and not to
+ * keep it (`no-store`).
+ */
+export const DOCUMENT_RESPONSE_HEADERS = {
+  'content-security-policy': "default-src 'none'; sandbox",
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-store',
+} as const;
+
 export interface ServedDocument {
   contentType: string;
   byteSize: number;

@@ -28,6 +28,13 @@ import { storeNames, TEST_ENCRYPTION_KEYS } from '../helpers/stores.ts';
  * with its own type and no caching. The chunks follow a key rotation, and retention erases them.
  */
 
+/** What every document response carries, a refusal too (issue 54). */
+function assertDocumentHeaders(response: Response): void {
+  assert.equal(response.headers.get('content-security-policy'), "default-src 'none'; sandbox");
+  assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+  assert.equal(response.headers.get('cache-control'), 'no-store');
+}
+
 const FIELDS = ['id_card_img', 'id_card_back_img', 'passport_img', 'sign_applicant', 'pay_voucher'] as const;
 
 for (const storeName of storeNames()) {
@@ -85,6 +92,7 @@ for (const storeName of storeNames()) {
     test('served only after an audited opening for review, one audit row for the viewing', async () => {
       const unopened = await documentOf(reviewer, 'id_card_img');
       assert.equal(unopened.status, 403);
+      assertDocumentHeaders(unopened);
       assert.equal(((await unopened.json()) as { code: number }).code, 40320);
       assert.equal((await documentOf(viewer, 'id_card_img')).status, 403);
 
@@ -97,7 +105,7 @@ for (const storeName of storeNames()) {
         const response = await documentOf(reviewer, field);
         assert.equal(response.status, 200, field);
         assert.equal(response.headers.get('content-type'), 'image/png');
-        assert.equal(response.headers.get('cache-control'), 'no-store');
+        assertDocumentHeaders(response);
         assert.equal(
           response.headers.get('content-disposition'),
           `inline; filename="${serial}-${field}.png"`,
@@ -108,6 +116,7 @@ for (const storeName of storeNames()) {
       assert.equal(await openings(), 1, 'viewing added no audit row');
       const unknown = await documentOf(reviewer, 'cert_id');
       assert.equal(unknown.status, 422);
+      assertDocumentHeaders(unknown);
     });
 
     test('an amend whose new image cannot be fetched leaves the previous copy viewable, marked so', async () => {
