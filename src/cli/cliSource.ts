@@ -1,6 +1,7 @@
 import { SYSTEM, type ChangedBy } from '../audit/actor.ts';
 import { userInfo } from 'node:os';
 import { InvalidArgumentError } from 'commander';
+import { isRealDate } from '../record/dates.ts';
 
 /** Where a CLI change came from, for the audit trail: `cli <shell user>`. */
 export function cliSource(): string {
@@ -23,5 +24,14 @@ export function wholeNumberOption(option: string, min: number, max: number) {
       throw new InvalidArgumentError(`${option}: must be a whole number from ${min} to ${max}`);
     }
     return Number(value);
+  };
+}
+
+/** A calendar date option, `YYYY-MM-DD`, checked to be a real date. */
+export function dayOption(option: string) {
+  return (value: string): string => {
+    if (!isRealDate(value))
+      throw new InvalidArgumentError(`${option}: must be a real date written YYYY-MM-DD`);
+    return value;
   };
 }

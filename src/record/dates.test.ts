@@ -5,7 +5,9 @@ import {
   businessDay,
   checkBirthday,
   checkDocumentDates,
+  dayStart,
   isRealDate,
+  nextDay,
   type DocumentDates,
 } from './dates.ts';
 
@@ -185,3 +187,29 @@ function doc(over: Partial<DocumentDates>): DocumentDates {
     ...over,
   };
 }
+
+test('dayStart is midnight in the zone, across daylight-saving changes and early years', () => {
+  const cases: [string, string, string][] = [
+    ['2026-12-02', 'Asia/Shanghai', '2026-12-01T16:00:00.000Z'],
+    ['2026-12-02', 'UTC', '2026-12-02T00:00:00.000Z'],
+    // New York: standard time before 8 March 2026, daylight time from it, standard from 1 November.
+    ['2026-03-08', 'America/New_York', '2026-03-08T05:00:00.000Z'],
+    ['2026-03-09', 'America/New_York', '2026-03-09T04:00:00.000Z'],
+    ['2026-11-01', 'America/New_York', '2026-11-01T04:00:00.000Z'],
+    ['2026-11-02', 'America/New_York', '2026-11-02T05:00:00.000Z'],
+    ['2026-01-01', 'Asia/Kolkata', '2025-12-31T18:30:00.000Z'],
+    ['0050-06-01', 'UTC', '0050-06-01T00:00:00.000Z'],
+  ];
+  for (const [day, zone, expected] of cases) {
+    assert.equal(new Date(dayStart(day, zone)).toISOString(), expected, `${day} ${zone}`);
+    assert.equal(businessDay(new Date(dayStart(day, zone)), zone), day);
+    assert.notEqual(businessDay(new Date(dayStart(day, zone) - 1), zone), day);
+  }
+});
+
+test('nextDay steps over month, year and leap-day ends', () => {
+  assert.equal(nextDay('2026-12-31'), '2027-01-01');
+  assert.equal(nextDay('2028-02-28'), '2028-02-29');
+  assert.equal(nextDay('2027-02-28'), '2027-03-01');
+  assert.equal(nextDay('0099-12-31'), '0100-01-01');
+});

@@ -70,6 +70,42 @@ export function businessDay(now: Date, timeZone: string): string {
   return day;
 }
 
+/** The calendar date after a real `YYYY-MM-DD` date. */
+export function nextDay(day: string): string {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  return new Date(new Date(0).setUTCFullYear(year, month - 1, date + 1)).toISOString().slice(0, 10);
+}
+
+/**
+ * The instant (Unix milliseconds) a business day begins in an IANA time zone: midnight there.
+ * The zone's offset is read at the UTC midnight of that date, then again at the answer, so a
+ * daylight-saving change in between is followed.
+ */
+export function dayStart(day: string, timeZone: string): number {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  // setUTCFullYear, not Date.UTC, which reads the years 0 to 99 as 1900 to 1999.
+  const utcMidnight = new Date(0).setUTCFullYear(year, month - 1, date);
+  const offsetAt = (instant: number): number => {
+    const parts = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    }).formatToParts(instant);
+    const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
+    const wall =
+      new Date(0).setUTCFullYear(get('year'), get('month') - 1, get('day')) +
+      ((get('hour') * 60 + get('minute')) * 60 + get('second')) * 1000;
+    return wall - Math.floor(instant / 1000) * 1000;
+  };
+  const first = utcMidnight - offsetAt(utcMidnight);
+  return utcMidnight - offsetAt(first);
+}
+
 /**
  * Age in whole years on `today` of someone born on `birthday` (both real `YYYY-MM-DD` dates). A
  * 29 February birthday is reached on 1 March in a common year.

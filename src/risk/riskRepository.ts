@@ -91,3 +91,47 @@ export async function partnerRiskLevel(db: Kysely<Database>, appId: string): Pro
   const row = await db.selectFrom('apps').select('risk_level').where('app_id', '=', appId).executeTakeFirst();
   return row?.risk_level ?? null;
 }
+
+/**
+ * The next serials after `after`, in order, that have an assessment and were submitted inside the
+ * window (Unix milliseconds, `to` excluded): a replay's pages.
+ */
+export async function assessedSerialsAfter(
+  db: Kysely<Database>,
+  after: string,
+  window: { from?: number; to?: number },
+  limit: number,
+): Promise<string[]> {
+  let query = db
+    .selectFrom('applications')
+    .select('busi_water_no')
+    .where('busi_water_no', '>', after)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('risk_assessments')
+          .select('risk_assessments.id')
+          .whereRef('risk_assessments.busi_water_no', '=', 'applications.busi_water_no'),
+      ),
+    );
+  if (window.from !== undefined) query = query.where('created_at', '>=', window.from);
+  if (window.to !== undefined) query = query.where('created_at', '<', window.to);
+  const rows = await query.orderBy('busi_water_no').limit(limit).execute();
+  return rows.map((row) => row.busi_water_no);
+}
+
+/** The latest assessment of each serial (the one the application view shows). */
+export async function latestAssessmentsOf(
+  db: Kysely<Database>,
+  serials: string[],
+): Promise<RiskAssessmentsTable[]> {
+  const rows = await db
+    .selectFrom('risk_assessments')
+    .selectAll()
+    .where('busi_water_no', 'in', serials)
+    .orderBy('busi_water_no')
+    .orderBy('assessed_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.filter((row, i) => i === 0 || rows[i - 1]!.busi_water_no !== row.busi_water_no);
+}

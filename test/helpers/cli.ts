@@ -7,7 +7,11 @@ const BIN = fileURLToPath(new URL('../../bin/cardapply.js', import.meta.url));
 const exec = promisify(execFile);
 
 export async function cardapply(env: Record<string, string>, ...args: string[]): Promise<string> {
-  const { stdout } = await exec(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
+  // A replay's table of serials runs to megabytes; execFile's default would cut it at one.
+  const { stdout } = await exec(process.execPath, [BIN, ...args], {
+    env: { ...process.env, ...env },
+    maxBuffer: 256 * 1024 * 1024,
+  });
   return stdout;
 }
 
