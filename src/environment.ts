@@ -255,7 +255,7 @@ export const ENVIRONMENT = Type.Object({
   ),
   WEBHOOK_ALLOW_PRIVATE: flag(
     false,
-    'allows http and private, loopback or link-local receivers: tests and closed networks only',
+    'allows http and private, loopback or link-local receivers: tests and closed networks only (a warning at start says it is on)',
   ),
   // Documents (the five image fields), fetched after the acknowledgement.
   DOCUMENT_MAX_BYTES: integer(
@@ -284,7 +284,7 @@ export const ENVIRONMENT = Type.Object({
   ),
   DOCUMENT_ALLOW_PRIVATE: flag(
     false,
-    'allows http and private, loopback or link-local image hosts: tests and closed networks only',
+    'allows http and private, loopback or link-local image hosts: tests and closed networks only (a warning at start says it is on)',
   ),
   // Sanctions screening (docs/SCREENING.md).
   SCREENING_THRESHOLD: text(

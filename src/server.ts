@@ -5,7 +5,7 @@ import { runPrimary, WORKER_INDEX_ENV } from './cluster.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import type { ServiceContext } from './context.ts';
 import { createLogger } from './logger.ts';
-import { checkConnectionBudget, openContext } from './start.ts';
+import { checkConnectionBudget, openContext, warnOfOpenNetworkSwitches } from './start.ts';
 import { startJobRunner } from './worker/jobRunner.ts';
 import { startDispatcher } from './webhooks/dispatcher.ts';
 import { startKeyJobs } from './keys/keyJobs.ts';
@@ -63,6 +63,8 @@ async function runService(config: Config, logger: Logger, worker: number | undef
   const ctx = await openContext(config, logger, { migrate: !inCluster });
   if (!inCluster) await checkConnectionBudget(ctx, logger, 1);
   warnOfUnactedRouting(ctx, logger);
+  // Once a machine: alone, or the cluster's first worker.
+  if (worker === undefined || worker === 0) warnOfOpenNetworkSwitches(config, logger);
   const app = await build(ctx, { logger });
   const runsBackground = worker === undefined || worker === 0;
 

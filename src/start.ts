@@ -78,3 +78,26 @@ export async function checkConnectionBudget(
     return false;
   }
 }
+
+/**
+ * The switches that lift the address rules of outgoing requests are for tests and closed networks:
+ * a process that runs with one on says so at start, once per switch, rather than quietly reaching
+ * private hosts. Called by the processes that make those requests (the server, `cardapply worker`).
+ */
+export function warnOfOpenNetworkSwitches(config: Config, logger: Logger): void {
+  const switches = [
+    {
+      on: config.webhooks.allowPrivate,
+      setting: 'WEBHOOK_ALLOW_PRIVATE',
+      what: 'webhook endpoints may use http and private, loopback or link-local addresses',
+    },
+    {
+      on: config.documents.allowPrivate,
+      setting: 'DOCUMENT_ALLOW_PRIVATE',
+      what: 'image URLs may use http and private, loopback or link-local hosts, and are fetched from them',
+    },
+  ];
+  for (const { on, setting, what } of switches) {
+    if (on) logger.warn({ setting }, `${setting} is on: ${what}; for tests and closed networks only`);
+  }
+}

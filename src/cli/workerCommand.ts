@@ -15,7 +15,7 @@ export function workerCommand(program: Command): void {
         { loadConfig },
         { createLogger },
         { onShutdownSignals },
-        { openContext },
+        { openContext, warnOfOpenNetworkSwitches },
         { startJobRunner },
         { startDispatcher },
       ] = await Promise.all([
@@ -29,6 +29,7 @@ export function workerCommand(program: Command): void {
       const config = loadConfig();
       const logger = createLogger(config);
       const ctx = await openContext(config, logger);
+      warnOfOpenNetworkSwitches(config, logger);
       const concurrency = options.concurrency === undefined ? undefined : Number(options.concurrency);
       if (
         concurrency !== undefined &&
