@@ -14,6 +14,7 @@ import { installRequestHooks } from './http/requestHooks.ts';
 import { responseSerializers } from './http/responseSerializers.ts';
 import { DOCUMENT_SCHEMAS, SERVERS, TAGS, webhooksSection, withExamples } from './http/openapiDocs.ts';
 import { partnerDocument } from './http/openapiDocuments.ts';
+import { docsPageOptions, SERVICE_NAME } from './http/docsPage.ts';
 import { adminRoutes, ADMIN_PREFIX } from './http/admin/adminRoutes.ts';
 import { webhookAdminRoutes } from './http/admin/webhookRoutes.ts';
 import { consoleRoutes } from './http/console/consoleRoutes.ts';
@@ -97,7 +98,7 @@ export async function build(ctx: ServiceContext, options: BuildOptions): Promise
     openapi: {
       openapi: '3.1.0',
       info: {
-        title: 'Card application service',
+        title: SERVICE_NAME,
         version: '1.0.0',
         description:
           'Partner platforms submit applications for payment-network cards and follow them through review, issuance and delivery. Every response is the envelope `{code, data, msg}`; `code` 0 is success, otherwise HTTP status × 100 + detail.',
@@ -131,6 +132,7 @@ export async function build(ctx: ServiceContext, options: BuildOptions): Promise
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     staticCSP: true,
+    ...docsPageOptions(),
     transformSpecification: (document) => partnerDocument(document as Record<string, unknown>),
   });
 

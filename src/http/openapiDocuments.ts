@@ -1,3 +1,5 @@
+import { SERVICE_NAME } from './docsPage.ts';
+
 /**
  * Two OpenAPI documents out of the one the routes describe: the partner API (`/openapi.json`, what a
  * partner generates its client from) and the admin API (`/admin/openapi.json`, for operators). Each
@@ -154,7 +156,7 @@ function document(
 
 export function partnerDocument(full: Json): Json {
   return document(full, {
-    title: 'Card application service: partner API',
+    title: `${SERVICE_NAME}: partner API`,
     description:
       'Partner platforms submit applications for payment-network cards, follow them through review, issuance and delivery, answer requests for more information, and manage their own webhook endpoints. Every response is the envelope `{code, data, msg}`; `code` 0 is success, otherwise HTTP status × 100 + detail (the `ErrorEnvelope` component; each response lists its codes).',
     keep: (path) => !path.startsWith(ADMIN),
@@ -166,7 +168,7 @@ export function partnerDocument(full: Json): Json {
 
 export function adminDocument(full: Json): Json {
   return document(full, {
-    title: 'Card application service: admin API',
+    title: `${SERVICE_NAME}: admin API`,
     description:
       "The issuer's back office: operators review and move applications, manage apps, operators, webhook endpoints and the audit trail. Every response is the envelope `{code, data, msg}`.",
     keep: (path) => path.startsWith(ADMIN),

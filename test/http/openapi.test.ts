@@ -141,6 +141,23 @@ describe('OpenAPI document and reference', () => {
     assert.ok(submit.responses['422']!.description.includes(String(ERRORS.certCheckDigit.code)));
   });
 
+  test("/docs carries the service's name and icon, not the framework's", async () => {
+    const html = await (await fetch(`${service.baseUrl}/docs/`)).text();
+    assert.equal(/<title>([^<]*)<\/title>/.exec(html)?.[1], 'Card application service: API reference');
+    assert.doesNotMatch(html, /favicon-(16|32)x(16|32)\.png/, "the framework's icons");
+    const icon = /<link rel="icon" type="image\/svg\+xml" href="([^"]+)"/.exec(html)?.[1];
+    assert.ok(icon, html);
+    const served = await fetch(new URL(icon, `${service.baseUrl}/docs/`));
+    assert.equal(served.headers.get('content-type'), 'image/svg+xml');
+    assert.deepEqual(
+      Buffer.from(await served.arrayBuffer()),
+      readFileSync(new URL('../../web/favicon.svg', import.meta.url)),
+    );
+    // The page's script draws no top bar, so neither the framework's logo nor its document box.
+    const initializer = await (await fetch(`${service.baseUrl}/docs/static/swagger-initializer.js`)).text();
+    assert.match(initializer, /"layout":\s*"BaseLayout"/);
+  });
+
   test('/docs renders the reference from local files, with no CDN', async () => {
     const page = await fetch(`${service.baseUrl}/docs/`);
     assert.equal(page.status, 200);
