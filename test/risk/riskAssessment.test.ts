@@ -250,5 +250,22 @@ for (const storeName of storeNames()) {
       const risk = await assessed(serial, 30_000);
       assert.equal(risk.tier, 'low');
     });
+
+    // Last, so that it covers every application the cases above had assessed.
+    test('explain reproduces the stored assessment of every application of this store', async () => {
+      const rows = await service.ctx.store.db
+        .selectFrom('risk_assessments')
+        .select('busi_water_no')
+        .distinct()
+        .orderBy('busi_water_no')
+        .execute();
+      assert.ok(rows.length >= 6, `${rows.length} applications assessed`);
+      const differing = [];
+      for (const { busi_water_no } of rows) {
+        const explanation = await explainAssessment(service.ctx, busi_water_no);
+        if (!explanation.same) differing.push(explanation);
+      }
+      assert.deepEqual(differing, []);
+    });
   });
 }
