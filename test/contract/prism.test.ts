@@ -5,6 +5,7 @@ import type { Status } from '../../src/record/lifecycle.ts';
 import { SYSTEM } from '../../src/audit/actor.ts';
 import { createApp } from '../../src/partners/credentials.ts';
 import { PATHS } from '../../src/http/paths.ts';
+import { ERRORS } from '../../src/errors/catalogue.ts';
 import { createOperator } from '../../src/operators/operators.ts';
 import { SENSITIVE_FIELDS } from '../../src/redaction.ts';
 import {
@@ -91,6 +92,7 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
   let prism: PrismProxy;
   let receiver: Receiver;
   let partner: TestPartner;
+  let otherPartner: TestPartner;
   let admin: TestOperator;
   let reviewer: TestOperator;
   let applications: Applications;
@@ -108,6 +110,7 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
     });
     receiver = await startReceiver();
     partner = await newPartner(service, 'contract partner');
+    otherPartner = await newPartner(service, 'another contract partner');
     admin = await newOperator(service, 'admin');
     reviewer = await newOperator(service, 'reviewer');
     applications = new Applications(service, 40_000);
@@ -191,6 +194,33 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
     return { path, fields: values, token };
   }
 
+  /**
+   * The refusals of the caller's credentials that any caller operation can answer, whatever its
+   * own fields: a timestamp outside the skew (401 40105) and, where a token is sent, the body's
+   * `app_id` not the token's (403 40301).
+   */
+  function callerRefusals(operation: Operation, body: unknown) {
+    const properties = (operation.body?.['properties'] as Json | undefined) ?? {};
+    if (!('app_id' in properties && 'timestamp' in properties) || typeof body !== 'object' || body === null)
+      return [];
+    const refusals = [
+      {
+        what: 'a timestamp outside the skew',
+        body: { ...(body as Json), timestamp: nowSeconds() - 3_600 },
+        status: 401,
+        code: ERRORS.timestampSkew.code,
+      },
+    ];
+    if (operation.id !== 'exchangeToken')
+      refusals.push({
+        what: "another app's app_id",
+        body: { ...(body as Json), app_id: otherPartner.appId },
+        status: 403,
+        code: ERRORS.appMismatch.code,
+      });
+    return refusals;
+  }
+
   const adminCall = (path: string, token: string) =>
     call(service, 'POST', `${ADMIN}/${path}`, { token, body: {} });
 
@@ -202,7 +232,7 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
       { token: partner.token },
     );
     assert.equal(reply.status, 200, reply.text);
-    return (reply.body.data as { id: string }).id;
+    return (reply.body.data as { endpoint_id: string }).endpoint_id;
   }
 
   async function newOperatorName(): Promise<string> {
@@ -229,6 +259,24 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
         : { ...(parts.body as Json), ...Object.fromEntries(fields) };
     return { body, query: parts.query, path: { ...parts.path, ...fixtures.path } };
   }
+
+  test('every caller operation documents 40105 under its 401 and, with a token, 40301 under its 403', () => {
+    const missing: string[] = [];
+    const callers = operationsOf(document).filter((o) => {
+      const properties = (o.body?.['properties'] as Json | undefined) ?? {};
+      return 'app_id' in properties && 'timestamp' in properties;
+    });
+    assert.ok(callers.length >= 15, `caller operations: ${callers.map((o) => o.id).join(', ')}`);
+    for (const operation of callers) {
+      const expected: [string, number][] = [['401', ERRORS.timestampSkew.code]];
+      if (operation.id !== 'exchangeToken') expected.push(['403', ERRORS.appMismatch.code]);
+      for (const [status, code] of expected) {
+        if (!(documentedCodes(operation.responses[status]) ?? []).includes(code))
+          missing.push(`${operation.id}: ${code} under ${status}`);
+      }
+    }
+    assert.deepEqual(missing, []);
+  });
 
   test('every operation of both documents answers as documented, to valid and to broken requests', async (t) => {
     // The canary: a copy of the document whose codes operation lists no 401 code but 1 must be flagged.
@@ -370,6 +418,17 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
         tally.variations++;
         const token = OWN_SESSION.has(operation.id) ? (await fixturesFor(operation)).token : shared.token;
         judge(operation, variation.what, await exchange(operation, variation.apply(valid), token), true);
+      }
+      // What every caller operation can answer to a well-formed request: each exact, and documented.
+      for (const { what, body, status, code } of callerRefusals(operation, valid.body)) {
+        tally.variations++;
+        const reply = await exchange(operation, { ...valid, body }, shared.token);
+        judge(operation, what, reply, true);
+        const answered = (reply.json as { code?: unknown } | undefined)?.code;
+        if (reply.status !== status || answered !== code)
+          failures.push(
+            `${operation.method} ${operation.path} (${what}): ${reply.status} ${String(answered)}, not ${status} ${code}`,
+          );
       }
     }
 
