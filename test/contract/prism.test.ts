@@ -203,7 +203,7 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
     const properties = (operation.body?.['properties'] as Json | undefined) ?? {};
     if (!('app_id' in properties && 'timestamp' in properties) || typeof body !== 'object' || body === null)
       return [];
-    const refusals = [
+    const refusals: { what: string; body: Json; status: number; code: number }[] = [
       {
         what: 'a timestamp outside the skew',
         body: { ...(body as Json), timestamp: nowSeconds() - 3_600 },
