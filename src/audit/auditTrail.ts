@@ -51,6 +51,7 @@ export type AuditAction =
   | 'webhook.auto_disable'
   | 'screening.import'
   | 'screening.hit'
+  | 'screening.pep_match'
   | 'screening.clear'
   | 'screening.confirm_clear'
   | 'screening.reject';

@@ -10,14 +10,17 @@ import { print } from './output.ts';
 export function screeningCommands(program: Command): void {
   const screening = program
     .command('screening')
-    .description('sanctions lists and screening (docs/SCREENING.md)');
+    .description('sanctions and PEP lists and screening (docs/SCREENING.md)');
   screening
     .command('import')
     .description('import a list file as a new version of its list; every application is screened again')
     .addOption(
       new Option('--list <list>', 'which list the file is').choices([...LIST_NAMES]).makeOptionMandatory(),
     )
-    .requiredOption('--file <path>', 'the file as published (UN consolidated.xml, OFAC SDN.XML)')
+    .requiredOption(
+      '--file <path>',
+      'the file as published (UN consolidated.xml, OFAC SDN.XML, EU FSF XML, UK_Sanctions_List.xml, OpenSanctions entities.ftm.json)',
+    )
     .option('--json', 'print JSON')
     .action(async (options: { list: ListName; file: string; json?: boolean }) => {
       const { importList } = await import('../screening/importList.ts');

@@ -110,7 +110,10 @@ const NAMES: Record<string, string> = {
 
 /** The code of a nationality as a list writes it, or undefined when unknown. */
 export function countryCodeOf(nationality: string): string | undefined {
-  return NAMES[nationality.trim().toLowerCase()];
+  const text = nationality.trim().toLowerCase();
+  // OpenSanctions writes ISO codes (`ru`); the EU writes `00` for no country.
+  if (/^[a-z]{2}$/.test(text)) return text.toUpperCase();
+  return NAMES[text];
 }
 
 /**

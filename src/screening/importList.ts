@@ -12,7 +12,7 @@ import {
   type ListVersion,
 } from './screeningRepository.ts';
 import { RESCREEN_KIND, rescreenJob } from './rescreenJob.ts';
-import { XmlFormatError } from './xmlRecords.ts';
+import { ListFormatError } from './xmlRecords.ts';
 
 /** Entries written per statement. */
 const BATCH = 200;
@@ -66,7 +66,7 @@ export async function importList(
         }
       }
     } catch (error) {
-      if (!(error instanceof XmlFormatError)) throw error;
+      if (!(error instanceof ListFormatError)) throw error;
       throw new ServiceError('screeningListInvalid', {
         params: { list: request.list, problem: error.message.slice(0, 200) },
       });

@@ -5,8 +5,12 @@
  * none of it an applicant's.
  */
 
-/** The lists the service imports (individuals only). */
-export const LIST_NAMES = ['un', 'ofac-sdn'] as const;
+/**
+ * The lists the service imports (individuals only): the UN's, OFAC's SDN, the EU's consolidated
+ * financial sanctions list, the UK Sanctions List (FCDO) and OpenSanctions' FollowTheMoney entities
+ * (sanctions and PEPs).
+ */
+export const LIST_NAMES = ['un', 'ofac-sdn', 'eu', 'uk', 'opensanctions'] as const;
 export type ListName = (typeof LIST_NAMES)[number];
 
 export function isListName(value: string): value is ListName {
@@ -18,6 +22,14 @@ export interface ListedName {
   kind: 'primary' | 'alias' | 'original_script';
   /** A low-quality (UN) or weak (OFAC) alias: screened, with a lower score. */
   weak: boolean;
+}
+
+/** A name in another script than Latin (Cyrillic, Arabic, Han): a name in original script. */
+const NON_LATIN = /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u;
+
+/** The kind of the `index`th name of an entry whose list does not say which is primary. */
+export function kindOf(text: string, index: number): ListedName['kind'] {
+  return index === 0 ? 'primary' : NON_LATIN.test(text) ? 'original_script' : 'alias';
 }
 
 /** A date of birth as a range of days (inclusive), `YYYY-MM-DD`: exact, a year, or between years. */
@@ -34,6 +46,33 @@ export interface ListedDocument {
   country: string | null;
 }
 
+/** A position a politically exposed person holds or held, as the list gives it. */
+export interface ListedPosition {
+  title: string;
+  country: string | null;
+  /** Dates as the list wrote them (`2019`, `2019-05`, `2019-05-12`), when it gives them. */
+  start: string | null;
+  end: string | null;
+}
+
+/** A relative's or close associate's tie to a PEP: the relationship and the PEP's entry. */
+export interface ListedRelation {
+  relationship: string;
+  reference: string;
+  /** The related person's name, when the file lists them. */
+  name: string | null;
+}
+
+/**
+ * A politically exposed person (`pep`) or a relative or close associate of one (`rca`): a match
+ * is shown to the reviewer and weighed by the risk rating, and holds nothing (docs/SCREENING.md).
+ */
+export interface ListedPep {
+  role: 'pep' | 'rca';
+  positions: ListedPosition[];
+  relations: ListedRelation[];
+}
+
 export interface ListEntry {
   /** The list's own reference: the UN's `REFERENCE_NUMBER` (`QDi.001`), OFAC's `uid`. */
   reference: string;
@@ -42,6 +81,8 @@ export interface ListEntry {
   /** As the list wrote them (`China`, `Korea, North`); countries.ts reads them as codes. */
   nationalities: string[];
   documents: ListedDocument[];
+  /** Set on a PEP list's entry: a match is a PEP match, not a sanctions hit. */
+  pep?: ListedPep;
 }
 
 /** What the file says of itself: the date it was generated or published, when it says so. */
@@ -59,6 +100,15 @@ function lastDay(year: number, month: number): number {
 /** A whole year, widened by `slack` years on each side (an approximate date). */
 export function yearRange(text: string, fromYear: number, toYear: number, slack = 0): ListedBirthDate {
   return { text, from: `${fromYear - slack}-01-01`, to: `${toYear + slack}-12-31` };
+}
+
+/** A whole month of `year` (1 to 12). */
+export function monthRange(text: string, year: number, month: number): ListedBirthDate {
+  return {
+    text,
+    from: `${year}-${pad(month)}-01`,
+    to: `${year}-${pad(month)}-${pad(lastDay(year, month))}`,
+  };
 }
 
 /**
@@ -85,12 +135,7 @@ export function readBirthDate(raw: string): ListedBirthDate | undefined {
   if (m !== null) {
     const month = MONTHS.indexOf(m[1]!.toLowerCase()) + 1;
     if (month === 0) return undefined;
-    const year = Number(m[2]);
-    return {
-      text,
-      from: `${year}-${pad(month)}-01`,
-      to: `${year}-${pad(month)}-${pad(lastDay(year, month))}`,
-    };
+    return monthRange(text, Number(m[2]), month);
   }
   m = /^(\d{4})\s*(?:to|-|–)\s*(\d{4})$/.exec(body);
   if (m !== null) return yearRange(text, Number(m[1]), Number(m[2]), circa ? 1 : 0);

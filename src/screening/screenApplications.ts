@@ -8,6 +8,7 @@ import type { Applicant, ScreeningIndex } from './screeningIndex.ts';
 import { enqueueJobs } from '../jobs/jobRepository.ts';
 import { issuerAlertJobs } from './issuerAlerts.ts';
 import { insertHits } from './screeningRepository.ts';
+import { recordPepMatches, type FoundPepMatch } from './pepMatches.ts';
 
 /** The application fields screening reads; an amend of any of them screens again. */
 export const SCREENED_FIELDS = ['name', 'name_en', 'birthday', 'country', 'cert_id', 'cert_type'] as const;
@@ -47,6 +48,7 @@ export async function screenApplications(
 ): Promise<ScreenedCount> {
   const count: ScreenedCount = { screened: 0, hits: 0, unreadable: 0 };
   const found: Parameters<typeof insertHits>[1][number][] = [];
+  const peps: FoundPepMatch[] = [];
   let sliceStart = performance.now();
   for (const row of rows) {
     if (performance.now() - sliceStart > SLICE_MS) {
@@ -70,12 +72,16 @@ export async function screenApplications(
       cert_id: payload.cert_id,
     };
     for (const match of index.screen(applicant, ctx.config.screening.threshold)) {
-      found.push({ busi_water_no: row.busi_water_no, match, afterDelivery: row.status === 'DELIVERED' });
+      // A PEP's entry (or a relative's): a match that holds nothing (pepMatches.ts).
+      if (match.pep !== undefined)
+        peps.push({ busi_water_no: row.busi_water_no, match: { ...match, pep: match.pep } });
+      else found.push({ busi_water_no: row.busi_water_no, match, afterDelivery: row.status === 'DELIVERED' });
     }
   }
-  if (found.length === 0) return count;
+  if (found.length === 0 && peps.length === 0) return count;
   const now = ctx.now();
   const inserted = await ctx.store.transaction(async (trx) => {
+    await recordPepMatches(trx, peps, now);
     const hits = await insertHits(trx, found, now);
     for (const hit of hits) {
       await recordAudit(trx, {

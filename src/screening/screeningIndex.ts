@@ -39,6 +39,8 @@ export interface ScreeningMatch {
   score: number;
   /** The applicant's fields that matched, for the reviewer's highlight. */
   fields: ApplicantField[];
+  /** Set when the entry is a PEP's (`pep`) or a relative's or close associate's (`rca`): no hit. */
+  pep?: 'pep' | 'rca';
 }
 
 interface IndexedName {
@@ -195,6 +197,7 @@ export class ScreeningIndex {
           matched_kind: indexed.name.kind,
           score: round(judged.score),
           fields: [query.field, ...judged.fields],
+          ...pepOf(entry.entry),
         });
       }
     }
@@ -209,6 +212,7 @@ export class ScreeningIndex {
           matched_kind: 'document',
           score: 1,
           fields: ['cert_id'],
+          ...pepOf(entry.entry),
         });
       }
     }
@@ -245,6 +249,8 @@ export class ScreeningIndex {
     return result;
   }
 }
+
+const pepOf = (entry: ListEntry) => (entry.pep === undefined ? {} : { pep: entry.pep.role });
 
 const round = (score: number) => Math.round(score * 1000) / 1000;
 

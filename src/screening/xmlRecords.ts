@@ -14,7 +14,10 @@ export interface XmlNode {
 /** One record larger than this (characters of text) is not a list entry: the file is refused. */
 const MAX_RECORD_TEXT = 1_000_000;
 
-export class XmlFormatError extends Error {}
+/** A list file that is not what it says it is: refused whole (importList.ts). */
+export class ListFormatError extends Error {}
+
+export class XmlFormatError extends ListFormatError {}
 
 export async function* xmlRecords(
   source: AsyncIterable<string | Uint8Array>,

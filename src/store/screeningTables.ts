@@ -44,3 +44,20 @@ export interface ScreeningHitsTable {
   confirmed_at: number | null;
   created_at: number;
 }
+
+/** A PEP match (migration 0073): shown and weighed, never holding; no state to resolve. */
+export interface ScreeningPepMatchesTable {
+  id: string;
+  busi_water_no: string;
+  list: string;
+  version_id: string;
+  reference: string;
+  role: 'pep' | 'rca';
+  matched_name: string;
+  matched_kind: string;
+  /** JSON array of field names. */
+  fields: string;
+  /** Score × 1000. */
+  score: number;
+  created_at: number;
+}

@@ -32,7 +32,12 @@ import type {
 } from './deliveryTables.ts';
 import type { DocumentChunksTable, DocumentsTable } from './documentTables.ts';
 import type { RiskAssessmentsTable, RiskContactsTable, RiskPoliciesTable } from './riskTables.ts';
-import type { ScreeningEntriesTable, ScreeningHitsTable, ScreeningListsTable } from './screeningTables.ts';
+import type {
+  ScreeningEntriesTable,
+  ScreeningHitsTable,
+  ScreeningListsTable,
+  ScreeningPepMatchesTable,
+} from './screeningTables.ts';
 
 export type * from './accountTables.ts';
 export type * from './applicationTables.ts';
@@ -81,6 +86,7 @@ export interface Database {
   screening_lists: ScreeningListsTable;
   screening_entries: ScreeningEntriesTable;
   screening_hits: ScreeningHitsTable;
+  screening_pep_matches: ScreeningPepMatchesTable;
   risk_policies: RiskPoliciesTable;
   risk_assessments: RiskAssessmentsTable;
   risk_contacts: RiskContactsTable;

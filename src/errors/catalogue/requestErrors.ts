@@ -85,8 +85,8 @@ export const REQUEST_ERRORS = {
   xmlContentTypeRequired: entry(
     41502,
     'xml_content_type_required',
-    'Content-Type: must be application/xml or text/xml (the list file as published)',
-    'Content-Type: 必须为 application/xml 或 text/xml（按原样上传名单文件）',
+    'Content-Type: must be application/xml or text/xml, or application/x-ndjson for OpenSanctions (the list file as published)',
+    'Content-Type: 必须为 application/xml 或 text/xml，OpenSanctions 为 application/x-ndjson（按原样上传名单文件）',
   ),
   // 429
   rateLimited: entry(

@@ -74,8 +74,9 @@ export const REQUEST_GUIDANCE: { readonly [K in keyof typeof REQUEST_ERRORS]: Gu
     remedy: 'Send `Content-Type: application/json` (with `charset=utf-8` if any).',
   },
   xmlContentTypeRequired: {
-    cause: 'A sanctions list upload was sent as something other than XML (JSON, or no body).',
-    remedy: 'Send the list file as published with `Content-Type: application/xml` (or `text/xml`).',
+    cause: 'A list upload was sent as something other than XML or JSON lines (JSON, or no body).',
+    remedy:
+      'Send the list file as published with `Content-Type: application/xml` (or `text/xml`); OpenSanctions entities with `application/x-ndjson`.',
   },
   rateLimited: {
     cause: 'The app sent more requests than its limit (50 per second, burst 100, by default).',

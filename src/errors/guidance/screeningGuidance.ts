@@ -21,7 +21,9 @@ export const SCREENING_GUIDANCE: { readonly [K in keyof typeof SCREENING_ERRORS]
     remedy: 'Take the hit id from the application view.',
   },
   screeningListInvalid: {
-    cause: 'The uploaded file is not well-formed XML in the format of the named list, or is not UTF-8.',
-    remedy: 'Upload the file as published (UN consolidated.xml, OFAC SDN.XML) and name the right list.',
+    cause:
+      'The file is not in the format of the named list (not well-formed XML, another root, a line that is not a FollowTheMoney entity or too long), lists no individual, or is not UTF-8. Nothing of it was imported.',
+    remedy:
+      'Import the file as published (UN consolidated.xml, OFAC SDN.XML, EU FSF XML, UK_Sanctions_List.xml, OpenSanctions entities.ftm.json) and name the right list.',
   },
 };

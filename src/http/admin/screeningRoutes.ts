@@ -17,7 +17,7 @@ import { adminSource, operatorActor, operatorOf } from './operatorAuth.ts';
 import { ok } from './schemas.ts';
 import { actorName } from '../../audit/actor.ts';
 
-/** The largest list file accepted (OFAC's SDN.XML is about 20 MB). */
+/** The largest list file accepted (OFAC's SDN.XML is about 20 MB); larger ones through the CLI. */
 export const LIST_FILE_LIMIT = 64 * 1024 * 1024;
 
 const ListVersion = Type.Object({
@@ -120,8 +120,12 @@ export function screeningRoutes(ctx: ServiceContext) {
 
 /** The lists: import, status, and the issuer's alert feed. */
 function registerListRoutes(app: TypedApp, ctx: ServiceContext): void {
-  // A list file is streamed to the importer as it arrives: bounded memory for a 20 MB file.
-  app.addContentTypeParser(['application/xml', 'text/xml'], (_request, payload, done) => done(null, payload));
+  // A list file is streamed to the importer as it arrives: bounded memory for a 20 MB file. XML
+  // for the UN, OFAC, EU and UK lists, JSON lines for OpenSanctions' entities.
+  app.addContentTypeParser(
+    ['application/xml', 'text/xml', 'application/x-ndjson', 'application/jsonl'],
+    (_request, payload, done) => done(null, payload),
+  );
 
   app.post(
     '/screening/lists/:list',
@@ -129,9 +133,9 @@ function registerListRoutes(app: TypedApp, ctx: ServiceContext): void {
       caller: 'admin',
       operation: 'admin.screening.import',
       operationId: 'adminScreeningImport',
-      summary: 'Import a sanctions list file as a new version of its list',
+      summary: 'Import a sanctions or PEP list file as a new version of its list',
       description:
-        'Admin. The body is the file as published (`Content-Type: application/xml`): the UN Consolidated List (`un`) or OFAC SDN.XML (`ofac-sdn`). The new version is in force at once and every application not yet erased is screened again (a background job). Audited.',
+        'Admin. The body is the file as published: the UN Consolidated List (`un`), OFAC SDN.XML (`ofac-sdn`), the EU Financial Sanctions Files XML (`eu`) or the UK Sanctions List XML (`uk`) with `Content-Type: application/xml`; OpenSanctions FollowTheMoney entities (`opensanctions`, JSON lines) with `Content-Type: application/x-ndjson`. A file that is not its list is refused whole. The new version is in force at once and every application not yet erased is screened again (a background job). Audited.',
       // No body schema (the file is streamed), so the body reader's errors are not derived.
       errors: [...BODY_ERRORS, 'screeningListInvalid', 'bodyTooLarge', 'xmlContentTypeRequired'],
       schema: {
@@ -146,7 +150,7 @@ function registerListRoutes(app: TypedApp, ctx: ServiceContext): void {
       const { list } = request.params;
       // The schema's enum has let only a list's name through.
       if (!isListName(list)) throw new ServiceError('screeningListInvalid');
-      // Only the XML parser above hands the body over as a stream; JSON or no body is not a list file.
+      // Only the list parsers above hand the body over as a stream; JSON or no body is not a list file.
       if (!(request.body instanceof Readable)) throw new ServiceError('xmlContentTypeRequired');
       const version = await importList(ctx, {
         list,
