@@ -104,6 +104,8 @@ export interface ApplicationFilter {
   order?: 'asc' | 'desc' | undefined;
   /** Only applications a sanctions screening hit holds (unresolved, or cleared by one operator). */
   screeningOpen?: boolean | undefined;
+  /** What a support call quotes: an exact partner reference, or serials within a range (a prefix). */
+  quoted?: { externalId: string; serials?: { from: string; to: string } | undefined } | undefined;
 }
 
 const SUMMARY_COLUMNS = [
@@ -139,6 +141,19 @@ export async function listApplicationRows(
   if (filter.externalId !== undefined) query = query.where('external_id', '=', filter.externalId);
   if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
   if (filter.createdBefore !== undefined) query = query.where('created_at', '<', filter.createdBefore);
+  const quoted = filter.quoted;
+  if (quoted !== undefined) {
+    // Each branch has its index: external_id's, and the primary key's range for a prefix.
+    const serials = quoted.serials;
+    query = query.where((eb) =>
+      serials === undefined
+        ? eb('external_id', '=', quoted.externalId)
+        : eb.or([
+            eb('external_id', '=', quoted.externalId),
+            eb.and([eb('busi_water_no', '>=', serials.from), eb('busi_water_no', '<=', serials.to)]),
+          ]),
+    );
+  }
   if (filter.screeningOpen === true) {
     query = query.where((eb) =>
       eb.exists(

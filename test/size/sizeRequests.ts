@@ -142,6 +142,15 @@ export async function sizeRequests(service: TestService, setup: SizeSetup): Prom
       name: 'admin search by external_id',
       send: admin('GET', `/applications?external_id=${encodeURIComponent(external)}`),
     },
+    // What a support call quotes (q): a partner reference, and the first eight characters of a serial.
+    {
+      name: 'admin search by a quoted reference',
+      send: admin('GET', `/applications?q=${encodeURIComponent(external)}`),
+    },
+    {
+      name: 'admin search by the start of a serial',
+      send: admin('GET', `/applications?q=${mine[0]!.slice(0, 8).toLowerCase()}`),
+    },
     { name: 'admin application', send: admin('GET', `/applications/${mine[0]}`) },
     { name: 'counts per status', send: admin('GET', '/applications/counts') },
     {

@@ -41,7 +41,7 @@ function registerReadRoutes(app: TypedApp, ctx: ServiceContext): void {
       operationId: 'adminSearchApplications',
       summary: 'Search applications',
       description:
-        'Filters by status, app, serial number, partner reference and creation time (Unix seconds, inclusive); ordered by creation (oldest first, or newest first with `order=desc`), with an opaque cursor that neither skips nor repeats while applications arrive.',
+        'Filters by status, app, serial number, partner reference, what a support call quotes (`q`: a partner reference or the first characters of a serial) and creation time (Unix seconds, inclusive); ordered by creation (oldest first, or newest first with `order=desc`), with an opaque cursor that neither skips nor repeats while applications arrive.',
       errors: ['fieldFormat', 'fieldNotAllowed'],
       schema: { querystring: SearchQuery, response: ok(ApplicationPage) },
     }),
@@ -58,6 +58,7 @@ function registerReadRoutes(app: TypedApp, ctx: ServiceContext): void {
         limit: numberOf(query.limit),
         order: query.order ?? 'asc',
         screening: query.screening,
+        q: query.q,
       });
       // The queue's rows told apart: partner, masked applicant name, who holds it.
       const details = await queueDetails(ctx, page.items);

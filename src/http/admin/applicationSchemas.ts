@@ -32,6 +32,14 @@ export const SearchQuery = Type.Object(
     screening: Type.Optional(
       Type.Enum(['open'], { description: '`open`: only applications a sanctions screening hit holds.' }),
     ),
+    q: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          "What a support call quotes: the partner's reference (`external_id`, exact), or the first 6 or more characters of a serial number (any case).",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

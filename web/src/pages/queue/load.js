@@ -33,7 +33,8 @@ function fetchQueue(state, options) {
       `/applications${query({
         status: filters.status,
         app_id: filters.app_id,
-        busi_water_no: filters.serial,
+        // A partner reference or the first characters of a serial, as a support call quotes them.
+        q: filters.serial,
         screening: filters.screening,
         ...timeRange(filters),
         order: filters.order,

@@ -268,7 +268,7 @@ function filterForm(ctx, filters, apply) {
     name: 'serial',
     type: 'search',
     value: filters.serial,
-    maxlength: 32,
+    maxlength: 64,
     autocomplete: 'off',
     spellcheck: 'false',
     class: 'mono',
