@@ -293,6 +293,16 @@ export const ENVIRONMENT = Type.Object({
     'must be a decimal from 0.5 to 1',
     'score (0 to 1) at which a listed name is a hit; 0.9 keeps recall at 98% or more with false positives under 0.5% on the labelled set',
   ),
+  SCREENING_REQUIRED: flag(
+    true,
+    'not ready (`/readyz`) and no approval while no sanctions list is in force, and not ready while a list is older than `SCREENING_MAX_AGE_DAYS`; `false` (tests, a sandbox) only warns at start',
+  ),
+  SCREENING_MAX_AGE_DAYS: integer(
+    7,
+    1,
+    365,
+    'days since the newest import of a list before the instance is not ready: a daily import may fail six days running (a long weekend) before traffic stops (docs/SCREENING.md)',
+  ),
   ISSUER_WEBHOOK_URL: unset(
     Type.String({
       pattern: '^https?://[^\\s]+$',

@@ -16,6 +16,7 @@ import { startMetricsServer } from './metrics/metricsServer.ts';
 import { startRetentionJob } from './retention/retentionJob.ts';
 import { startSupplementExpiryJob } from './applications/commands/supplementExpiry.ts';
 import { onShutdownSignals } from './shutdown.ts';
+import { warnOfScreening } from './screening/screeningReadiness.ts';
 
 /**
  * A submission's CPU work (validation, sealing), a few hundred times before the first caller: in a
@@ -64,7 +65,10 @@ async function runService(config: Config, logger: Logger, worker: number | undef
   if (!inCluster) await checkConnectionBudget(ctx, logger, 1);
   warnOfUnactedRouting(ctx, logger);
   // Once a machine: alone, or the cluster's first worker.
-  if (worker === undefined || worker === 0) warnOfOpenNetworkSwitches(config, logger);
+  if (worker === undefined || worker === 0) {
+    warnOfOpenNetworkSwitches(config, logger);
+    await warnOfScreening(ctx, logger);
+  }
   const app = await build(ctx, { logger });
   const runsBackground = worker === undefined || worker === 0;
 

@@ -7,6 +7,7 @@ import { ServiceMetrics } from './metrics/metrics.ts';
 import { registerStoreGauges } from './metrics/storeGauges.ts';
 import { registerWorkloadGauges } from './applications/views/workloadGauges.ts';
 import { Workers } from './metrics/workers.ts';
+import { registerScreeningGauges } from './screening/screeningGauges.ts';
 import { openStore } from './store/connect.ts';
 import { describe } from './errors/describe.ts';
 import { ConfigError, type Config } from './config.ts';
@@ -35,6 +36,7 @@ export async function openContext(
   const metrics = new ServiceMetrics();
   registerStoreGauges(metrics, store, Date.now);
   registerWorkloadGauges(metrics, store, Date.now);
+  registerScreeningGauges(metrics, { config, store, now: Date.now });
   return { config, store, keyRing, codes, riskPolicy, now: Date.now, metrics, workers: new Workers() };
 }
 

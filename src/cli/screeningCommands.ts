@@ -50,8 +50,12 @@ export function screeningCommands(program: Command): void {
       const status = await withContext((ctx) => screeningStatus(ctx));
       print(options.json, status, () =>
         [
+          ...status.readiness.problems.map(
+            (p) =>
+              `${p.reason === 'no_list' ? 'no list imported: nothing is screened' : `${p.list} is stale: imported ${p.age_days} days ago, over SCREENING_MAX_AGE_DAYS ${status.readiness.max_age_days}`}${status.readiness.required ? ' (not ready)' : ' (SCREENING_REQUIRED=false)'}`,
+          ),
           ...(status.in_force.length === 0
-            ? ['no list imported: nothing is screened']
+            ? []
             : status.in_force.map(
                 (v) =>
                   `${v.list.padEnd(9)} ${v.version_id}  ${v.entries} individuals, ${v.names} names, imported ${new Date(v.imported_at * 1000).toISOString()} by ${v.imported_by}`,

@@ -1,4 +1,4 @@
-import { ConfigError, optional, text, type Env } from './variables.ts';
+import { boolean, ConfigError, integer, optional, text, type Env } from './variables.ts';
 
 export interface ScreeningConfig {
   /**
@@ -6,6 +6,13 @@ export interface ScreeningConfig {
    * namesakes. The default was chosen on the labelled set (docs/SCREENING.md).
    */
   threshold: number;
+  /**
+   * Screening may not be silently off: while true, no list in force (or one past `maxAgeMs`) makes
+   * the instance not ready, and no list in force refuses approval (docs/SCREENING.md).
+   */
+  required: boolean;
+  /** How old the newest import of a list may be before the instance is not ready (ms). */
+  maxAgeMs: number;
   /**
    * The issuer's own endpoint for screening alerts (a hit on an application already delivered):
    * its compliance systems hear of it at once, signed as Standard Webhooks specifies. Set by the
@@ -35,6 +42,8 @@ export function screeningConfig(env: Env): ScreeningConfig {
   if (url !== undefined) checkIssuerUrl(url);
   return {
     threshold: Number(text(env, 'SCREENING_THRESHOLD')),
+    required: boolean(env, 'SCREENING_REQUIRED'),
+    maxAgeMs: integer(env, 'SCREENING_MAX_AGE_DAYS') * 86_400_000,
     issuerWebhook: url === undefined || secret === undefined ? undefined : { url, secret },
   };
 }

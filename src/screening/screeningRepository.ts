@@ -49,6 +49,12 @@ export async function versionsInForce(db: Kysely<Database>): Promise<ListVersion
   return rows.filter((row, i) => rows.findIndex((r) => r.list === row.list) === i) as ListVersion[];
 }
 
+/** Whether any list was ever imported: one is then in force. */
+export async function anyListImported(db: Kysely<Database>): Promise<boolean> {
+  const row = await db.selectFrom('screening_lists').select('version_id').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function listVersions(db: Kysely<Database>, limit: number): Promise<ListVersion[]> {
   return (await db
     .selectFrom('screening_lists')

@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../context.ts';
 import { latestJobsOf } from '../jobs/jobRepository.ts';
 import { RESCREEN_KIND, type RescreenProgress } from './rescreenJob.ts';
+import { screeningReadiness } from './screeningReadiness.ts';
 import { screeningAlerts, listVersions, versionsInForce, type ListVersion } from './screeningRepository.ts';
 
 const seconds = (version: ListVersion) => ({
@@ -13,6 +14,7 @@ export async function screeningStatus(ctx: ServiceContext) {
   const db = ctx.store.db;
   const jobs = await latestJobsOf(db, RESCREEN_KIND, 5);
   return {
+    readiness: await screeningReadiness(ctx),
     in_force: (await versionsInForce(db)).map(seconds),
     imports: (await listVersions(db, 20)).map(seconds),
     ...(await screeningAlerts(db)),

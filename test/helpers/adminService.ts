@@ -19,7 +19,8 @@ export interface AdminBench {
   everything(): Promise<unknown>;
 }
 
-export function adminBench(storeName: 'sqlite' | 'postgres'): AdminBench {
+/** `env`: settings for the service beyond the tests' defaults (service.ts, stores.ts). */
+export function adminBench(storeName: 'sqlite' | 'postgres', env: Record<string, string> = {}): AdminBench {
   const bench = { operators: {} } as AdminBench;
   bench.as = (operator, method, path, body) =>
     call(bench.service, method, `${ADMIN}${path}`, {
@@ -64,7 +65,7 @@ export function adminBench(storeName: 'sqlite' | 'postgres'): AdminBench {
     };
   };
   before(async () => {
-    bench.service = await startService(storeName);
+    bench.service = await startService(storeName, env);
     bench.apps = new Applications(bench.service);
     bench.appId = (await newPartner(bench.service)).appId;
     for (const role of ['viewer', 'reviewer', 'admin'] as const)

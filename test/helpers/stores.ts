@@ -49,8 +49,11 @@ export function storeNames(): ('sqlite' | 'postgres')[] {
 
 export function createStoreTarget(name: 'sqlite' | 'postgres'): StoreTarget {
   const dataDir = mkdtempSync(join(tmpdir(), 'cardapply-test-'));
-  // DATABASE_URL is blanked so that a child process does not inherit the shared server's.
-  const base = { DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' };
+  // DATABASE_URL is blanked so that a child process does not inherit the shared server's. A test
+  // starts with no sanctions list, as a sandbox does, and says so: SCREENING_REQUIRED=false, or
+  // every approval and readiness check would fail for want of a list it is not about. The tests of
+  // screening's readiness set it back to true (test/screening/readiness.http.test.ts).
+  const base = { DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '', SCREENING_REQUIRED: 'false' };
   if (name === 'sqlite') {
     return {
       name,

@@ -11,6 +11,7 @@ import { renderOperators } from './pages/operators/index.js';
 import { renderQueue } from './pages/queue/index.js';
 import { renderSignIn } from './pages/signIn.js';
 import { toast } from './toast.js';
+import { screeningBanner } from './screeningBanner.js';
 
 /**
  * The console's shell: session, routing (History API under /console), the header with navigation,
@@ -89,7 +90,7 @@ function render() {
     return navigate('/console/mfa', { replace: true });
   const main = h('main', { id: 'main', tabindex: '-1', class: 'main' });
   root.className = session === null ? 'app signed-out' : 'app';
-  replace(root, session === null ? null : header(path), main);
+  replace(root, session === null ? null : header(path), session === null ? null : screeningBanner(), main);
   if (match.role !== null && !can(match.role)) {
     document.title = `${t('error.forbiddenTitle')} · ${t('app.title')}`;
     replace(

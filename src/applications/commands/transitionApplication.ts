@@ -12,6 +12,7 @@ import { deleteClaim, findClaim, putOperatorClaim } from '../../record/reviewCla
 import { countOpenHits } from '../../screening/screeningRepository.ts';
 import { changeState } from './changeState.ts';
 import { isHeldMove, refuseIfHeld } from '../../screening/screeningGuard.ts';
+import { refuseUnscreenedApproval } from '../../screening/screeningReadiness.ts';
 import { checkImageUrl } from '../validation/checks/urls.ts';
 import { freeTextProblems } from '../rules/freeText.ts';
 import { reasonCodeProblems } from '../rules/reasonCodes.ts';
@@ -168,6 +169,8 @@ async function move(
   // An open sanctions screening hit holds approval, issue and shipping. Not a sandbox simulation:
   // refusing it would tip the partner off, and it makes no card (docs/SCREENING.md).
   if (request.simulated !== true && isHeldMove(to)) refuseIfHeld(to, await countOpenHits(trx, busiWaterNo));
+  // Nor is an approval while no list is in force: nobody screened the applicant.
+  if (request.simulated !== true) await refuseUnscreenedApproval(ctx, trx, to);
 
   const now = ctx.now();
   await followClaim(ctx, trx, {

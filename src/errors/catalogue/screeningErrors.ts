@@ -14,6 +14,12 @@ export const SCREENING_ERRORS = {
     'hit_id: the hit is {state}; {action} is not possible now',
     'hit_id: 该命中状态为 {state}，当前不能{action}',
   ),
+  screeningNotInForce: entry(
+    40960,
+    'screening_not_in_force',
+    'status: cannot approve while no sanctions list is in force; import one first (cardapply screening import)',
+    'status: 尚未导入任何制裁名单，不能批准；请先导入名单（cardapply screening import）',
+  ),
   screeningSameOperator: entry(
     40340,
     'screening_same_operator',

@@ -12,6 +12,12 @@ export const SCREENING_GUIDANCE: { readonly [K in keyof typeof SCREENING_ERRORS]
     cause: 'The hit has moved on: confirming needs a cleared-by-one hit, clearing an unresolved one.',
     remedy: 'Read the application again and act on the hit as it is now.',
   },
+  screeningNotInForce: {
+    cause:
+      'No sanctions list has been imported on this deployment, so the applicant was never screened; `SCREENING_REQUIRED` is on.',
+    remedy:
+      'Import the UN and OFAC lists (docs/SCREENING.md, "Where each list is published"); the application is screened by the re-screen that follows, then approve.',
+  },
   screeningSameOperator: {
     cause: 'Four eyes: the operator who cleared the hit tried to confirm it too.',
     remedy: 'Ask a second reviewer or admin to confirm.',

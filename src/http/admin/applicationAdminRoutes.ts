@@ -120,6 +120,7 @@ const MOVE_ERRORS: ErrorName[] = [
   'transitionNotAllowed',
   'concurrentChange',
   'screeningHitUnresolved',
+  'screeningNotInForce',
   'fieldEmpty',
   'fieldTooLong',
   'textCarriesNumber',

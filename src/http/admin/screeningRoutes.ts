@@ -9,6 +9,7 @@ import { ALERT_TYPE, issuerAlertFeed } from '../../screening/issuerAlerts.ts';
 import { clearHit, confirmClear, rejectOnHit } from '../../applications/commands/resolveHit.ts';
 import { TransitionResult } from '../../applications/commands/transitionApplication.ts';
 import { screeningStatus } from '../../screening/screeningStatus.ts';
+import { screeningReadiness } from '../../screening/screeningReadiness.ts';
 import { success } from '../envelope.ts';
 import type { TypedApp } from '../typedApp.ts';
 import { BODY_ERRORS } from '../routeErrors.ts';
@@ -32,7 +33,33 @@ const ListVersion = Type.Object({
   imported_by: Type.String(),
 });
 
+const ScreeningReadiness = Type.Object({
+  required: Type.Boolean({
+    description: '`SCREENING_REQUIRED`: whether a problem makes the instance not ready.',
+  }),
+  max_age_days: Type.Integer({ description: '`SCREENING_MAX_AGE_DAYS`.' }),
+  lists: Type.Array(
+    Type.Object({
+      list: Type.String(),
+      version_id: Type.String(),
+      entries: Type.Integer(),
+      imported_at: Type.Integer({ description: 'Unix seconds: the newest import.' }),
+      age_seconds: Type.Integer(),
+      stale: Type.Boolean({ description: 'Older than `SCREENING_MAX_AGE_DAYS`.' }),
+    }),
+    { description: 'Each list in force.' },
+  ),
+  problems: Type.Array(
+    Type.Union([
+      Type.Object({ reason: Type.Literal('no_list') }),
+      Type.Object({ reason: Type.Literal('stale'), list: Type.String(), age_days: Type.Integer() }),
+    ]),
+    { description: 'Empty while screening is in force and fresh; the console shows a banner otherwise.' },
+  ),
+});
+
 const ScreeningStatus = Type.Object({
+  readiness: ScreeningReadiness,
   in_force: Type.Array(ListVersion, { description: 'The newest version of each list.' }),
   imports: Type.Array(ListVersion, { description: 'The last 20 imports, newest first.' }),
   open_hits: Type.Integer({ description: 'Hits that hold an application (unresolved or cleared by one).' }),
@@ -172,6 +199,18 @@ function registerListRoutes(app: TypedApp, ctx: ServiceContext): void {
       schema: { response: ok(ScreeningStatus) },
     }),
     async (request) => success(request, await screeningStatus(ctx)),
+  );
+
+  app.get(
+    '/screening/readiness',
+    adminRoute(ctx, {
+      caller: 'viewer',
+      operation: 'admin.screening.readiness',
+      operationId: 'adminScreeningReadiness',
+      summary: 'Whether a sanctions list is in force and fresh (what /readyz and the banner say)',
+      schema: { response: ok(ScreeningReadiness) },
+    }),
+    async (request) => success(request, await screeningReadiness(ctx)),
   );
 
   app.get(

@@ -2,6 +2,7 @@ import { adminDocument, partnerDocument } from '../openapiDocuments.ts';
 import type { TypedApp } from '../typedApp.ts';
 import type { ServiceContext } from '../../context.ts';
 import { ServiceError } from '../../errors/serviceError.ts';
+import { screeningNotReadyReasons } from '../../screening/screeningReadiness.ts';
 import { languageOf, serviceErrorEnvelope, success } from '../envelope.ts';
 
 /** A readiness check answers within this, whatever the store does: load balancers time out too. */
@@ -17,7 +18,8 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 
 /**
  * Liveness (the process answers), readiness (the store answers within a time-out, every migration
- * is applied, every background worker this process is meant to run runs) and the API reference.
+ * is applied, a sanctions list is in force and fresh, every background worker this process is
+ * meant to run runs) and the API reference.
  */
 export function systemRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
@@ -42,6 +44,8 @@ export function systemRoutes(ctx: ServiceContext) {
               reasons.push(`migrations pending: ${pending.map((m) => m.version).join(', ')}`);
             else migrated = true;
           }
+          // Screening off or stale is never silent (docs/SCREENING.md), unless SCREENING_REQUIRED=false.
+          reasons.push(...(await withTimeout(screeningNotReadyReasons(ctx), READY_TIMEOUT_MS)));
         } catch {
           reasons.push('store unreachable');
         }

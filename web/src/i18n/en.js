@@ -192,6 +192,14 @@ export default {
   'risk.none': 'No risk flags.',
   'risk.sanctions_hit': 'Sanctions list match (score {score})',
   'queue.screening': 'Open sanctions hits only',
+  'screeningBanner.title': 'Sanctions screening is not in force.',
+  'screeningBanner.no_list':
+    'No sanctions list has been imported: no applicant is screened and approval is refused.',
+  'screeningBanner.stale':
+    'The {list} list was last imported {days} days ago, more than the {max} days allowed.',
+  'screeningBanner.required':
+    'The service reports itself not ready until a list is imported (docs/SCREENING.md).',
+  'screeningBanner.not_required': 'SCREENING_REQUIRED=false: for tests and sandboxes only.',
   'screening.title': 'Sanctions screening',
   'screening.score': 'score {score}',
   'screening.matched': 'Matched fields:',
