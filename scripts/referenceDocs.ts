@@ -2,6 +2,7 @@ import { defaultCodeTables, TABLE_NAMES } from '../src/codes/tables.ts';
 import { ENVIRONMENT } from '../src/environment.ts';
 import { ERRORS, type ErrorName } from '../src/errors/catalogue.ts';
 import { GUIDANCE } from '../src/errors/guidance.ts';
+import { AMENDED_EVENT, EVENT_TYPES, eventTypeFor, STATUSES } from '../src/record/lifecycle.ts';
 
 /** What docs/DEPLOYMENT.md's configuration table shows of a variable. */
 interface VariableDoc {
@@ -90,4 +91,32 @@ export function tableCells(markdown: string): string[][] {
         .split(/(?<!\\)\|/)
         .map((cell) => cell.trim()),
     );
+}
+
+export const EVENTS_START = '<!-- events:start -->';
+export const EVENTS_END = '<!-- events:end -->';
+
+/** What each event type says, in the words of the lifecycle (docs/CONTRACT.md). */
+function eventMeaning(type: string): string {
+  if (type === AMENDED_EVENT) return "the partner's amend: back to `IN_REVIEW`, naming the fields sent again";
+  if (type === 'application.documents_kept') return 'every image of the application is fetched and kept';
+  if (type === 'application.document_failed') return 'an image could not be fetched or kept (its reason)';
+  const status = STATUSES.find((s) => eventTypeFor(s) === type);
+  if (status === undefined) throw new Error(`${type}: an event type with no meaning written down`);
+  return status === 'SUBMITTED' ? 'the submission, acknowledged' : `the application moved to \`${status}\``;
+}
+
+/** The list of every event type (README.md and docs/CONTRACT.md, between their markers). */
+export function eventsMarkdown(): string {
+  const lines = [`| Event (${EVENT_TYPES.length}) | When |`, '|---|---|'];
+  for (const type of EVENT_TYPES) lines.push(`| \`${type}\` | ${eventMeaning(type)} |`);
+  return lines.join('\n');
+}
+
+/** `text` with the part between its event markers replaced by the list. */
+export function withEvents(text: string, file: string): string {
+  const start = text.indexOf(EVENTS_START);
+  const end = text.indexOf(EVENTS_END);
+  if (start < 0 || end < start) throw new Error(`${file}: event markers not found`);
+  return `${text.slice(0, start + EVENTS_START.length)}\n\n${eventsMarkdown()}\n\n${text.slice(end)}`;
 }

@@ -6,6 +6,7 @@ import {
   CONFIGURATION_END,
   CONFIGURATION_START,
   errorsMarkdown,
+  withEvents,
 } from './referenceDocs.ts';
 
 writeFileSync(new URL('../docs/CODES.md', import.meta.url), codesMarkdown());
@@ -29,4 +30,14 @@ writeFileSync(
   deploymentUrl,
   await prettier.format(updated, { ...options, filepath: deploymentUrl.pathname }),
 );
-console.log('docs/CODES.md, docs/ERRORS.md and the configuration table of docs/DEPLOYMENT.md written');
+
+// The list of event types in the README and docs/CONTRACT.md, between their markers.
+for (const file of ['../README.md', '../docs/CONTRACT.md']) {
+  const url = new URL(file, import.meta.url);
+  const text = withEvents(readFileSync(url, 'utf8'), file);
+  const fileOptions = await prettier.resolveConfig(url);
+  writeFileSync(url, await prettier.format(text, { ...fileOptions, filepath: url.pathname }));
+}
+console.log(
+  'docs/CODES.md, docs/ERRORS.md, the configuration table of docs/DEPLOYMENT.md and the event lists of README.md and docs/CONTRACT.md written',
+);

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { codesMarkdown, errorsMarkdown } from '../scripts/referenceDocs.ts';
+import {
+  codesMarkdown,
+  errorsMarkdown,
+  eventsMarkdown,
+  EVENTS_END,
+  EVENTS_START,
+  tableCells,
+} from '../scripts/referenceDocs.ts';
+import { EVENT_TYPES } from '../src/record/lifecycle.ts';
 import { ERRORS } from '../src/errors/catalogue.ts';
 import { GUIDANCE } from '../src/errors/guidance.ts';
 
@@ -31,3 +39,27 @@ test('every error code has its own cause and remedy, none shared with another co
   assert.match(GUIDANCE.csrfTokenInvalid.remedy, /x-csrf-token/);
   assert.match(GUIDANCE.loginFailed.remedy, /password/);
 });
+
+// Issue 55: the README and docs/CONTRACT.md listed 12 of the 14 events. Both now hold the list
+// written from the event catalogue, which is also the OpenAPI document's `webhooks` section.
+for (const file of ['../README.md', '../docs/CONTRACT.md']) {
+  test(`${file.slice(3)} lists every event type of the catalogue and of openapi.json`, () => {
+    const text = readFileSync(new URL(file, import.meta.url), 'utf8');
+    const start = text.indexOf(EVENTS_START);
+    const end = text.indexOf(EVENTS_END);
+    assert.ok(start >= 0 && end > start, 'the event markers');
+    const section = text.slice(start, end);
+    assert.deepEqual(tableCells(section), tableCells(eventsMarkdown()), 'run `npm run docs`');
+    const listed = tableCells(section)
+      .slice(1)
+      .map((row) => row[0]!.replaceAll('`', ''));
+    const openapi = JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8')) as {
+      webhooks: Record<string, unknown>;
+    };
+    assert.deepEqual(listed, [...EVENT_TYPES]);
+    assert.deepEqual([...listed].sort(), Object.keys(openapi.webhooks).sort());
+    assert.ok(
+      listed.includes('application.documents_kept') && listed.includes('application.document_failed'),
+    );
+  });
+}
