@@ -83,6 +83,8 @@ const READ_ONLY_COMMANDS: Record<string, string> = {
   'risk policy validate': 'reads a file',
   'risk policy show': 'reads the policy in force',
   'risk explain': 'reads the stored assessment and weighs it again in memory',
+  'risk replay':
+    'reads the latest assessments and weighs them again in memory (test/risk/riskReplay.test.ts)',
 };
 
 for (const storeName of storeNames()) {
