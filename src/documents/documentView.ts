@@ -13,6 +13,8 @@ import {
   type DocumentType,
 } from '../events/documentOutcomes.ts';
 import { REQUIRED_DOCUMENT_FIELDS } from './outcome.ts';
+import { payloadsOf } from '../record/applicationRepository.ts';
+import { openApplication, type Sealer } from '../record/sealedPayload.ts';
 
 /** A kept copy's facts: type, size, SHA-256, pixels, fetch time. */
 const CopyFacts = {
@@ -106,21 +108,51 @@ export function outcomesOf(
  * whose documents retention erased) shows none.
  */
 export async function partnerOutcomes(
-  db: Kysely<Database>,
+  store: { db: Kysely<Database>; keyRing: Sealer },
   applications: readonly { busi_water_no: string; status: string }[],
 ): Promise<Map<string, DocumentOutcomes>> {
   const rows = await documentRows(
-    db,
+    store.db,
     applications.map((a) => a.busi_water_no),
+  );
+  const open = applications.filter((a) => !(isStatus(a.status) && isFinal(a.status)));
+  const carried = await carriedFields(
+    store,
+    open.map((a) => a.busi_water_no).filter((serial) => !rows.some((r) => r.busi_water_no === serial)),
   );
   return new Map(
     applications.map((a) => [
       a.busi_water_no,
       outcomesBy(
         rows.filter((r) => r.busi_water_no === a.busi_water_no),
-        isStatus(a.status) && isFinal(a.status) ? [] : REQUIRED_DOCUMENT_FIELDS,
+        open.includes(a) ? (carried.get(a.busi_water_no) ?? REQUIRED_DOCUMENT_FIELDS) : [],
         outcomeOf,
       ),
     ]),
+  );
+}
+
+/**
+ * The image fields each application carries, read from its payload: for those the service has not
+ * started on yet (no document row, between the submit and the relay), whose optional
+ * `id_card_back_img` the required fields alone would leave out of the status view.
+ */
+async function carriedFields(
+  store: { db: Kysely<Database>; keyRing: Sealer },
+  serials: readonly string[],
+): Promise<Map<string, DocumentField[]>> {
+  const payloads = await payloadsOf(store.db, serials);
+  return new Map(
+    payloads.map((row) => {
+      const application = openApplication(store.keyRing, row.busi_water_no, row.payload_enc) as Record<
+        string,
+        unknown
+      >;
+      const fields = DOCUMENT_FIELDS.filter((field) => {
+        const value = application[field];
+        return typeof value === 'string' && value !== '';
+      });
+      return [row.busi_water_no, fields];
+    }),
   );
 }

@@ -183,6 +183,16 @@ export async function listApplicationRows(
     .execute();
 }
 
+/** The encrypted payloads of some applications, by serial. */
+export async function payloadsOf(db: Kysely<Database>, serials: readonly string[]) {
+  if (serials.length === 0) return [];
+  return db
+    .selectFrom('applications')
+    .select(['busi_water_no', 'payload_enc'])
+    .where('busi_water_no', 'in', serials)
+    .execute();
+}
+
 /** An application with its encrypted payload, for the operators' view. */
 export async function findApplication(db: Kysely<Database>, busiWaterNo: string) {
   return db

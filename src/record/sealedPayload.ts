@@ -13,7 +13,7 @@ import type { ApplicationRequest } from './schema.ts';
 export type StoredApplication = ApplicationRequest & { card_no: string };
 
 /** The key ring's two operations this needs (the live ring in a service, a fixed one in tools). */
-type Sealer = Pick<KeyRing, 'encrypt' | 'decrypt'>;
+export type Sealer = Pick<KeyRing, 'encrypt' | 'decrypt'>;
 
 export function sealApplication(keyRing: Sealer, serial: string, application: StoredApplication): string {
   return keyRing.encrypt(JSON.stringify(application), serial);

@@ -138,7 +138,7 @@ export async function listApplications(
     ctx.store.db,
     result.items.map((row) => row.busi_water_no),
   );
-  const documents = await partnerOutcomes(ctx.store.db, result.items);
+  const documents = await partnerOutcomes({ db: ctx.store.db, keyRing: ctx.keyRing }, result.items);
   return {
     items: result.items.map((row) =>
       statusView(row, histories.get(row.busi_water_no) ?? [], documents.get(row.busi_water_no) ?? {}),

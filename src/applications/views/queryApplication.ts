@@ -165,6 +165,6 @@ export async function queryApplication(
   const row = await findApplicationOfApp(ctx.store.db, partner.appId, busiWaterNo);
   if (row === undefined) throw new ServiceError('applicationNotFound');
   const history = await listHistory(ctx.store.db, busiWaterNo);
-  const documents = await partnerOutcomes(ctx.store.db, [row]);
+  const documents = await partnerOutcomes({ db: ctx.store.db, keyRing: ctx.keyRing }, [row]);
   return statusView(row, history, documents.get(busiWaterNo) ?? {});
 }
