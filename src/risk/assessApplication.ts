@@ -15,7 +15,8 @@ import type { ApplicationRequest } from '../record/schema.ts';
 import { openPayload } from '../record/sealedPayload.ts';
 import { screeningIndexFor } from '../screening/indexCache.ts';
 import { screenApplications } from '../screening/screenApplications.ts';
-import { hitsOf } from '../screening/screeningRepository.ts';
+import { findEntry, hitsOf } from '../screening/screeningRepository.ts';
+import { pepMatchesOf } from '../screening/pepMatchRepository.ts';
 import { OPEN_HIT_STATES } from '../store/screeningTables.ts';
 import { assess, type Assessment, type RiskEvidence } from './assessment.ts';
 import {
@@ -118,8 +119,7 @@ async function gatherEvidence(
     openSanctionsHits: hits
       .filter((hit) => OPEN_HIT_STATES.includes(hit.state))
       .map((hit) => ({ list: hit.list, reference: hit.reference })),
-    // PEP lists arrive with screening's second round (issue 53): no PEP match can be found before.
-    pepMatches: [],
+    pepMatches: await pepEvidence(db, serial),
     documents: documents.map((d) => ({
       field: d.field,
       state: d.state,
@@ -145,6 +145,24 @@ async function gatherEvidence(
         : Math.round((Date.parse(end) - Date.parse(today)) / DAY_MS),
     partnerRiskLevel: RISK_LEVELS.includes(level as RiskLevel) ? (level as RiskLevel) : 'low',
   };
+}
+
+/** Each PEP match as evidence: list, entry and position (list data), never a name. */
+async function pepEvidence(
+  db: ServiceContext['store']['db'],
+  serial: string,
+): Promise<RiskEvidence['pepMatches']> {
+  return Promise.all(
+    (await pepMatchesOf(db, serial)).map(async (match) => {
+      const entry = await findEntry(db, match.version_id, match.reference);
+      return {
+        list: match.list,
+        reference: match.reference,
+        role: match.role,
+        position: entry?.pep?.positions[0]?.title ?? null,
+      };
+    }),
+  );
 }
 
 /** The keyed hashes of the applicant's mobile number and e-mail, in their canonical readings. */

@@ -49,12 +49,15 @@ describe('a risk assessment under the default policy', () => {
     ],
     [
       'a PEP match',
-      (e) => e.pepMatches.push({ list: 'opensanctions', reference: 'Q123' }),
+      (e) =>
+        e.pepMatches.push({ list: 'opensanctions', reference: 'Q123', role: 'pep', position: 'Minister' }),
       {
         code: 'pep_match',
         weight: 40,
         tier: 'high',
-        evidence: { matches: [{ list: 'opensanctions', reference: 'Q123' }] },
+        evidence: {
+          matches: [{ list: 'opensanctions', reference: 'Q123', role: 'pep', position: 'Minister' }],
+        },
       },
     ],
     [

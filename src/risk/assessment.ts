@@ -18,8 +18,11 @@ import {
 export interface RiskEvidence {
   /** Screening hits not cleared by two operators: the list's reference, never the applicant. */
   openSanctionsHits: { list: string; reference: string }[];
-  /** PEP matches (screening's PEP lists): position and country as the list gives them. */
-  pepMatches: { list: string; reference: string }[];
+  /**
+   * PEP matches (screening's PEP lists): the list, the entry's reference, PEP or relative/close
+   * associate, and the first position the list gives (list data, never the applicant's).
+   */
+  pepMatches: { list: string; reference: string; role: 'pep' | 'rca'; position: string | null }[];
   /** Each image field's document as it stands. */
   documents: {
     field: string;

@@ -29,20 +29,52 @@ const LIST = `<?xml version="1.0" encoding="UTF-8"?>
 <INDIVIDUAL_ALIAS><QUALITY>Good</QUALITY><ALIAS_NAME>Cheuk Hon Kiu</ALIAS_NAME></INDIVIDUAL_ALIAS>
 </INDIVIDUAL></INDIVIDUALS></CONSOLIDATED_LIST>`;
 
+/** A test-made PEP (OpenSanctions' FollowTheMoney entities): a Person, its Position and Occupancy. */
+const PEP_LIST = [
+  {
+    id: 'NK-webpep',
+    schema: 'Person',
+    properties: { name: ['LOU WENSHAN'], topics: ['role.pep'], nationality: ['cn'] },
+  },
+  {
+    id: 'NK-webpos',
+    schema: 'Position',
+    properties: { name: ['Deputy Test Mayor of Testville'], country: ['cn'] },
+  },
+  {
+    id: 'NK-webocc',
+    schema: 'Occupancy',
+    properties: {
+      holder: ['NK-webpep'],
+      post: ['NK-webpos'],
+      startDate: ['2018-03-01'],
+      endDate: ['2023-02-28'],
+    },
+  },
+]
+  .map((entity) => JSON.stringify(entity))
+  .join('\n');
+
 describe('a screening hit in the console', { skip: skipWithout('chromium') }, () => {
   let service: TestService;
   let browser: TestBrowser;
   let serial: string;
+  let pepSerial: string;
   const contexts: BrowserContext[] = [];
   const errors: string[][] = [];
 
-  const openAs = async (username: string, language: 'en' | 'zh' = 'en'): Promise<Page> => {
+  const openAs = async (
+    username: string,
+    language: 'en' | 'zh' = 'en',
+    section = 'screening',
+  ): Promise<Page> => {
     const opened = await newOperatorContext(browser.browser, { language });
     contexts.push(opened.context);
     errors.push(opened.errors);
     await signInOverApi(opened.page, service.baseUrl, username);
-    await opened.page.goto(`${service.baseUrl}/console/applications/${serial}`);
-    await opened.page.waitForSelector('section.screening');
+    const shown = section === 'screening' ? serial : pepSerial;
+    await opened.page.goto(`${service.baseUrl}/console/applications/${shown}`);
+    await opened.page.waitForSelector(`section.${section}`);
     return opened.page;
   };
   const hitState = async () => ({
@@ -74,14 +106,24 @@ describe('a screening hit in the console', { skip: skipWithout('chromium') }, ()
       actor: 'system',
       origin: 'test',
     });
+    await importList(ctx, {
+      list: 'opensanctions',
+      source: (async function* () {
+        yield PEP_LIST;
+      })(),
+      actor: 'system',
+      origin: 'test',
+    });
     const applicant = uniqueApplicant(42, appId, { name: '卓汉桥', name_en: 'ZHUO HANQIAO' });
     serial = (await submitApplication(ctx, partnerOf(appId), applicant)).busi_water_no;
-    const row = await ctx.store.db
+    const pep = uniqueApplicant(43, appId, { name: '娄文山', name_en: 'LOU WENSHAN' });
+    pepSerial = (await submitApplication(ctx, partnerOf(appId), pep)).busi_water_no;
+    const rows = await ctx.store.db
       .selectFrom('applications')
       .select(['busi_water_no', 'status', 'payload_enc'])
-      .where('busi_water_no', '=', serial)
-      .executeTakeFirstOrThrow();
-    await screenApplications(ctx, await screeningIndexFor(ctx.store), [row], pino({ level: 'silent' }));
+      .where('busi_water_no', 'in', [serial, pepSerial])
+      .execute();
+    await screenApplications(ctx, await screeningIndexFor(ctx.store), rows, pino({ level: 'silent' }));
   });
 
   after(async () => {
@@ -114,5 +156,20 @@ describe('a screening hit in the console', { skip: skipWithout('chromium') }, ()
     await adam.getByRole('button', { name: '确认排除' }).click();
     await waitUntil(adam, `document.querySelector('.screening-hit.state-cleared') !== null`);
     assert.deepEqual(await hitState(), { state: 'cleared', resolved_by: 'rita', confirmed_by: 'adam' });
+  });
+
+  test('a PEP match is shown with its position, country and dates, in English and Chinese; nothing is held', async () => {
+    const rita = await openAs('rita', 'en', 'pep-matches');
+    const panel = rita.locator('section.pep-matches');
+    const text = await panel.innerText();
+    assert.match(text, /LOU WENSHAN/);
+    assert.match(text, /politically exposed person/);
+    assert.match(text, /Deputy Test Mayor of Testville, CN \(2018-03-01 – 2023-02-28\)/);
+    assert.match(text, /nothing is held/);
+    assert.equal(await rita.locator('section.screening').count(), 0, 'no sanctions hit to resolve');
+    await assertLabelled(rita, 'PEP panel');
+    const adam = await openAs('adam', 'zh', 'pep-matches');
+    assert.match(await adam.locator('section.pep-matches h2').innerText(), /政治公众人物匹配/);
+    assert.match(await adam.locator('section.pep-matches').innerText(), /职位/);
   });
 });

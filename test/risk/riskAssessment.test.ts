@@ -235,6 +235,50 @@ for (const storeName of storeNames()) {
       assert.equal(explained.stored.tier, 'prohibited');
     });
 
+    test('a PEP match fires pep_match with the list, entry and position only; it holds nothing', async () => {
+      const entities = [
+        { id: 'NK-riskpep', schema: 'Person', properties: { name: ['LOU WENSHAN'], topics: ['role.pep'] } },
+        {
+          id: 'NK-riskpos',
+          schema: 'Position',
+          properties: { name: ['Test County Governor'], country: ['cn'] },
+        },
+        {
+          id: 'NK-riskocc',
+          schema: 'Occupancy',
+          properties: { holder: ['NK-riskpep'], post: ['NK-riskpos'] },
+        },
+      ];
+      const upload = await post(service.baseUrl, `${ADMIN}/screening/lists/opensanctions`, undefined, {
+        token: (await newOperator(service, 'admin')).token,
+        headers: { 'content-type': 'application/x-ndjson' },
+        raw: entities.map((e) => JSON.stringify(e)).join('\n'),
+      });
+      assert.equal(upload.status, 200, upload.text);
+      const serial = await submit({ ...urls('pep'), name: '娄文山', name_en: 'LOU WENSHAN' });
+      await assessed(serial);
+      const result = await assessApplication(service.ctx, serial, 'test', silent);
+      assert.equal(result.outcome, 'assessed');
+      const risk = (await adminView(serial)).risk!;
+      const pep = risk.factors.find((f) => f.code === 'pep_match');
+      assert.deepEqual(pep?.evidence, {
+        matches: [
+          { list: 'opensanctions', reference: 'NK-riskpep', role: 'pep', position: 'Test County Governor' },
+        ],
+      });
+      assert.doesNotMatch(JSON.stringify(risk), /LOU|WENSHAN|娄/, 'no name in the evidence');
+      assert.equal(
+        risk.factors.some((f) => f.code === 'sanctions_hit'),
+        false,
+      );
+      const held = await service.ctx.store.db
+        .selectFrom('screening_hits')
+        .select('id')
+        .where('busi_water_no', '=', serial)
+        .execute();
+      assert.deepEqual(held, [], 'a PEP match is not a hit: nothing holds the application');
+    });
+
     test('an application whose images are still being fetched waits for them', async () => {
       let release!: () => void;
       const held = images.route(`/${storeName}/held.png`, {

@@ -19,6 +19,7 @@ import { reasonCodesOf } from '../rules/reasonCodes.ts';
 import { riskFlags, type RiskFlag } from '../../record/riskFlags.ts';
 import { latestRisk, type RiskView } from '../../risk/riskView.ts';
 import { screeningFlags, screeningHitsView, type ScreeningHitView } from '../../screening/screeningView.ts';
+import { pepMatchesView, type PepMatchView } from '../../screening/pepMatchView.ts';
 import { isSerialNumber } from '../../record/serialNumber.ts';
 import { openApplication, openPayload } from '../../record/sealedPayload.ts';
 
@@ -40,6 +41,8 @@ export interface OperatorApplicationView extends ApplicationSummary {
   risk_flags: RiskFlag[];
   /** Sanctions screening hits with their list entries (screening/screeningView.ts). */
   screening_hits: ScreeningHitView[];
+  /** PEP matches with their list entries (screening/pepMatchView.ts): shown, never holding. */
+  pep_matches: PepMatchView[];
   /** The latest risk assessment (risk/riskView.ts), null before one is made; never the partner's. */
   risk: RiskView | null;
 }
@@ -81,6 +84,7 @@ export async function showApplication(
       erased ? [] : DOCUMENT_FIELDS.filter((field) => typeof application[field] === 'string'),
     ),
     screening_hits: hits,
+    pep_matches: await pepMatchesView(ctx, busiWaterNo, viewer),
     risk: await latestRisk(ctx.store.db, busiWaterNo),
     // Erased by retention: a tombstone, no applicant to flag.
     risk_flags: erased

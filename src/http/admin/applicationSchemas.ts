@@ -111,6 +111,49 @@ const ScreeningHitSchema = Type.Object({
   ]),
 });
 
+const PepMatchSchema = Type.Object({
+  id: Type.String(),
+  list: Type.String(),
+  version_id: Type.String(),
+  reference: Type.String({ description: "The list's own reference of the entry." }),
+  role: Type.String({
+    enum: ['pep', 'rca'],
+    description: 'A politically exposed person, or a relative or close associate of one.',
+  }),
+  matched_name: Type.String({ description: 'The listed name that matched; masked for a viewer.' }),
+  matched_kind: Type.String({ description: '`primary`, `alias`, `original_script` or `document`.' }),
+  fields: Type.Array(Type.String(), { description: "The application's fields that matched." }),
+  score: Type.Number(),
+  created_at: Type.Integer(),
+  entry: Type.Union([
+    Type.Object({
+      names: Type.Array(Type.Object({ text: Type.String(), kind: Type.String(), weak: Type.Boolean() })),
+      birth_dates: Type.Array(Type.String()),
+      nationalities: Type.Array(Type.String()),
+      positions: Type.Array(
+        Type.Object({
+          title: Type.String(),
+          country: nullableText,
+          start: nullable(
+            Type.String(),
+            'As the list wrote it (`2019`, `2019-05-12`); null when it does not say.',
+          ),
+          end: nullable(Type.String(), 'Null when the list gives no end (held still, or not said).'),
+        }),
+      ),
+      relations: Type.Array(
+        Type.Object({
+          relationship: Type.String({ description: 'As the list says it (`son`, `business associate`).' }),
+          reference: Type.String({ description: "The PEP's entry on the same list." }),
+          name: nullable(Type.String(), "The PEP's name; masked for a viewer."),
+        }),
+        { description: 'For a relative or close associate: the tie to the PEP.' },
+      ),
+    }),
+    Type.Null(),
+  ]),
+});
+
 export const OperatorApplicationView = Type.Object({
   ...summaryProperties,
   application: Type.Object(
@@ -150,6 +193,10 @@ export const OperatorApplicationView = Type.Object({
   risk: Type.Union([RiskView, Type.Null()]),
   screening_hits: Type.Array(ScreeningHitSchema, {
     description: 'Sanctions screening hits, with the listed entry (docs/SCREENING.md).',
+  }),
+  pep_matches: Type.Array(PepMatchSchema, {
+    description:
+      'PEP matches (docs/SCREENING.md): shown to the reviewer and weighed by the risk rating (`pep_match`); they hold nothing.',
   }),
 });
 

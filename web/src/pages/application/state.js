@@ -13,6 +13,7 @@
  *   application: Record<string, unknown>, history: Transition[], risk_flags: RiskFlag[],
  *   documents?: Record<string, import('../applicationDocuments.js').DocumentOutcome>,
  *   screening_hits?: import('../screening.js').ScreeningHit[],
+ *   pep_matches?: import('../pepMatches.js').PepMatch[],
  * }} View
  */
 

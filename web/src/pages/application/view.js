@@ -5,6 +5,7 @@ import { riskList, timeline } from '../applicationHistory.js';
 import { fieldGroups, fieldLabel } from '../applicationFields.js';
 import { documentGallery } from '../applicationDocuments.js';
 import { screeningPanel } from '../screening.js';
+import { pepPanel } from '../pepMatches.js';
 import { fieldLists, reasonCodeList, reasonCodesField, requestedFieldsField } from '../applicationOutcome.js';
 
 /**
@@ -90,6 +91,7 @@ export function drawApplication(body, drawing) {
           reload: drawing.reload,
           fieldLabel,
         }),
+        pepPanel(v.pep_matches ?? [], { fieldLabel }),
         h(
           'section',
           { class: 'card', 'aria-labelledby': 'risk-title' },
