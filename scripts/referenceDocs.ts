@@ -120,3 +120,36 @@ export function withEvents(text: string, file: string): string {
   if (start < 0 || end < start) throw new Error(`${file}: event markers not found`);
   return `${text.slice(0, start + EVENTS_START.length)}\n\n${eventsMarkdown()}\n\n${text.slice(end)}`;
 }
+
+export const WEBHOOK_FIELDS_START = '<!-- webhook-fields:start -->';
+export const WEBHOOK_FIELDS_END = '<!-- webhook-fields:end -->';
+
+interface BodySchema {
+  properties?: Record<string, { type?: string; description?: string }>;
+  required?: string[];
+}
+
+/** The request fields of the partner's webhook calls (docs/CONTRACT.md), from `openapi.json`. */
+export function webhookFieldsMarkdown(document: {
+  paths: Record<string, { post?: { requestBody?: { content: Record<string, { schema: BodySchema }> } } }>;
+}): string {
+  const lines = ['| Call | Fields beyond `app_id` and `timestamp` |', '|---|---|'];
+  for (const [path, item] of Object.entries(document.paths)) {
+    const name = /\/webhooks\/([a-z-]+)$/.exec(path)?.[1];
+    const schema = item.post?.requestBody?.content['application/json']?.schema;
+    if (name === undefined || schema === undefined) continue;
+    const fields = Object.keys(schema.properties ?? {})
+      .filter((field) => field !== 'app_id' && field !== 'timestamp')
+      .map((field) => `\`${field}\`${(schema.required ?? []).includes(field) ? '' : ' (optional)'}`);
+    lines.push(`| \`${name}\` | ${fields.join(', ') || 'none'} |`);
+  }
+  return lines.join('\n');
+}
+
+/** `text` with the part between its webhook-field markers replaced by the table. */
+export function withWebhookFields(text: string, table: string): string {
+  const start = text.indexOf(WEBHOOK_FIELDS_START);
+  const end = text.indexOf(WEBHOOK_FIELDS_END);
+  if (start < 0 || end < start) throw new Error('docs/CONTRACT.md: webhook-field markers not found');
+  return `${text.slice(0, start + WEBHOOK_FIELDS_START.length)}\n\n${table}\n\n${text.slice(end)}`;
+}

@@ -6,7 +6,9 @@ import {
   CONFIGURATION_END,
   CONFIGURATION_START,
   errorsMarkdown,
+  webhookFieldsMarkdown,
   withEvents,
+  withWebhookFields,
 } from './referenceDocs.ts';
 
 writeFileSync(new URL('../docs/CODES.md', import.meta.url), codesMarkdown());
@@ -31,10 +33,17 @@ writeFileSync(
   await prettier.format(updated, { ...options, filepath: deploymentUrl.pathname }),
 );
 
-// The list of event types in the README and docs/CONTRACT.md, between their markers.
+// The list of event types in the README and docs/CONTRACT.md, between their markers, and the
+// webhook calls' request fields in docs/CONTRACT.md, from the committed openapi.json.
+const partnerDocument = JSON.parse(
+  readFileSync(new URL('../openapi.json', import.meta.url), 'utf8'),
+) as Parameters<typeof webhookFieldsMarkdown>[0];
 for (const file of ['../README.md', '../docs/CONTRACT.md']) {
   const url = new URL(file, import.meta.url);
-  const text = withEvents(readFileSync(url, 'utf8'), file);
+  const events = withEvents(readFileSync(url, 'utf8'), file);
+  const text = file.endsWith('CONTRACT.md')
+    ? withWebhookFields(events, webhookFieldsMarkdown(partnerDocument))
+    : events;
   const fileOptions = await prettier.resolveConfig(url);
   writeFileSync(url, await prettier.format(text, { ...fileOptions, filepath: url.pathname }));
 }

@@ -8,6 +8,9 @@ import {
   EVENTS_END,
   EVENTS_START,
   tableCells,
+  webhookFieldsMarkdown,
+  WEBHOOK_FIELDS_END,
+  WEBHOOK_FIELDS_START,
 } from '../scripts/referenceDocs.ts';
 import { EVENT_TYPES } from '../src/record/lifecycle.ts';
 import { ERRORS } from '../src/errors/catalogue.ts';
@@ -63,3 +66,19 @@ for (const file of ['../README.md', '../docs/CONTRACT.md']) {
     );
   });
 }
+
+// Issue 55: the webhook calls' request fields were named nowhere but in the OpenAPI document.
+test("docs/CONTRACT.md names every webhook call's request fields, as openapi.json has them", () => {
+  const text = readFileSync(new URL('../docs/CONTRACT.md', import.meta.url), 'utf8');
+  const start = text.indexOf(WEBHOOK_FIELDS_START);
+  const end = text.indexOf(WEBHOOK_FIELDS_END);
+  assert.ok(start >= 0 && end > start, 'the webhook-field markers');
+  const document = JSON.parse(
+    readFileSync(new URL('../openapi.json', import.meta.url), 'utf8'),
+  ) as Parameters<typeof webhookFieldsMarkdown>[0];
+  const rows = tableCells(text.slice(start, end));
+  assert.deepEqual(rows, tableCells(webhookFieldsMarkdown(document)), 'run `npm run docs`');
+  const calls = Object.keys(document.paths).filter((path) => path.includes('/webhooks/'));
+  assert.equal(rows.length - 1, calls.length, 'one row per webhook call');
+  assert.match(rows.find((row) => row[0] === '`test`')?.[1] ?? '', /^`endpoint_id`$/);
+});
