@@ -264,6 +264,12 @@ export const ENVIRONMENT = Type.Object({
     100 * 1024 * 1024,
     'largest document kept; a bigger body is cut off while it streams (`too_large`)',
   ),
+  DOCUMENT_MAX_PIXELS: integer(
+    50_000_000,
+    1_000_000,
+    500_000_000,
+    "largest image kept, in pixels (width × height) as its header declares them, read before anything is decoded (`too_large`); 50 megapixels holds a phone camera's photo with room to spare, some 200 MB decoded",
+  ),
   DOCUMENT_FETCH_HOURS: integer(
     24,
     0,

@@ -4,6 +4,8 @@ import { boolean, ConfigError, integer, type Env } from './variables.ts';
 export interface DocumentConfig {
   /** Largest document kept; a bigger body is cut off while it streams. */
   maxBytes: number;
+  /** Largest image kept, in pixels as its header declares them (read before anything is decoded). */
+  maxPixels: number;
   /** How long an unreachable document is tried again (ms); 0 means one attempt. */
   fetchForMs: number;
   /** DNS, connection and TLS handshake of one fetch. */
@@ -26,6 +28,7 @@ export function documentConfig(env: Env): DocumentConfig {
     throw new ConfigError('DOCUMENT_TIMEOUT_MS: must not be less than DOCUMENT_CONNECT_TIMEOUT_MS');
   return {
     maxBytes: integer(env, 'DOCUMENT_MAX_BYTES'),
+    maxPixels: integer(env, 'DOCUMENT_MAX_PIXELS'),
     fetchForMs: integer(env, 'DOCUMENT_FETCH_HOURS') * 3_600_000,
     connectTimeoutMs,
     timeoutMs,

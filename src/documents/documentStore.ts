@@ -6,6 +6,7 @@ import type { Database, DocumentsTable } from '../store/tables.ts';
 import { chunksOf, deleteBlob, insertChunks } from './documentRepository.ts';
 import { DocumentFailure } from './outcome.ts';
 import { HEAD_BYTES, sniffDocument, sniffType, type Sniffed } from './sniff.ts';
+import { structureWalk, type StructureWalk } from './structure.ts';
 
 /**
  * The kept copies: a document's bytes are hashed, encrypted and written chunk by chunk as they
@@ -42,13 +43,16 @@ export interface WrittenBlob {
 
 /**
  * Streams `body` into a new blob of the application. Refuses (`not_a_document`) as soon as the
- * first bytes show no known type, and at the end when an image's size cannot be read; whatever
- * was written of a refused or broken body is removed before the error passes on.
+ * first bytes show no known type, (`too_large`) as soon as an image's header declares more than
+ * `maxPixels`, and at the end when an image's size cannot be read or its structure did not reach
+ * its end (`truncated`, structure.ts); whatever was written of a refused or broken body is removed
+ * before the error passes on.
  */
 export async function writeBlob(
   ctx: Pick<ServiceContext, 'store' | 'keyRing'>,
   place: { busiWaterNo: string; field: string },
   body: AsyncIterable<Buffer>,
+  limits: { maxPixels: number },
 ): Promise<WrittenBlob> {
   const { busiWaterNo, field } = place;
   const blobId = `blob_${pooledRandomBytes(12).toString('hex')}`;
@@ -59,6 +63,7 @@ export async function writeBlob(
   let staged = 0;
   let head: Buffer | null = Buffer.alloc(0);
   let sniffed: Sniffed | null = null;
+  let walk: StructureWalk | null = null;
   let byteSize = 0;
   let seq = 0;
   let batch: Database['document_chunks'][] = [];
@@ -89,11 +94,19 @@ export async function writeBlob(
     for await (const piece of body) {
       hash.update(piece);
       byteSize += piece.length;
+      if (walk !== null) walk.update(piece);
       if (head !== null) {
         head = Buffer.concat([head, piece.subarray(0, Math.max(0, HEAD_BYTES - head.length))]);
-        if (head.length >= 16 && sniffType(head) === null)
-          throw new DocumentFailure('not_a_document', 'no known document type in the first bytes');
+        if (walk === null && head.length >= 16) {
+          const type = sniffType(head);
+          if (type === null)
+            throw new DocumentFailure('not_a_document', 'no known document type in the first bytes');
+          // The head holds every byte so far (it is far shorter than HEAD_BYTES yet).
+          walk = structureWalk(type);
+          walk.update(head);
+        }
         sniffed = sniffDocument(head);
+        if (sniffed !== null) checkPixels(sniffed, limits.maxPixels);
         // Once the size is known the head is no longer needed.
         if (sniffed !== null || head.length >= HEAD_BYTES) head = null;
       }
@@ -110,13 +123,28 @@ export async function writeBlob(
     }
     if (staged > 0) seal(staging.subarray(0, staged));
     if (head !== null) sniffed = sniffDocument(head);
-    if (sniffed === null) throw new DocumentFailure('not_a_document', 'not a readable image or PDF');
+    if (sniffed === null || walk === null)
+      throw new DocumentFailure('not_a_document', 'not a readable image or PDF');
+    walk.finish();
     await flush();
     return { blobId, byteSize, sha256: hash.digest('hex'), chunkCount: seq, sniffed };
   } catch (error) {
     await deleteBlob(ctx.store.db, blobId).catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * An image whose header declares more pixels than `maxPixels` is refused before a byte of it is
+ * decoded: a few hundred bytes can announce gigabytes of pixels (a decompression bomb).
+ */
+function checkPixels(sniffed: Sniffed, maxPixels: number): void {
+  if (sniffed.width === null || sniffed.height === null) return;
+  if (sniffed.width * sniffed.height > maxPixels)
+    throw new DocumentFailure(
+      'too_large',
+      `${sniffed.width}x${sniffed.height} px, over DOCUMENT_MAX_PIXELS (${maxPixels})`,
+    );
 }
 
 /** The kept copy's bytes in order, decrypted a few chunks at a time; throws if one is missing or altered. */

@@ -18,7 +18,8 @@ import {
   restartDocument,
   settleIfPending,
 } from './documentRepository.ts';
-import { writeBlob, type WrittenBlob } from './documentStore.ts';
+import { readBlob, writeBlob, type WrittenBlob } from './documentStore.ts';
+import { checkPdf } from './pdfCheck.ts';
 import { outcomeOf } from './documentView.ts';
 import { fetchDocument, type FetchOptions } from './fetcher.ts';
 import { DocumentFailure, isDocumentField } from './outcome.ts';
@@ -100,13 +101,20 @@ export async function fetchApplicationDocuments(
       .map(async ([field, url]) => {
         const place = { busiWaterNo, field, urlHash: urlHashOf(ctx, url), present };
         try {
-          const blob = await fetchDocument(url, options, (body) => writeBlob(ctx, place, body));
-          if (
-            blob.sniffed.width !== null &&
-            Math.min(blob.sniffed.width, blob.sniffed.height!) < MIN_SHORT_SIDE
-          ) {
+          const blob = await fetchDocument(url, options, (body) =>
+            writeBlob(ctx, place, body, { maxPixels: ctx.config.documents.maxPixels }),
+          );
+          try {
+            if (
+              blob.sniffed.width !== null &&
+              Math.min(blob.sniffed.width, blob.sniffed.height!) < MIN_SHORT_SIDE
+            )
+              throw new DocumentFailure('too_small', `${blob.sniffed.width}x${blob.sniffed.height} px`);
+            if (blob.sniffed.type === 'application/pdf')
+              await checkPdf(await readWhole(ctx, busiWaterNo, blob));
+          } catch (error) {
             await deleteBlob(ctx.store.db, blob.blobId);
-            throw new DocumentFailure('too_small', `${blob.sniffed.width}x${blob.sniffed.height} px`);
+            throw error;
           }
           await settle(ctx, place, { kept: blob });
           log.info({ busi_water_no: busiWaterNo, field, bytes: blob.byteSize }, 'document kept');
@@ -119,13 +127,24 @@ export async function fetchApplicationDocuments(
             return { field, error: error.message };
           }
           await settle(ctx, place, { failed: error });
-          log.info({ busi_water_no: busiWaterNo, field, reason: error.reason }, 'document failed');
+          log.info(
+            { busi_water_no: busiWaterNo, field, reason: error.reason, detail: error.detail },
+            'document failed',
+          );
           return null;
         }
       }),
   );
   const retrying = results.filter((r): r is { field: DocumentField; error: string } => r !== null);
   return { retry: retrying.map((r) => r.field), lastError: retrying[0]?.error ?? null };
+}
+
+/** A blob just written, read back whole (a PDF, for its parser: at most DOCUMENT_MAX_BYTES). */
+async function readWhole(ctx: ServiceContext, busiWaterNo: string, blob: WrittenBlob): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  const row = { busi_water_no: busiWaterNo, blob_id: blob.blobId, chunk_count: blob.chunkCount };
+  for await (const part of readBlob(ctx, row)) parts.push(part);
+  return Buffer.concat(parts);
 }
 
 /**

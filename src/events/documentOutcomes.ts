@@ -19,6 +19,7 @@ export type DocumentField = (typeof DOCUMENT_FIELDS)[number];
 export const FAILURE_REASONS = [
   'unreachable',
   'not_a_document',
+  'truncated',
   'too_large',
   'too_small',
   'refused_address',
@@ -53,7 +54,7 @@ const outcomeProperties = {
   reason: Type.Optional(
     Type.Enum([...FAILURE_REASONS], {
       description:
-        'failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).',
+        'failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).',
     }),
   ),
 };

@@ -133,7 +133,7 @@ function webhookEvent(status: Status | typeof AMENDED_EVENT | (typeof DOCUMENT_E
         : 'an image of an application failed for good (its reason in `data.documents`)',
       what: kept
         ? 'has every image it carries kept by the service (type, size and SHA-256 in `data.documents`; no state change)'
-        : 'has an image that could not be kept (`unreachable` after DOCUMENT_FETCH_HOURS, `not_a_document`, `too_large`, `too_small` or `refused_address`; no state change)',
+        : 'has an image that could not be kept (`unreachable` after DOCUMENT_FETCH_HOURS, `not_a_document`, `truncated`, `too_large`, `too_small` or `refused_address`; no state change)',
       example: documentsExample(status),
     };
   }

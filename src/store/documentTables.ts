@@ -5,7 +5,7 @@ export interface DocumentsTable {
   busi_water_no: string;
   field: string;
   state: 'pending' | 'kept' | 'failed';
-  /** failed: unreachable, not_a_document, too_large, too_small or refused_address. */
+  /** failed: unreachable, not_a_document, truncated, too_large, too_small or refused_address. */
   reason: string | null;
   /** Keyed hash of the URL this state is about: an amend to another URL starts again. */
   url_hash: string;

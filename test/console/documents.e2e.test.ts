@@ -6,7 +6,8 @@ import { SYSTEM } from '../../src/audit/actor.ts';
 import { PATHS } from '../../src/http/paths.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
 import { skipWithout } from '../helpers/components.ts';
-import { pdfDocument, pngImage } from '../helpers/documentImages.ts';
+import { pngImage } from '../helpers/documentImages.ts';
+import { pdfDocument } from '../helpers/encodedDocuments.ts';
 import { startDocumentServer, type DocumentServer, type Route } from '../helpers/documentServer.ts';
 import {
   queryStatus,
@@ -77,7 +78,7 @@ describe('kept documents in the console (Chromium)', { skip: skipWithout('chromi
       id_card_back_img: image('/back.png', 481),
       passport_img: image('/passport.png', 482),
       sign_applicant: image('/sign.png', 483),
-      pay_voucher: images.route('/voucher.pdf', { kind: 'bytes', body: pdfDocument() }),
+      pay_voucher: images.route('/voucher.pdf', { kind: 'bytes', body: await pdfDocument() }),
     });
     const failed = await submit(8_001, {
       id_card_img: images.route('/page.html', { kind: 'bytes', body: Buffer.from('<html>hello</html>') }),

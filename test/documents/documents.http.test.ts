@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PATHS } from '../../src/http/paths.ts';
 import { pngImage, sha256 } from '../helpers/documentImages.ts';
+import { encode } from '../helpers/encodedDocuments.ts';
 import { startDocumentServer, type DocumentServer } from '../helpers/documentServer.ts';
 import {
   queryStatus,
@@ -116,7 +117,8 @@ for (const storeName of storeNames()) {
         id_card_back_img: images.route(hugePath, {
           kind: 'stream',
           total: 64 * 1024 * 1024,
-          fill: pngImage(400, 400),
+          // A whole JPEG, then more of it: bytes after its end are allowed, so only the size stops it.
+          fill: encode('jpeg', 400, 400, 1, true),
         }),
         passport_img: images.route(`/${storeName}/tiny.png`, { kind: 'bytes', body: pngImage(200, 120) }),
         sign_applicant: unreachable,

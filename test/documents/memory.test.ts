@@ -11,6 +11,7 @@ import { createLogger } from '../../src/logger.ts';
 import { openContext } from '../../src/start.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
 import { pngImage } from '../helpers/documentImages.ts';
+import { encode } from '../helpers/encodedDocuments.ts';
 import { startDocumentServer, type DocumentServer } from '../helpers/documentServer.ts';
 import { partnerOf } from '../helpers/operators.ts';
 import { spawnService } from '../helpers/process.ts';
@@ -55,7 +56,7 @@ async function submitAll(
         images.route(
           `/${n}/${field}`,
           big
-            ? { kind: 'stream', total: TEN_MIB, fill: pngImage(400, 300), contentLength: true }
+            ? { kind: 'stream', total: TEN_MIB, fill: encode('jpeg', 400, 300, 1, true), contentLength: true }
             : { kind: 'bytes', body: pngImage(400, 300) },
         ),
       ]),

@@ -5,7 +5,8 @@ import { crc32, deflateSync } from 'node:zlib';
  * Test documents made by real encoders where one runs here (PNG: zlib and CRC-32 from node:zlib,
  * RGB pixels of noise, so that every image is different and does not compress away), and byte-exact
  * headers from the specifications otherwise (JPEG: ITU T.81 markers; WebP: RFC 9649 VP8/VP8L/VP8X;
- * HEIF: ISO/IEC 23008-12 boxes; PDF 1.4): what the sniffer reads.
+ * HEIF: ISO/IEC 23008-12 boxes): what the sniffer reads. Files from real encoders, walked to
+ * their end by the structure check, are encodedDocuments.ts's.
  */
 
 function pngChunk(type: string, data: Buffer): Buffer {
@@ -115,15 +116,6 @@ export function heicHeader(width: number, height: number): Buffer {
     ),
     box('mdat', Buffer.alloc(64)),
   ]);
-}
-
-/** A small, valid one-page PDF. */
-export function pdfDocument(): Buffer {
-  return Buffer.from(
-    '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n' +
-      '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
-    'latin1',
-  );
 }
 
 export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

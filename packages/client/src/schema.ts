@@ -655,7 +655,7 @@ export interface webhooks {
     put?: never;
     /**
      * application.document_failed: an image of an application failed for good (its reason in `data.documents`)
-     * @description Sent to every webhook endpoint registered for the app (`npx cardapply webhooks add`) when one of its applications has an image that could not be kept (`unreachable` after DOCUMENT_FETCH_HOURS, `not_a_document`, `too_large`, `too_small` or `refused_address`; no state change). The body is the same object as an item of the events list (`POST /mc-platformapi/v1/open/et/vs/card/events/list`). Signed as Standard Webhooks specifies (see the headers). Delivered at least once: answer 2xx quickly (within the delivery time-out, 10 s by default); anything else, a time-out or a refused connection is retried with exponential backoff for at least a day. Deliveries of one application may arrive out of order: order them by `data.sequence`.
+     * @description Sent to every webhook endpoint registered for the app (`npx cardapply webhooks add`) when one of its applications has an image that could not be kept (`unreachable` after DOCUMENT_FETCH_HOURS, `not_a_document`, `truncated`, `too_large`, `too_small` or `refused_address`; no state change). The body is the same object as an item of the events list (`POST /mc-platformapi/v1/open/et/vs/card/events/list`). Signed as Standard Webhooks specifies (see the headers). Delivered at least once: answer 2xx quickly (within the delivery time-out, 10 s by default); anything else, a time-out or a refused connection is retried with exponential backoff for at least a day. Deliveries of one application may arrive out of order: order them by `data.sequence`.
      */
     post: operations['applicationDocumentFailedWebhook'];
     delete?: never;
@@ -771,10 +771,11 @@ export interface components {
             /** @description kept: Unix seconds. */
             fetched_at?: number;
             /**
-             * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+             * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
              * @enum {unknown}
              */
-            reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+            reason?:
+              'unreachable' | 'not_a_document' | 'truncated' | 'too_large' | 'too_small' | 'refused_address';
           };
           id_card_back_img?: {
             /**
@@ -801,10 +802,11 @@ export interface components {
             /** @description kept: Unix seconds. */
             fetched_at?: number;
             /**
-             * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+             * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
              * @enum {unknown}
              */
-            reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+            reason?:
+              'unreachable' | 'not_a_document' | 'truncated' | 'too_large' | 'too_small' | 'refused_address';
           };
           passport_img?: {
             /**
@@ -831,10 +833,11 @@ export interface components {
             /** @description kept: Unix seconds. */
             fetched_at?: number;
             /**
-             * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+             * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
              * @enum {unknown}
              */
-            reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+            reason?:
+              'unreachable' | 'not_a_document' | 'truncated' | 'too_large' | 'too_small' | 'refused_address';
           };
           sign_applicant?: {
             /**
@@ -861,10 +864,11 @@ export interface components {
             /** @description kept: Unix seconds. */
             fetched_at?: number;
             /**
-             * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+             * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
              * @enum {unknown}
              */
-            reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+            reason?:
+              'unreachable' | 'not_a_document' | 'truncated' | 'too_large' | 'too_small' | 'refused_address';
           };
           pay_voucher?: {
             /**
@@ -891,10 +895,11 @@ export interface components {
             /** @description kept: Unix seconds. */
             fetched_at?: number;
             /**
-             * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+             * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
              * @enum {unknown}
              */
-            reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+            reason?:
+              'unreachable' | 'not_a_document' | 'truncated' | 'too_large' | 'too_small' | 'refused_address';
           };
         };
       };
@@ -2805,10 +2810,16 @@ export interface operations {
                   /** @description kept: Unix seconds. */
                   fetched_at?: number;
                   /**
-                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                    * @enum {unknown}
                    */
-                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  reason?:
+                    | 'unreachable'
+                    | 'not_a_document'
+                    | 'truncated'
+                    | 'too_large'
+                    | 'too_small'
+                    | 'refused_address';
                 };
                 id_card_back_img?: {
                   /**
@@ -2835,10 +2846,16 @@ export interface operations {
                   /** @description kept: Unix seconds. */
                   fetched_at?: number;
                   /**
-                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                    * @enum {unknown}
                    */
-                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  reason?:
+                    | 'unreachable'
+                    | 'not_a_document'
+                    | 'truncated'
+                    | 'too_large'
+                    | 'too_small'
+                    | 'refused_address';
                 };
                 passport_img?: {
                   /**
@@ -2865,10 +2882,16 @@ export interface operations {
                   /** @description kept: Unix seconds. */
                   fetched_at?: number;
                   /**
-                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                    * @enum {unknown}
                    */
-                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  reason?:
+                    | 'unreachable'
+                    | 'not_a_document'
+                    | 'truncated'
+                    | 'too_large'
+                    | 'too_small'
+                    | 'refused_address';
                 };
                 sign_applicant?: {
                   /**
@@ -2895,10 +2918,16 @@ export interface operations {
                   /** @description kept: Unix seconds. */
                   fetched_at?: number;
                   /**
-                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                    * @enum {unknown}
                    */
-                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  reason?:
+                    | 'unreachable'
+                    | 'not_a_document'
+                    | 'truncated'
+                    | 'too_large'
+                    | 'too_small'
+                    | 'refused_address';
                 };
                 pay_voucher?: {
                   /**
@@ -2925,10 +2954,16 @@ export interface operations {
                   /** @description kept: Unix seconds. */
                   fetched_at?: number;
                   /**
-                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                    * @enum {unknown}
                    */
-                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  reason?:
+                    | 'unreachable'
+                    | 'not_a_document'
+                    | 'truncated'
+                    | 'too_large'
+                    | 'too_small'
+                    | 'refused_address';
                 };
               };
             };
@@ -3427,10 +3462,16 @@ export interface operations {
                     /** @description kept: Unix seconds. */
                     fetched_at?: number;
                     /**
-                     * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                     * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                      * @enum {unknown}
                      */
-                    reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                    reason?:
+                      | 'unreachable'
+                      | 'not_a_document'
+                      | 'truncated'
+                      | 'too_large'
+                      | 'too_small'
+                      | 'refused_address';
                   };
                   id_card_back_img?: {
                     /**
@@ -3457,10 +3498,16 @@ export interface operations {
                     /** @description kept: Unix seconds. */
                     fetched_at?: number;
                     /**
-                     * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                     * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                      * @enum {unknown}
                      */
-                    reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                    reason?:
+                      | 'unreachable'
+                      | 'not_a_document'
+                      | 'truncated'
+                      | 'too_large'
+                      | 'too_small'
+                      | 'refused_address';
                   };
                   passport_img?: {
                     /**
@@ -3487,10 +3534,16 @@ export interface operations {
                     /** @description kept: Unix seconds. */
                     fetched_at?: number;
                     /**
-                     * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                     * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                      * @enum {unknown}
                      */
-                    reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                    reason?:
+                      | 'unreachable'
+                      | 'not_a_document'
+                      | 'truncated'
+                      | 'too_large'
+                      | 'too_small'
+                      | 'refused_address';
                   };
                   sign_applicant?: {
                     /**
@@ -3517,10 +3570,16 @@ export interface operations {
                     /** @description kept: Unix seconds. */
                     fetched_at?: number;
                     /**
-                     * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                     * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                      * @enum {unknown}
                      */
-                    reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                    reason?:
+                      | 'unreachable'
+                      | 'not_a_document'
+                      | 'truncated'
+                      | 'too_large'
+                      | 'too_small'
+                      | 'refused_address';
                   };
                   pay_voucher?: {
                     /**
@@ -3547,10 +3606,16 @@ export interface operations {
                     /** @description kept: Unix seconds. */
                     fetched_at?: number;
                     /**
-                     * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                     * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                      * @enum {unknown}
                      */
-                    reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                    reason?:
+                      | 'unreachable'
+                      | 'not_a_document'
+                      | 'truncated'
+                      | 'too_large'
+                      | 'too_small'
+                      | 'refused_address';
                   };
                 };
               }[];
@@ -4022,10 +4087,16 @@ export interface operations {
                   /** @description kept: Unix seconds. */
                   fetched_at?: number;
                   /**
-                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                    * @enum {unknown}
                    */
-                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  reason?:
+                    | 'unreachable'
+                    | 'not_a_document'
+                    | 'truncated'
+                    | 'too_large'
+                    | 'too_small'
+                    | 'refused_address';
                 };
                 id_card_back_img?: {
                   /**
@@ -4052,10 +4123,16 @@ export interface operations {
                   /** @description kept: Unix seconds. */
                   fetched_at?: number;
                   /**
-                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                    * @enum {unknown}
                    */
-                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  reason?:
+                    | 'unreachable'
+                    | 'not_a_document'
+                    | 'truncated'
+                    | 'too_large'
+                    | 'too_small'
+                    | 'refused_address';
                 };
                 passport_img?: {
                   /**
@@ -4082,10 +4159,16 @@ export interface operations {
                   /** @description kept: Unix seconds. */
                   fetched_at?: number;
                   /**
-                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                    * @enum {unknown}
                    */
-                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  reason?:
+                    | 'unreachable'
+                    | 'not_a_document'
+                    | 'truncated'
+                    | 'too_large'
+                    | 'too_small'
+                    | 'refused_address';
                 };
                 sign_applicant?: {
                   /**
@@ -4112,10 +4195,16 @@ export interface operations {
                   /** @description kept: Unix seconds. */
                   fetched_at?: number;
                   /**
-                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                    * @enum {unknown}
                    */
-                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  reason?:
+                    | 'unreachable'
+                    | 'not_a_document'
+                    | 'truncated'
+                    | 'too_large'
+                    | 'too_small'
+                    | 'refused_address';
                 };
                 pay_voucher?: {
                   /**
@@ -4142,10 +4231,16 @@ export interface operations {
                   /** @description kept: Unix seconds. */
                   fetched_at?: number;
                   /**
-                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                    * @enum {unknown}
                    */
-                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  reason?:
+                    | 'unreachable'
+                    | 'not_a_document'
+                    | 'truncated'
+                    | 'too_large'
+                    | 'too_small'
+                    | 'refused_address';
                 };
               };
             };
@@ -4851,10 +4946,16 @@ export interface operations {
                   /** @description kept: Unix seconds. */
                   fetched_at?: number;
                   /**
-                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                    * @enum {unknown}
                    */
-                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  reason?:
+                    | 'unreachable'
+                    | 'not_a_document'
+                    | 'truncated'
+                    | 'too_large'
+                    | 'too_small'
+                    | 'refused_address';
                 };
                 id_card_back_img?: {
                   /**
@@ -4881,10 +4982,16 @@ export interface operations {
                   /** @description kept: Unix seconds. */
                   fetched_at?: number;
                   /**
-                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                    * @enum {unknown}
                    */
-                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  reason?:
+                    | 'unreachable'
+                    | 'not_a_document'
+                    | 'truncated'
+                    | 'too_large'
+                    | 'too_small'
+                    | 'refused_address';
                 };
                 passport_img?: {
                   /**
@@ -4911,10 +5018,16 @@ export interface operations {
                   /** @description kept: Unix seconds. */
                   fetched_at?: number;
                   /**
-                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                    * @enum {unknown}
                    */
-                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  reason?:
+                    | 'unreachable'
+                    | 'not_a_document'
+                    | 'truncated'
+                    | 'too_large'
+                    | 'too_small'
+                    | 'refused_address';
                 };
                 sign_applicant?: {
                   /**
@@ -4941,10 +5054,16 @@ export interface operations {
                   /** @description kept: Unix seconds. */
                   fetched_at?: number;
                   /**
-                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                    * @enum {unknown}
                    */
-                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  reason?:
+                    | 'unreachable'
+                    | 'not_a_document'
+                    | 'truncated'
+                    | 'too_large'
+                    | 'too_small'
+                    | 'refused_address';
                 };
                 pay_voucher?: {
                   /**
@@ -4971,10 +5090,16 @@ export interface operations {
                   /** @description kept: Unix seconds. */
                   fetched_at?: number;
                   /**
-                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                   * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                    * @enum {unknown}
                    */
-                  reason?: 'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                  reason?:
+                    | 'unreachable'
+                    | 'not_a_document'
+                    | 'truncated'
+                    | 'too_large'
+                    | 'too_small'
+                    | 'refused_address';
                 };
               };
             };
@@ -6049,11 +6174,16 @@ export interface operations {
                       /** @description kept: Unix seconds. */
                       fetched_at?: number;
                       /**
-                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                        * @enum {unknown}
                        */
                       reason?:
-                        'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                        | 'unreachable'
+                        | 'not_a_document'
+                        | 'truncated'
+                        | 'too_large'
+                        | 'too_small'
+                        | 'refused_address';
                     };
                     id_card_back_img?: {
                       /**
@@ -6080,11 +6210,16 @@ export interface operations {
                       /** @description kept: Unix seconds. */
                       fetched_at?: number;
                       /**
-                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                        * @enum {unknown}
                        */
                       reason?:
-                        'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                        | 'unreachable'
+                        | 'not_a_document'
+                        | 'truncated'
+                        | 'too_large'
+                        | 'too_small'
+                        | 'refused_address';
                     };
                     passport_img?: {
                       /**
@@ -6111,11 +6246,16 @@ export interface operations {
                       /** @description kept: Unix seconds. */
                       fetched_at?: number;
                       /**
-                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                        * @enum {unknown}
                        */
                       reason?:
-                        'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                        | 'unreachable'
+                        | 'not_a_document'
+                        | 'truncated'
+                        | 'too_large'
+                        | 'too_small'
+                        | 'refused_address';
                     };
                     sign_applicant?: {
                       /**
@@ -6142,11 +6282,16 @@ export interface operations {
                       /** @description kept: Unix seconds. */
                       fetched_at?: number;
                       /**
-                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                        * @enum {unknown}
                        */
                       reason?:
-                        'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                        | 'unreachable'
+                        | 'not_a_document'
+                        | 'truncated'
+                        | 'too_large'
+                        | 'too_small'
+                        | 'refused_address';
                     };
                     pay_voucher?: {
                       /**
@@ -6173,11 +6318,16 @@ export interface operations {
                       /** @description kept: Unix seconds. */
                       fetched_at?: number;
                       /**
-                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF), `too_large` (over DOCUMENT_MAX_BYTES), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
                        * @enum {unknown}
                        */
                       reason?:
-                        'unreachable' | 'not_a_document' | 'too_large' | 'too_small' | 'refused_address';
+                        | 'unreachable'
+                        | 'not_a_document'
+                        | 'truncated'
+                        | 'too_large'
+                        | 'too_small'
+                        | 'refused_address';
                     };
                   };
                 };

@@ -247,6 +247,7 @@ export default {
   'documents.previous': 'Previous copy: the amended document is not kept',
   'documents.reason.unreachable': 'unreachable',
   'documents.reason.not_a_document': 'not an image or PDF',
+  'documents.reason.truncated': 'file cut short',
   'documents.reason.too_large': 'too large',
   'documents.reason.too_small': 'image too small to read',
   'documents.reason.refused_address': 'address refused',

@@ -242,6 +242,7 @@ export default {
   'documents.previous': '此前的副本：补正后的文件尚未留存',
   'documents.reason.unreachable': '无法访问',
   'documents.reason.not_a_document': '不是图片或 PDF',
+  'documents.reason.truncated': '文件不完整',
   'documents.reason.too_large': '文件过大',
   'documents.reason.too_small': '图片过小，无法辨认',
   'documents.reason.refused_address': '地址被拒绝',
