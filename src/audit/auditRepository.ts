@@ -1,12 +1,91 @@
 import type { Kysely } from 'kysely';
 import type { AuditLogTable, Database } from '../store/tables.ts';
 
-/** Queries over the audit trail (`audit_log`): insert and read, never update. Takes a Kysely handle or a transaction. */
+/**
+ * Queries over the audit trail (`audit_log`): insert and read, never update; and its chain head
+ * (`audit_chain_head`). Takes a Kysely handle or a transaction.
+ */
 
 export type AuditRow = Omit<AuditLogTable, 'id'>;
 
-export async function insertAuditRow(db: Kysely<Database>, row: AuditRow): Promise<void> {
-  await db.insertInto('audit_log').values(row).execute();
+/** Rows of one batch, fewer than SQLite's bound parameters allow in one statement. */
+const INSERT_BATCH = 500;
+
+/** Inserts the rows in their order; answers the id of the last. */
+export async function insertAuditRows(db: Kysely<Database>, rows: readonly AuditRow[]): Promise<number> {
+  let lastId = 0;
+  for (let i = 0; i < rows.length; i += INSERT_BATCH) {
+    const ids = await db
+      .insertInto('audit_log')
+      .values(rows.slice(i, i + INSERT_BATCH))
+      .returning('id')
+      .execute();
+    for (const { id } of ids) lastId = Math.max(lastId, Number(id));
+  }
+  return lastId;
+}
+
+/**
+ * The writer's turn at the chain: moves the head on by `count` places and answers the seq of the
+ * last of them and the hash the first is chained to. On PostgreSQL the row lock it takes is held to
+ * the commit, so writers on any number of instances chain one after the other; SQLite has one writer.
+ */
+export async function takeChainTurn(
+  db: Kysely<Database>,
+  count: number,
+): Promise<{ seq: number; hash: string }> {
+  const head = await db
+    .updateTable('audit_chain_head')
+    .set((eb) => ({ seq: eb('seq', '+', count) }))
+    .where('id', '=', 1)
+    .returning(['seq', 'hash'])
+    .executeTakeFirstOrThrow();
+  return { seq: Number(head.seq), hash: head.hash };
+}
+
+export async function setChainHead(
+  db: Kysely<Database>,
+  head: { row_id: number; hash: string },
+): Promise<void> {
+  await db.updateTable('audit_chain_head').set(head).where('id', '=', 1).execute();
+}
+
+export async function readChainHead(db: Kysely<Database>) {
+  const head = await db
+    .selectFrom('audit_chain_head')
+    .selectAll()
+    .where('id', '=', 1)
+    .executeTakeFirstOrThrow();
+  return {
+    seq: Number(head.seq),
+    row_id: Number(head.row_id),
+    hash: head.hash,
+    genesis_id: Number(head.genesis_id),
+    genesis_rows: Number(head.genesis_rows),
+  };
+}
+
+/** Rows with an id above `afterId`, in id order: a page of the chain's walk. */
+export async function auditRowsAfter(db: Kysely<Database>, afterId: number, limit: number) {
+  return db
+    .selectFrom('audit_log')
+    .select([
+      'id',
+      'seq',
+      'prev_hash',
+      'hash',
+      'at',
+      'actor',
+      'action',
+      'target_type',
+      'target_id',
+      'details',
+      'source',
+    ])
+    .where('id', '>', afterId)
+    .orderBy('id', 'asc')
+    .limit(limit)
+    .execute();
 }
 
 export interface AuditRowFilter {

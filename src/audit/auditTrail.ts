@@ -2,7 +2,14 @@ import type { Kysely } from 'kysely';
 import { ACTING_ROLE, hasRole, type Role } from '../access/roles.ts';
 import { SENSITIVE_FIELDS } from '../redaction.ts';
 import type { Database } from '../store/tables.ts';
-import { findAuditRows, insertAuditRow, type AuditRow } from './auditRepository.ts';
+import { chainHash } from './auditChain.ts';
+import {
+  findAuditRows,
+  insertAuditRows,
+  setChainHead,
+  takeChainTurn,
+  type AuditRow,
+} from './auditRepository.ts';
 
 /**
  * The audit trail: who did what, to what, when and from where. Append-only: this module only
@@ -91,8 +98,8 @@ function assertNoIdentity(value: unknown): void {
   }
 }
 
-/** The row of an entry, its details checked for identity fields. */
-function auditRow(entry: AuditEntry): AuditRow {
+/** The row of an entry, its details checked for identity fields; not yet chained. */
+function auditRow(entry: AuditEntry): Omit<AuditRow, 'seq' | 'prev_hash' | 'hash'> {
   const details = entry.details ?? null;
   assertNoIdentity(details);
   return {
@@ -113,7 +120,33 @@ function auditRow(entry: AuditEntry): AuditRow {
  * (test/audit/oneWriter.test.ts) holds that nothing else inserts into audit_log.
  */
 export async function recordAudit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
-  await insertAuditRow(db, auditRow(entry));
+  await recordAudits(db, [entry]);
+}
+
+/**
+ * Entries chained in their order, in one turn at the chain (auditChain.ts): the head is moved on
+ * first, which on PostgreSQL holds every other writer until this transaction ends, then the rows
+ * and the head's new hash. Outside a transaction it opens one, so that no row is left unchained.
+ */
+export async function recordAudits(db: Kysely<Database>, entries: readonly AuditEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const rows = entries.map(auditRow);
+  const write = async (trx: Kysely<Database>) => {
+    const turn = await takeChainTurn(trx, rows.length);
+    let seq = turn.seq - rows.length;
+    let prev = turn.hash;
+    const chained: AuditRow[] = rows.map((row) => {
+      seq += 1;
+      const hash = chainHash(prev, { ...row, seq });
+      const link = { ...row, seq, prev_hash: prev, hash };
+      prev = hash;
+      return link;
+    });
+    const lastId = await insertAuditRows(trx, chained);
+    await setChainHead(trx, { row_id: lastId, hash: prev });
+  };
+  if (db.isTransaction) await write(db);
+  else await db.transaction().execute(write);
 }
 
 export interface AuditFilter {

@@ -1,10 +1,11 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
+import { formatHead, parseHead } from '../audit/auditChain.ts';
 import { MAX_LIMIT } from '../applications/views/listApplications.ts';
 import { wholeNumberOption } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
 
-/** `cardapply audit list`: the audit trail, newest first. */
+/** `cardapply audit list`: the audit trail, newest first; `audit verify`: its hash chain. */
 export function auditCommands(program: Command): void {
   const audit = program.command('audit').description('the audit trail: who did what, when');
 
@@ -56,4 +57,38 @@ export function auditCommands(program: Command): void {
         );
       },
     );
+
+  audit
+    .command('verify')
+    .description(
+      'walk the hash chain of the audit trail and name the first row changed, deleted, inserted or moved',
+    )
+    .option(
+      '--head <hash@id>',
+      'a head written to the log earlier (`audit chain head`): the trail must still hold it',
+      headOption,
+    )
+    .option('--json', 'print the report as JSON')
+    .action(async (options: { head?: { hash: string; row_id: number }; json?: boolean }) => {
+      const { verifyAuditTrail } = await import('../audit/verifyTrail.ts');
+      const report = await withContext((ctx) => verifyAuditTrail(ctx.store.db, options.head));
+      print(options.json, report, () =>
+        [
+          report.problem === null
+            ? `the audit chain holds: ${report.rows} rows, head ${formatHead(report.head)} (seq ${report.head.seq})`
+            : `the audit chain is broken (${report.problem.kind}): ${report.problem.message}`,
+          ...(report.before_chain > 0
+            ? [`${report.before_chain} rows predate the chain and are not covered by it`]
+            : []),
+        ].join('\n'),
+      );
+      if (!report.ok) process.exitCode = 1;
+    });
+}
+
+function headOption(value: string): { hash: string; row_id: number } {
+  const head = parseHead(value);
+  if (head === undefined)
+    throw new InvalidArgumentError('--head: must be <64 hex digits>@<row id>, as the log line writes it');
+  return head;
 }

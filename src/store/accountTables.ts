@@ -129,4 +129,23 @@ export interface AuditLogTable {
   details: string | null;
   /** Where it came from: `admin-api <ip>`, `caller-api`, `cli <os user>`. */
   source: string;
+  /**
+   * The row's place in the hash chain (1, 2, 3, ... without gaps), the hash of the row before it
+   * and its own (src/audit/auditChain.ts); null on rows written before the chain began (migration 0076).
+   */
+  seq: number | null;
+  prev_hash: string | null;
+  hash: string | null;
+}
+
+/** The head of the audit chain: one row, updated by every audit writer first (its turn). */
+export interface AuditChainHeadTable {
+  id: number;
+  /** The last chained row's seq, id and hash (0, the genesis id and 64 zeros before the first). */
+  seq: number;
+  row_id: number;
+  hash: string;
+  /** The highest id and the number of the rows the trail held when the chain began. */
+  genesis_id: number;
+  genesis_rows: number;
 }

@@ -2,6 +2,7 @@ import type {
   AccessTokensTable,
   AppSecretsTable,
   AppsTable,
+  AuditChainHeadTable,
   AuditLogTable,
   IdempotencyKeysTable,
   OperatorPasswordHistoryTable,
@@ -74,6 +75,7 @@ export interface Database {
   operator_totp: OperatorTotpTable;
   review_claims: ReviewClaimsTable;
   audit_log: AuditLogTable;
+  audit_chain_head: AuditChainHeadTable;
   events: EventsTable;
   events_pending: EventsPendingTable;
   webhook_endpoints: WebhookEndpointsTable;

@@ -78,6 +78,7 @@ const READ_ONLY_COMMANDS: Record<string, string> = {
   'applications list': 'reads',
   'applications show': 'reads',
   'audit list': 'reads',
+  'audit verify': 'reads the trail and checks its hash chain',
   'webhooks list': 'reads',
   'webhooks deliveries': 'reads',
   'risk policy validate': 'reads a file',
