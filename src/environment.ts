@@ -341,6 +341,12 @@ export const ENVIRONMENT = Type.Object({
     'unset (keep)',
   ),
   RETENTION_INTERVAL_SECONDS: integer(3600, 10, 7 * 86_400, 'how often each instance runs the retention job'),
+  AUDIT_HEAD_LOG_SECONDS: integer(
+    600,
+    10,
+    86_400,
+    'how often the head of the audit hash chain (`hash@id`) is written to the log, and at shutdown: `audit verify --head` compares',
+  ),
   // Operators (PCI DSS v4 requirement 8) and review work.
   OPERATOR_MFA_REQUIRED: Type.Optional(
     Type.Unsafe<boolean>({

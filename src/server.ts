@@ -14,6 +14,7 @@ import { warmSubmitPath } from './applications/commands/submitApplication.ts';
 import { describe } from './errors/describe.ts';
 import { startMetricsServer } from './metrics/metricsServer.ts';
 import { startRetentionJob } from './retention/retentionJob.ts';
+import { startAuditHeadJob } from './jobs/auditHeadJob.ts';
 import { startSupplementExpiryJob } from './applications/commands/supplementExpiry.ts';
 import { onShutdownSignals } from './shutdown.ts';
 import { warnOfScreening } from './screening/screeningReadiness.ts';
@@ -115,6 +116,8 @@ async function runService(config: Config, logger: Logger, worker: number | undef
     // Every process follows a rotation of the key file; one runs the store-wide jobs.
     background.push(startKeyJobs(ctx, logger, { jobs: runsBackground }));
     if (runsBackground) background.push(startSupplementExpiryJob(ctx, logger));
+    // One process per machine logs the audit chain's head (at intervals and when it stops).
+    if (runsBackground) background.push(startAuditHeadJob(ctx, logger));
     const retention = runsBackground ? startRetentionJob(ctx, logger) : undefined;
     if (retention !== undefined) background.push(retention);
   }

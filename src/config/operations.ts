@@ -10,6 +10,11 @@ export interface OperationsConfig {
   retentionDays: number | undefined;
   /** How often the retention job runs in each instance. */
   retentionIntervalMs: number;
+  /**
+   * How often the audit chain's head goes to the log (and so off the database): a rewrite of the
+   * trail's whole tail, hashes and all, no longer matches the last head logged before it.
+   */
+  auditHeadLogIntervalMs: number;
 }
 
 export function operationsConfig(env: Env): OperationsConfig {
@@ -17,5 +22,6 @@ export function operationsConfig(env: Env): OperationsConfig {
     metricsPort: optionalInteger(env, 'METRICS_PORT'),
     retentionDays: optionalInteger(env, 'RETENTION_DAYS'),
     retentionIntervalMs: integer(env, 'RETENTION_INTERVAL_SECONDS') * 1000,
+    auditHeadLogIntervalMs: integer(env, 'AUDIT_HEAD_LOG_SECONDS') * 1000,
   };
 }
