@@ -7,7 +7,8 @@ import type { ServiceContext } from '../context.ts';
 import type { Applicant, ScreeningIndex } from './screeningIndex.ts';
 import { enqueueJobs } from '../jobs/jobRepository.ts';
 import { issuerAlertJobs } from './issuerAlerts.ts';
-import { insertHits } from './screeningRepository.ts';
+import { insertHits, recordedHitsOf } from './screeningRepository.ts';
+import { entryContentHash, isRemembered, matchedEntry, subjectHash } from './clearances.ts';
 import { recordPepMatches, type FoundPepMatch } from './pepMatches.ts';
 
 /** The application fields screening reads; an amend of any of them screens again. */
@@ -71,18 +72,50 @@ export async function screenApplications(
       country: payload.country,
       cert_id: payload.cert_id,
     };
+    let subject: string | undefined;
     for (const match of index.screen(applicant, ctx.config.screening.threshold)) {
       // A PEP's entry (or a relative's): a match that holds nothing (pepMatches.ts).
-      if (match.pep !== undefined)
+      if (match.pep !== undefined) {
         peps.push({ busi_water_no: row.busi_water_no, match: { ...match, pep: match.pep } });
-      else found.push({ busi_water_no: row.busi_water_no, match, afterDelivery: row.status === 'DELIVERED' });
+        continue;
+      }
+      // What the hit is raised on, so that a clearance is remembered until one changes (clearances.ts).
+      subject ??= subjectHash(
+        ctx.keyRing,
+        SCREENED_FIELDS.map((field) => payload[field]),
+      );
+      const entry = matchedEntry(index, match);
+      found.push({
+        busi_water_no: row.busi_water_no,
+        match,
+        afterDelivery: row.status === 'DELIVERED',
+        entryHash: entry === undefined ? '' : entryContentHash(entry),
+        subjectHash: subject,
+      });
     }
   }
   if (found.length === 0 && peps.length === 0) return count;
   const now = ctx.now();
   const inserted = await ctx.store.transaction(async (trx) => {
     await recordPepMatches(trx, peps, now);
-    const hits = await insertHits(trx, found, now);
+    const recorded = await recordedHitsOf(
+      trx,
+      found.map((f) => f.busi_water_no),
+    );
+    const fresh = found.filter(
+      (f) =>
+        !isRemembered(
+          {
+            busi_water_no: f.busi_water_no,
+            list: f.match.list,
+            reference: f.match.reference,
+            entryHash: f.entryHash ?? '',
+            subjectHash: f.subjectHash ?? '',
+          },
+          recorded,
+        ),
+    );
+    const hits = await insertHits(trx, fresh, now);
     for (const hit of hits) {
       await recordAudit(trx, {
         actor: 'system',

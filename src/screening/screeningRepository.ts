@@ -8,6 +8,7 @@ import {
 import type { Database } from '../store/tables.ts';
 import type { ListEntry, ListName } from './listEntry.ts';
 import type { ScreeningMatch } from './screeningIndex.ts';
+import type { RecordedHit } from './clearances.ts';
 
 /** Every query of the screening tables. */
 
@@ -109,40 +110,66 @@ export async function findEntry(
   return row === undefined ? undefined : (JSON.parse(row.entry) as ListEntry);
 }
 
-/** Records hits; one already recorded for the application and entry is left as it is. New ones are returned. */
+/**
+ * Records hits; one that an open hit of the same application and entry already answers is left out
+ * (the partial unique index `screening_hits_open_entry`). New ones are returned.
+ */
 export async function insertHits(
   db: Kysely<Database>,
-  hits: readonly { busi_water_no: string; match: ScreeningMatch; afterDelivery: boolean }[],
+  hits: readonly {
+    busi_water_no: string;
+    match: ScreeningMatch;
+    afterDelivery: boolean;
+    entryHash?: string | undefined;
+    subjectHash?: string | undefined;
+  }[],
   now: number,
 ): Promise<ScreeningHitsTable[]> {
   if (hits.length === 0) return [];
-  const rows: ScreeningHitsTable[] = hits.map(({ busi_water_no, match, afterDelivery }) => ({
-    id: `hit_${randomUUID()}`,
-    busi_water_no,
-    list: match.list,
-    version_id: match.version_id,
-    reference: match.reference,
-    matched_name: match.matched_name,
-    matched_kind: match.matched_kind,
-    fields: JSON.stringify(match.fields),
-    score: Math.round(match.score * 1000),
-    state: 'unresolved',
-    after_delivery: afterDelivery ? 1 : 0,
-    resolved_by: null,
-    resolution_note: null,
-    resolved_at: null,
-    confirmed_by: null,
-    confirmed_at: null,
-    created_at: now,
-  }));
+  const rows: ScreeningHitsTable[] = hits.map(
+    ({ busi_water_no, match, afterDelivery, entryHash, subjectHash }) => ({
+      id: `hit_${randomUUID()}`,
+      busi_water_no,
+      list: match.list,
+      version_id: match.version_id,
+      reference: match.reference,
+      matched_name: match.matched_name,
+      matched_kind: match.matched_kind,
+      fields: JSON.stringify(match.fields),
+      score: Math.round(match.score * 1000),
+      state: 'unresolved',
+      after_delivery: afterDelivery ? 1 : 0,
+      resolved_by: null,
+      resolution_note: null,
+      resolved_at: null,
+      confirmed_by: null,
+      confirmed_at: null,
+      created_at: now,
+      entry_hash: entryHash ?? null,
+      subject_hash: subjectHash ?? null,
+    }),
+  );
   const inserted = await db
     .insertInto('screening_hits')
     .values(rows)
-    .onConflict((oc) => oc.columns(['busi_water_no', 'list', 'reference']).doNothing())
+    .onConflict((oc) => oc.doNothing())
     .returning('id')
     .execute();
   const ids = new Set(inserted.map((r) => r.id));
   return rows.filter((r) => ids.has(r.id));
+}
+
+/** Every hit of these applications, as far as remembering a clearance goes (clearances.ts). */
+export async function recordedHitsOf(
+  db: Kysely<Database>,
+  serials: readonly string[],
+): Promise<RecordedHit[]> {
+  if (serials.length === 0) return [];
+  return db
+    .selectFrom('screening_hits')
+    .select(['busi_water_no', 'list', 'reference', 'state', 'entry_hash', 'subject_hash'])
+    .where('busi_water_no', 'in', [...new Set(serials)])
+    .execute();
 }
 
 export async function hitsOf(db: Kysely<Database>, busiWaterNo: string): Promise<ScreeningHitsTable[]> {

@@ -43,6 +43,9 @@ export interface ScreeningHitsTable {
   confirmed_by: string | null;
   confirmed_at: number | null;
   created_at: number;
+  /** What the hit was raised on (migration 0074); null on hits raised before. */
+  entry_hash: string | null;
+  subject_hash: string | null;
 }
 
 /** A PEP match (migration 0073): shown and weighed, never holding; no state to resolve. */
