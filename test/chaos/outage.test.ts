@@ -51,6 +51,8 @@ describe('chaos: store outage', { skip: skipWithout('postgresBinaries') }, () =>
       DATABASE_SCHEMA: 'outage',
       ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
       LOG_LEVEL: 'info',
+      // No sanctions list here: readiness is about the store (test/screening/readiness.http.test.ts).
+      SCREENING_REQUIRED: 'false',
     };
     const ctx = await openContext(loadConfig(env), createLogger({ logLevel: 'silent' }));
     const app = await createApp(ctx.store.db, 'outage partner', Date.now());
@@ -227,6 +229,7 @@ describe('chaos: store outage, regressions', { skip: skipWithout('postgresBinari
       DATABASE_URL: database.url,
       DATABASE_SCHEMA: 'outage',
       ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+      SCREENING_REQUIRED: 'false',
     };
     const ctx = await openContext(loadConfig(env), createLogger({ logLevel: 'silent' }));
     try {
