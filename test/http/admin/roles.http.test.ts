@@ -306,6 +306,12 @@ for (const storeName of storeNames()) {
         },
         {
           method: 'GET',
+          route: '/screening/readiness',
+          minRole: 'viewer',
+          fixture: async () => ({ path: '/screening/readiness' }),
+        },
+        {
+          method: 'GET',
           route: '/screening/alerts',
           minRole: 'viewer',
           fixture: async () => ({ path: '/screening/alerts?limit=5' }),
