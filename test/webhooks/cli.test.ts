@@ -122,7 +122,11 @@ for (const storeName of storeNames()) {
 
         assert.equal((await json<{ status: string }>('disable', '--id', added.id)).status, 'disabled');
         assert.equal((await json<{ status: string }>('enable', '--id', added.id)).status, 'active');
-        assert.deepEqual(await json('delete', '--id', added.id), { id: added.id, deleted: true });
+        assert.deepEqual(await json('delete', '--id', added.id), {
+          id: added.id,
+          endpoint_id: added.id,
+          deleted: true,
+        });
         await assert.rejects(cli('delete', '--id', added.id), (error: { stderr: string }) => {
           assert.match(error.stderr, /error: id: no such webhook endpoint/);
           return true;

@@ -392,7 +392,11 @@ for (const storeName of storeNames()) {
       }
 
       // Deleting an endpoint takes its secrets, deliveries and attempts with it.
-      assert.deepEqual(await deleteEndpoint(ctx, approvedOnly.id), { id: approvedOnly.id, deleted: true });
+      assert.deepEqual(await deleteEndpoint(ctx, approvedOnly.id), {
+        id: approvedOnly.id,
+        endpoint_id: approvedOnly.id,
+        deleted: true,
+      });
       await assert.rejects(getEndpoint(ctx, approvedOnly.id), { error: 'webhookEndpointNotFound' });
       const left = await listDeliveries(ctx, { eventId: approvedEvent });
       assert.deepEqual(left.map((d) => d.endpoint_id).sort(), [disabled.id, laterId!].sort());
