@@ -18,53 +18,67 @@ import {
  *
  * Never an identity value in it: `details` says which field or state, not what it holds.
  */
-export type AuditAction =
-  | 'application.transition'
-  | 'application.reveal'
-  | 'application.erase'
-  | 'application.claim'
-  | 'application.release'
-  | 'application.reassign'
-  | 'application.review_open'
-  | 'key.rotate'
-  | 'key.retire'
-  | 'key.reencrypt'
-  | 'operator.login'
-  | 'operator.login_failed'
-  | 'operator.logout'
-  | 'operator.create'
-  | 'operator.disable'
-  | 'operator.enable'
-  | 'operator.role'
-  | 'operator.password'
-  | 'operator.lockout'
-  | 'operator.mfa_enrol_start'
-  | 'operator.mfa_enrol'
-  | 'operator.mfa_reset'
-  | 'app.create'
-  | 'app.disable'
-  | 'app.enable'
-  | 'app.secret_rotate'
-  | 'app.secret_revoke'
-  | 'app.token_revoke'
-  | 'app.update'
-  | 'webhook.create'
-  | 'webhook.secret_rotate'
-  | 'webhook.enable'
-  | 'webhook.disable'
-  | 'webhook.delete'
-  | 'webhook.redeliver'
-  | 'retention.run'
-  | 'webhook.auto_disable'
-  | 'screening.import'
-  | 'screening.hit'
-  | 'screening.pep_match'
-  | 'screening.clear'
-  | 'screening.confirm_clear'
-  | 'screening.reject';
 
-export type AuditTargetType =
-  'application' | 'operator' | 'app' | 'key' | 'webhook_endpoint' | 'event' | 'retention' | 'screening_list';
+/** Every action the trail records; the console has a label for each (test/console/console.http.test.ts). */
+export const AUDIT_ACTIONS = [
+  'application.transition',
+  'application.reveal',
+  'application.erase',
+  'application.claim',
+  'application.release',
+  'application.reassign',
+  'application.review_open',
+  'key.rotate',
+  'key.retire',
+  'key.reencrypt',
+  'operator.login',
+  'operator.login_failed',
+  'operator.logout',
+  'operator.create',
+  'operator.disable',
+  'operator.enable',
+  'operator.role',
+  'operator.password',
+  'operator.lockout',
+  'operator.mfa_enrol_start',
+  'operator.mfa_enrol',
+  'operator.mfa_reset',
+  'app.create',
+  'app.disable',
+  'app.enable',
+  'app.secret_rotate',
+  'app.secret_revoke',
+  'app.token_revoke',
+  'app.update',
+  'webhook.create',
+  'webhook.secret_rotate',
+  'webhook.enable',
+  'webhook.disable',
+  'webhook.delete',
+  'webhook.redeliver',
+  'retention.run',
+  'webhook.auto_disable',
+  'screening.import',
+  'screening.hit',
+  'screening.pep_match',
+  'screening.clear',
+  'screening.confirm_clear',
+  'screening.reject',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Every kind of thing an entry is about; labelled in the console as the actions are. */
+export const AUDIT_TARGET_TYPES = [
+  'application',
+  'operator',
+  'app',
+  'key',
+  'webhook_endpoint',
+  'event',
+  'retention',
+  'screening_list',
+] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 export interface AuditEntry {
   actor: string;

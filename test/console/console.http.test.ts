@@ -3,7 +3,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { createApp } from '../../src/partners/credentials.ts';
-import { OPERATOR_ACTIONS, STATUSES, TRANSITIONS } from '../../src/record/lifecycle.ts';
+import { EVENT_TYPES, OPERATOR_ACTIONS, STATUSES, TRANSITIONS } from '../../src/record/lifecycle.ts';
+import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '../../src/audit/auditTrail.ts';
+import { LIST_NAMES } from '../../src/screening/listEntry.ts';
 import { CONTENT_SECURITY_POLICY } from '../../src/http/console/securityHeaders.ts';
 import { PATHS } from '../../src/http/paths.ts';
 import { ADMIN, Applications, call, newOperator, type TestOperator } from '../helpers/operators.ts';
@@ -77,6 +79,25 @@ describe('console files', () => {
     for (const action of Object.keys(OPERATOR_ACTIONS)) {
       for (const suffix of ['', '.title', '.description']) assert.ok(`move.${action}${suffix}` in en);
     }
+  });
+
+  test('every audit action, audit target, event and list has words of its own, not its code', async () => {
+    const en = await messages('en');
+    const under = (prefix: string) =>
+      Object.keys(en)
+        .filter((key) => key.startsWith(prefix))
+        .map((key) => key.slice(prefix.length))
+        .sort();
+    // The audit page's filters list exactly these, so they are the server's lists, no more, no less.
+    assert.deepEqual(under('audit.action.'), [...AUDIT_ACTIONS].sort());
+    assert.deepEqual(under('audit.target.'), [...AUDIT_TARGET_TYPES].sort());
+    // An event is named by its state's label, or by one of its own where it is not a move.
+    for (const type of EVENT_TYPES) {
+      const status = type.replace(/^application\./, '').toUpperCase();
+      assert.ok(`events.type.${type}` in en || `status.${status}` in en, `${type} has a label`);
+    }
+    for (const list of LIST_NAMES)
+      assert.ok(`screening.list.${list}` in en, `${list} has its publisher's name`);
   });
 });
 

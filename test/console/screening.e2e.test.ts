@@ -139,6 +139,17 @@ describe('a screening hit in the console', { skip: skipWithout('chromium') }, ()
     assert.match(await panel.innerText(), /卓汉桥/);
     assert.match(await panel.innerText(), /Cheuk Hon Kiu/, "the entry's aliases are shown");
     assert.match(await panel.innerText(), /Unresolved: approval, issue and shipping are held/);
+    // Words, not codes: the list by its publisher's name, the score as a share, the fields apart.
+    const hit = await panel.locator('.screening-hit p').first().innerText();
+    assert.match(hit, /UN Security Council list, entry \S+ · match \d+%/);
+    assert.doesNotMatch(hit, /\bun \S+ · score/);
+    const fields = await panel.locator('.screening-hit mark').allInnerTexts();
+    assert.ok(fields.length > 1, 'the hit matched more than the name');
+    assert.match(
+      await panel.innerText(),
+      new RegExp(`Matched fields: ${fields.join(', ')}`),
+      'fields set apart',
+    );
     assert.ok((await panel.locator('mark').count()) >= 1, 'the matched fields are highlighted');
     assert.match(await rita.locator('.risk-flags').innerText(), /Sanctions list match/);
     await assertLabelled(rita, 'screening panel');
@@ -153,6 +164,10 @@ describe('a screening hit in the console', { skip: skipWithout('chromium') }, ()
 
     const adam = await openAs('adam', 'zh');
     assert.match(await adam.locator('section.screening h2').innerText(), /制裁名单筛查/);
+    assert.match(
+      await adam.locator('section.screening').innerText(),
+      /联合国安理会制裁名单，条目 \S+ · 相似度 \d+%/,
+    );
     await adam.getByRole('button', { name: '确认排除' }).click();
     await waitUntil(adam, `document.querySelector('.screening-hit.state-cleared') !== null`);
     assert.deepEqual(await hitState(), { state: 'cleared', resolved_by: 'rita', confirmed_by: 'adam' });

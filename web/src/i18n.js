@@ -56,6 +56,16 @@ export function t(key, params = {}) {
 /** Whether a key exists (for optional labels such as a field's name). @param {string} key */
 export const has = (key) => key in en;
 
+/**
+ * The keys under a prefix, less the prefix: `keysUnder('audit.action.')` lists every audit action
+ * the console has a label for (the server's full list: test/console/console.http.test.ts).
+ * @param {string} prefix
+ */
+export const keysUnder = (prefix) =>
+  Object.keys(en)
+    .filter((key) => key.startsWith(prefix))
+    .map((key) => key.slice(prefix.length));
+
 /** A status's label: `IN_REVIEW` -> "In review" / "审核中". @param {string} status */
 export const statusLabel = (status) => t(`status.${status}`);
 

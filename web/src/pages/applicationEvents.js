@@ -112,10 +112,16 @@ export function eventList(events, { ctx, reload }) {
 
 /**
  * An event type in words: `application.in_review` -> "Webhook: In review" (the type itself, which
- * partners program against, is shown beside it as an identifier).
+ * partners program against, is shown beside it as an identifier). The events that are not a move
+ * (the amendment, the documents' outcomes) have labels of their own.
  * @param {string} type
  */
 function eventLabel(type) {
   const status = type.replace(/^application\./, '').toUpperCase();
-  return t('events.label', { what: has(`status.${status}`) ? statusLabel(status) : t('events.amended') });
+  const what = has(`events.type.${type}`)
+    ? t(`events.type.${type}`)
+    : has(`status.${status}`)
+      ? statusLabel(status)
+      : type;
+  return t('events.label', { what });
 }

@@ -1,6 +1,6 @@
 import { api, query } from '../api.js';
 import { field, formatTime, h, replace, select } from '../dom.js';
-import { has, t } from '../i18n.js';
+import { has, keysUnder, t } from '../i18n.js';
 import { detailsList } from './auditDetails.js';
 import { actorLabel, emptyRow, errorPanel, mono, pageHeader, table } from '../ui.js';
 
@@ -11,27 +11,14 @@ import { actorLabel, emptyRow, errorPanel, mono, pageHeader, table } from '../ui
 
 /** @typedef {{ id: number, at: number, actor: string, action: string, target_type: string | null, target_id: string | null, details: Record<string, unknown> | null, source: string }} Entry */
 
-const KNOWN_ACTIONS = [
-  'application.transition',
-  'application.reveal',
-  'operator.login',
-  'operator.login_failed',
-  'operator.logout',
-  'operator.create',
-  'operator.disable',
-  'operator.enable',
-  'operator.role',
-  'operator.password',
-  'app.create',
-  'app.disable',
-  'app.enable',
-  'app.secret_rotate',
-  'app.token_revoke',
-  'app.update',
-];
+/** Every action the trail records (the console labels each one). */
+const KNOWN_ACTIONS = keysUnder('audit.action.');
 
 /** @param {string} action */
 const actionLabel = (action) => (has(`audit.action.${action}`) ? t(`audit.action.${action}`) : action);
+
+/** @param {string} type */
+const targetLabel = (type) => (has(`audit.target.${type}`) ? t(`audit.target.${type}`) : type);
 
 /** @type {import('../context.js').Page} */
 export function renderAudit(main, ctx) {
@@ -75,7 +62,7 @@ export function renderAudit(main, ctx) {
             {},
             entry.target_type === null
               ? '—'
-              : h('span', {}, t(`audit.target.${entry.target_type}`), ' ', mono(entry.target_id ?? '')),
+              : h('span', {}, targetLabel(entry.target_type), ' ', mono(entry.target_id ?? '')),
           ),
           h('td', { class: 'details-cell' }, detailsList(entry.details)),
           h('td', { class: 'small muted' }, entry.source),
@@ -107,9 +94,9 @@ export function renderAudit(main, ctx) {
     { name: 'target_type' },
     [
       ['', t('audit.anyTarget')],
-      ['application', t('audit.target.application')],
-      ['app', t('audit.target.app')],
-      ['operator', t('audit.target.operator')],
+      ...keysUnder('audit.target.').map(
+        (type) => /** @type {[string, string]} */ ([type, targetLabel(type)]),
+      ),
     ],
     filters.target_type,
   );

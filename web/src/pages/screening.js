@@ -1,7 +1,7 @@
 import { api } from '../api.js';
 import { formatTime, h } from '../dom.js';
-import { t } from '../i18n.js';
-import { errorText, mono } from '../ui.js';
+import { has, t } from '../i18n.js';
+import { errorText } from '../ui.js';
 
 /**
  * Sanctions screening hits beside the applicant (docs/SCREENING.md): the listed entry's names,
@@ -21,6 +21,9 @@ import { errorText, mono } from '../ui.js';
  * @type {Map<string, string>}
  */
 const draftNotes = new Map();
+
+/** A list's name as its publisher calls it; the code where the console has none. @param {string} list */
+const listLabel = (list) => (has(`screening.list.${list}`) ? t(`screening.list.${list}`) : list);
 
 /**
  * @param {ScreeningHit[]} hits
@@ -104,9 +107,9 @@ export function screeningPanel(hits, { ctx, serial, reload, fieldLabel }) {
             {},
             h('strong', {}, hit.matched_name),
             ' · ',
-            mono(`${hit.list} ${hit.reference}`),
+            t('screening.entry', { list: listLabel(hit.list), reference: hit.reference }),
             ' · ',
-            t('screening.score', { score: hit.score.toFixed(3) }),
+            t('screening.score', { score: Math.floor(hit.score * 100) }),
           ),
           h('p', { class: 'screening-state' }, t(`screening.state.${hit.state}`)),
           hit.after_delivery ? h('p', { class: 'error' }, t('screening.after_delivery')) : null,
@@ -115,7 +118,10 @@ export function screeningPanel(hits, { ctx, serial, reload, fieldLabel }) {
             { class: 'small' },
             t('screening.matched'),
             ' ',
-            ...hit.fields.map((f) => h('mark', {}, fieldLabel(f), ' ')),
+            ...hit.fields.flatMap((f, i) => [
+              i === 0 ? '' : t('list.separator'),
+              h('mark', {}, fieldLabel(f)),
+            ]),
           ),
           hit.entry === null
             ? null
