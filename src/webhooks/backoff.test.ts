@@ -35,4 +35,12 @@ test('2xx delivers; otherwise retry until the window ends, the last attempt at i
   assert.deepEqual(verdict({ ok: false }, { attempt_count: 20, give_up_at: 10 }, 10, config), {
     status: 'failed',
   });
+  // Begun before the end and answered after it: one more attempt, due at once (the window's end).
+  assert.deepEqual(verdict({ ok: false }, { attempt_count: 20, give_up_at: 10 }, 12, config, 9), {
+    status: 'pending',
+    nextAttemptAt: 10,
+  });
+  assert.deepEqual(verdict({ ok: false }, { attempt_count: 20, give_up_at: 10 }, 12, config, 10), {
+    status: 'failed',
+  });
 });

@@ -20,14 +20,21 @@ export function retryDelayMs(
 export type Verdict =
   { status: 'delivered' } | { status: 'pending'; nextAttemptAt: number } | { status: 'failed' };
 
+/**
+ * What comes of an attempt that began at `startedAt` and was answered at `now`. Only an attempt
+ * that began at or after the window's end fails the delivery: one that began before it and was
+ * answered after it (a slow 503) is followed by one more, due at once, so the last attempt is
+ * always made at the window's end or later.
+ */
 export function verdict(
   outcome: { ok: boolean },
   delivery: { attempt_count: number; give_up_at: number },
   now: number,
   config: Pick<WebhookConfig, 'backoffBaseMs' | 'backoffMaxMs'>,
+  startedAt: number = now,
 ): Verdict {
   if (outcome.ok) return { status: 'delivered' };
-  if (now >= delivery.give_up_at) return { status: 'failed' };
+  if (startedAt >= delivery.give_up_at) return { status: 'failed' };
   const next = now + retryDelayMs(delivery.attempt_count, config);
   return { status: 'pending', nextAttemptAt: Math.min(next, delivery.give_up_at) };
 }

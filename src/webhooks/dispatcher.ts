@@ -177,7 +177,13 @@ async function attemptDelivery(attempts: AttemptContext, claim: ClaimedDelivery)
   const next: NextState =
     !ok && result.error === 'aborted'
       ? { status: 'pending', nextAttemptAt: now, release: true }
-      : verdict({ ok }, { attempt_count: claim.attemptCount, give_up_at: claim.giveUpAt }, now, config);
+      : verdict(
+          { ok },
+          { attempt_count: claim.attemptCount, give_up_at: claim.giveUpAt },
+          now,
+          config,
+          startedAt,
+        );
   let recorded = false;
   try {
     recorded = await completeDelivery(
