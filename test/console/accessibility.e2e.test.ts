@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createApp } from '../../src/partners/credentials.ts';
@@ -10,7 +13,7 @@ import { Applications, enrolFactor, TEST_PASSWORD } from '../helpers/operators.t
 import { startService, type TestService } from '../helpers/service.ts';
 import { assertAccessible } from './axe.ts';
 import { launchBrowser, newOperatorContext, type TestBrowser } from './browser.ts';
-import { assertNoRawWords, signIn, signInOverApi } from './steps.ts';
+import { assertNoBrokenWords, assertNoRawWords, signIn, signInOverApi } from './steps.ts';
 
 /**
  * The console against WCAG 2.2 AA: axe-core on every page and every dialog in both languages, and
@@ -152,6 +155,36 @@ describe('console accessibility (WCAG 2.2 AA) in Chromium', { skip: skipWithout(
       await assertAccessible(page, `${language} application opened for review`);
       await assertNoRawWords(page, `${language} application opened for review`);
       assert.deepEqual(elsewhere, [], 'no request to another host');
+    });
+  }
+
+  /** Where the walks below leave a screenshot of every page and dialog: a test artifact, git ignores it. */
+  const SHOTS = fileURLToPath(new URL('../../.tmp/console-screenshots/', import.meta.url));
+  const shotName = (language: string, width: number, where: string) =>
+    join(SHOTS, `${language}-${width}-${where.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.png`);
+
+  for (const language of ['en', 'zh'] as const) {
+    test(`${language}: no text broken inside a word at 1280 and 1920 pixels, on any page or dialog`, async (t) => {
+      mkdirSync(SHOTS, { recursive: true });
+      for (const width of [1280, 1920]) {
+        const page = await openPage(language, width);
+        await signInOverApi(page, service.baseUrl, 'adam');
+        const dialogs = dialogsByPage();
+        for (const target of allPages()) {
+          await visit(page, target);
+          await assertNoBrokenWords(page, `${language} ${width} ${target[0]}`);
+          await page.screenshot({ path: shotName(language, width, target[0]), fullPage: true });
+          for (const [where, open] of dialogs.get(target[0]) ?? []) {
+            await open(page);
+            await page.getByRole('dialog').waitFor();
+            await assertNoBrokenWords(page, `${language} ${width} ${where} dialog`);
+            await page.screenshot({ path: shotName(language, width, `${where} dialog`) });
+            await page.keyboard.press('Escape');
+            await page.getByRole('dialog').waitFor({ state: 'detached' });
+          }
+        }
+      }
+      t.diagnostic(`screenshots in ${SHOTS}`);
     });
   }
 

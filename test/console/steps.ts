@@ -113,3 +113,51 @@ export async function rawWords(page: Page): Promise<string[]> {
 export async function assertNoRawWords(page: Page, where: string): Promise<void> {
   assert.deepEqual(await rawWords(page), [], `${where}: raw keys or JSON on the page`);
 }
+
+/**
+ * Text broken inside a word, as the browser laid it out (not as the CSS reads): a word of Latin
+ * letters or digits up to 24 characters split across lines ("imag e/png", "900 ×12 00"), a longer
+ * token (a hash, a URL) left with fewer than 12 characters a line, or Chinese standing one
+ * character a line. Measured with ranges over the page's text nodes, so a style that looks fine in
+ * the stylesheet but squeezes a column is caught where it happens.
+ */
+export async function brokenWords(page: Page): Promise<string[]> {
+  return (await page.evaluate(`(() => {
+    const found = [];
+    const range = document.createRange();
+    const lines = (node, start, end) => {
+      const tops = new Set();
+      for (let i = start; i < end; i++) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getBoundingClientRect();
+        if (rect.width > 0) tops.add(Math.round(rect.top));
+      }
+      return tops.size;
+    };
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+      const element = node.parentElement;
+      if (element === null || element.closest('script, style, textarea, option, [hidden]') !== null) continue;
+      if (element.getClientRects().length === 0) continue;
+      const where = element.tagName.toLowerCase() + (element.className ? '.' + String(element.className).split(' ')[0] : '');
+      for (const match of node.data.matchAll(/[\\p{L}\\p{N}]+/gu)) {
+        const word = match[0];
+        const start = match.index;
+        if (/\\p{Script=Han}/u.test(word)) {
+          const count = lines(node, start, start + word.length);
+          if (word.length >= 2 && count >= word.length) found.push(where + ': "' + word + '" one character a line');
+        } else if (word.length <= 24) {
+          if (word.length >= 2 && lines(node, start, start + word.length) > 1) found.push(where + ': "' + word + '" broken');
+        } else if (lines(node, start, start + word.length) > Math.ceil(word.length / 12)) {
+          found.push(where + ': "' + word.slice(0, 16) + '…" in short lines');
+        }
+      }
+    }
+    return [...new Set(found)];
+  })()`)) as string[];
+}
+
+export async function assertNoBrokenWords(page: Page, where: string): Promise<void> {
+  assert.deepEqual(await brokenWords(page), [], `${where}: text broken inside a word`);
+}
