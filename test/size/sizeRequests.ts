@@ -102,7 +102,13 @@ export async function sizeRequests(service: TestService, setup: SizeSetup): Prom
     {
       name: 'submit a duplicate',
       send: async () => {
-        const reply = await post(service.baseUrl, PATHS.apply, duplicate, { token: partner.token });
+        // Stamped as it is sent: the small store's requests wait while the large one grows.
+        const reply = await post(
+          service.baseUrl,
+          PATHS.apply,
+          { ...duplicate, timestamp: nowSeconds() },
+          { token: partner.token },
+        );
         if (reply.status !== 409) throw new Error(`duplicate: ${reply.text}`);
       },
     },
