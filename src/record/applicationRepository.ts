@@ -87,6 +87,8 @@ export async function findApplicationOfApp(db: Kysely<Database>, appId: string, 
 export interface ListPosition {
   createdAt: number;
   busiWaterNo: string;
+  /** In a listing by risk (`byRisk`): the row's risk_rank, the order's first key. */
+  riskRank?: number | undefined;
 }
 
 export interface ApplicationFilter {
@@ -106,6 +108,10 @@ export interface ApplicationFilter {
   screeningOpen?: boolean | undefined;
   /** What a support call quotes: an exact partner reference, or serials within a range (a prefix). */
   quoted?: { externalId: string; serials?: { from: string; to: string } | undefined } | undefined;
+  /** Only applications whose latest risk assessment has this tier's rank (0: not yet rated). */
+  riskRank?: number | undefined;
+  /** By (risk_rank, created_at, busi_water_no) instead: by tier, then as the listing orders. */
+  byRisk?: boolean | undefined;
 }
 
 const SUMMARY_COLUMNS = [
@@ -123,7 +129,9 @@ const SUMMARY_COLUMNS = [
   'updated_at',
 ] as const;
 
-export type ApplicationSummaryRow = Pick<ApplicationsTable, (typeof SUMMARY_COLUMNS)[number]>;
+export type ApplicationSummaryRow = Pick<ApplicationsTable, (typeof SUMMARY_COLUMNS)[number]> & {
+  risk_rank?: number;
+};
 
 /**
  * One page of applications in the order (created_at, busi_water_no), starting after a position:
@@ -134,8 +142,11 @@ export async function listApplicationRows(
   db: Kysely<Database>,
   filter: ApplicationFilter,
 ): Promise<ApplicationSummaryRow[]> {
-  let query = db.selectFrom('applications').select(SUMMARY_COLUMNS);
+  let query = db.selectFrom('applications').select([...SUMMARY_COLUMNS, 'risk_rank']);
   if (filter.appId !== undefined) query = query.where('app_id', '=', filter.appId);
+  // With or without a status: each has its index, (status, risk_rank, created_at, busi_water_no)
+  // and (risk_rank, created_at, busi_water_no) (migration 0086), in the order of either listing.
+  if (filter.riskRank !== undefined) query = query.where('risk_rank', '=', filter.riskRank);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.busiWaterNo !== undefined) query = query.where('busi_water_no', '=', filter.busiWaterNo);
   if (filter.externalId !== undefined) query = query.where('external_id', '=', filter.externalId);
@@ -167,15 +178,24 @@ export async function listApplicationRows(
   }
   const after = filter.after;
   const order = filter.order ?? 'asc';
+  const byRisk = filter.byRisk === true;
   if (after !== undefined) {
+    const rank = after.riskRank ?? 0;
     query = query.where((eb) =>
-      eb(
-        eb.refTuple('created_at', 'busi_water_no'),
-        order === 'desc' ? '<' : '>',
-        eb.tuple(after.createdAt, after.busiWaterNo),
-      ),
+      byRisk
+        ? eb(
+            eb.refTuple('risk_rank', 'created_at', 'busi_water_no'),
+            order === 'desc' ? '<' : '>',
+            eb.tuple(rank, after.createdAt, after.busiWaterNo),
+          )
+        : eb(
+            eb.refTuple('created_at', 'busi_water_no'),
+            order === 'desc' ? '<' : '>',
+            eb.tuple(after.createdAt, after.busiWaterNo),
+          ),
     );
   }
+  if (byRisk) query = query.orderBy('risk_rank', order);
   return query
     .orderBy('created_at', order)
     .orderBy('busi_water_no', order)
@@ -197,7 +217,7 @@ export async function payloadsOf(db: Kysely<Database>, serials: readonly string[
 export async function findApplication(db: Kysely<Database>, busiWaterNo: string) {
   return db
     .selectFrom('applications')
-    .select([...SUMMARY_COLUMNS, 'payload_enc'])
+    .select([...SUMMARY_COLUMNS, 'risk_rank', 'payload_enc'])
     .where('busi_water_no', '=', busiWaterNo)
     .executeTakeFirst();
 }

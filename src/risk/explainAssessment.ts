@@ -29,7 +29,7 @@ export async function explainAssessment(ctx: ServiceContext, busiWaterNo: string
   if (policy.version !== latest.policy_version)
     throw new Error(`risk policy ${latest.policy_version}: its kept text hashes to ${policy.version}`);
   const recomputed = assess(policy.policy, JSON.parse(latest.evidence) as RiskEvidence);
-  const stored = riskViewOf(latest);
+  const stored = riskViewOf(latest, policy.policy);
   const same =
     recomputed.tier === stored.tier &&
     recomputed.score === stored.score &&

@@ -2,7 +2,15 @@ import type { Kysely } from 'kysely';
 import { Type, type Static } from 'typebox';
 import type { Database, RiskAssessmentsTable } from '../store/tables.ts';
 import { unixSeconds } from '../record/dates.ts';
-import { FACTOR_CODES, ROUTINGS, TIERS } from '../policies/riskPolicy.ts';
+import {
+  FACTOR_CODES,
+  ROUTINGS,
+  TIERS,
+  type FactorCode,
+  type RiskLevel,
+  type RiskPolicy,
+  type Tier,
+} from '../policies/riskPolicy.ts';
 import { assessmentsOf } from './riskRepository.ts';
 
 /**
@@ -24,7 +32,16 @@ export const RiskView = Type.Object(
           {},
           { additionalProperties: true, description: 'What made it fire; no identity value.' },
         ),
-        blocks_approval: Type.Optional(Type.Boolean()),
+        blocks_approval: Type.Optional(
+          Type.Boolean({
+            description:
+              'While it is open, no approval: the stored factor says so, or the policy in force does.',
+          }),
+        ),
+        needs_note: Type.Boolean({
+          description:
+            "A high factor: the policy in force forces `high` or `prohibited` for it, or its weight alone reaches the high band; an approval must carry a note for it (the console's approve dialog asks for one).",
+        }),
       }),
     ),
   },
@@ -32,19 +49,52 @@ export const RiskView = Type.Object(
 );
 export type RiskView = Static<typeof RiskView>;
 
-export function riskViewOf(row: RiskAssessmentsTable): RiskView {
+type StoredFactor = Omit<RiskView['factors'][number], 'needs_note'>;
+
+/** The tier the policy forces for a factor (by level where it has levels), and whether it blocks. */
+function definitionOf(policy: RiskPolicy, factor: StoredFactor): { tier: Tier | undefined; blocks: boolean } {
+  const code: FactorCode = factor.code;
+  if (code === 'profession_risk' || code === 'partner_risk') {
+    const level = (factor.evidence as Record<string, unknown>)['level'] as RiskLevel | undefined;
+    return {
+      tier: level === undefined ? undefined : policy.factors[code].tier_by_level?.[level],
+      blocks: false,
+    };
+  }
+  const definition = policy.factors[code];
+  return { tier: definition.tier, blocks: definition.blocks_approval === true };
+}
+
+/**
+ * The stored assessment, each factor marked as an approval weighs it under the policy in force:
+ * blocking (stored so, or the policy says so) and needing a note (a high factor).
+ */
+export function riskViewOf(row: RiskAssessmentsTable, policy: RiskPolicy): RiskView {
+  const stored = JSON.parse(row.factors) as StoredFactor[];
   return {
     tier: row.tier as RiskView['tier'],
     score: row.score,
     routing: row.routing as RiskView['routing'],
     policy_version: row.policy_version,
     assessed_at: unixSeconds(row.assessed_at),
-    factors: JSON.parse(row.factors) as RiskView['factors'],
+    factors: stored.map((factor) => {
+      const { tier, blocks } = definitionOf(policy, factor);
+      const high = tier === 'high' || tier === 'prohibited' || factor.weight >= policy.tiers.high;
+      return {
+        ...factor,
+        ...(factor.blocks_approval === true || blocks ? { blocks_approval: true } : {}),
+        needs_note: high,
+      };
+    }),
   };
 }
 
 /** The application's latest assessment, or null when none is made yet. */
-export async function latestRisk(db: Kysely<Database>, busiWaterNo: string): Promise<RiskView | null> {
+export async function latestRisk(
+  db: Kysely<Database>,
+  busiWaterNo: string,
+  policy: RiskPolicy,
+): Promise<RiskView | null> {
   const [latest] = await assessmentsOf(db, busiWaterNo, 1);
-  return latest === undefined ? null : riskViewOf(latest);
+  return latest === undefined ? null : riskViewOf(latest, policy);
 }

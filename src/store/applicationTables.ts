@@ -51,6 +51,11 @@ export interface ApplicationsTable {
   requested_fields?: string | null;
   /** While SUPPLEMENT_REQUIRED: when the request lapses (the application becomes EXPIRED). */
   supplement_due_at?: number | null;
+  /**
+   * The tier of the latest risk assessment as a rank (migration 0086, kept by a trigger on
+   * risk_assessments): 0 not yet rated, 1 low, 2 medium, 3 high, 4 prohibited.
+   */
+  risk_rank?: number;
   /** Optimistic concurrency: incremented by every change. */
   version: number;
   created_at: number;

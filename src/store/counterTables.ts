@@ -36,6 +36,17 @@ export interface WorkloadHoursTable {
   hour: number;
   arrivals: number;
   decisions: number;
+  /** Of the decisions, those the risk policy took itself (actor `policy:<version>`; migration 0086). */
+  policy_decisions?: number;
+}
+
+/**
+ * Rated applications that are not final, per rank of their tier (applications.risk_rank, 1 low to
+ * 4 prohibited), kept by triggers (migration 0086); read as `sum(n)`, as application_counts.
+ */
+export interface RiskTierCountsTable {
+  risk_rank: number;
+  n: number;
 }
 
 /** Counters filled in batches after their migration (src/store/counterFills.ts). */

@@ -23,6 +23,7 @@ import type {
   ApplicationDaysTable,
   CounterFillsTable,
   WorkloadHoursTable,
+  RiskTierCountsTable,
 } from './counterTables.ts';
 import type {
   DeliveriesTable,
@@ -65,6 +66,7 @@ export interface Database {
   application_transitions: ApplicationTransitionsTable;
   application_counts: ApplicationCountsTable;
   workload_hours: WorkloadHoursTable;
+  risk_tier_counts: RiskTierCountsTable;
   application_days: ApplicationDaysTable;
   counter_fills: CounterFillsTable;
   idempotency_keys: IdempotencyKeysTable;

@@ -157,6 +157,17 @@ export async function sizeRequests(service: TestService, setup: SizeSetup): Prom
       name: 'admin search by the start of a serial',
       send: admin('GET', `/applications?q=${mine[0]!.slice(0, 8).toLowerCase()}`),
     },
+    // The queue by risk tier (migration 0086's indexes): a tier, a status and a tier, by tier.
+    { name: 'admin search by risk tier', send: admin('GET', '/applications?risk_tier=high&order=desc') },
+    {
+      name: 'admin search by status and risk tier',
+      send: admin('GET', '/applications?status=IN_REVIEW&risk_tier=high&order=desc'),
+    },
+    { name: 'admin search by risk', send: admin('GET', '/applications?sort=risk&order=desc') },
+    {
+      name: 'admin search by status, by risk',
+      send: admin('GET', '/applications?status=IN_REVIEW&sort=risk&order=desc'),
+    },
     { name: 'admin application', send: admin('GET', `/applications/${mine[0]}`) },
     { name: 'counts per status', send: admin('GET', '/applications/counts') },
     {

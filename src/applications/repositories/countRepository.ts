@@ -99,9 +99,22 @@ export async function hourlyWorkload(db: Kysely<Database>, firstHour: number, ho
       'hour',
       eb.fn.sum<number | string>('arrivals').as('arrivals'),
       eb.fn.sum<number | string>('decisions').as('decisions'),
+      eb.fn.sum<number | string>('policy_decisions').as('policy_decisions'),
     ])
     .where('hour', '>=', firstHour)
     .where('hour', '<', firstHour + hours)
     .groupBy('hour')
+    .execute();
+}
+
+/**
+ * Rated applications that are not final, per rank of their tier (1 low to 4 prohibited), from the
+ * counts the store keeps (risk_tier_counts, migration 0086): a few rows at any size.
+ */
+export async function riskTierCounts(db: Kysely<Database>) {
+  return db
+    .selectFrom('risk_tier_counts')
+    .select((eb) => ['risk_rank', eb.fn.sum<number | string | bigint>('n').as('n')])
+    .groupBy('risk_rank')
     .execute();
 }

@@ -16,6 +16,19 @@ import { fieldListOf } from '../rules/requestedFields.ts';
 import { unixSeconds } from '../../record/dates.ts';
 import { statusView, type StatusView } from './queryApplication.ts';
 import { SERIAL_LENGTH } from '../../record/serialNumber.ts';
+import { TIERS, type Tier } from '../../policies/riskPolicy.ts';
+
+/**
+ * The risk tiers as the queue filters and sorts them (applications.risk_rank, migration 0086):
+ * `unrated` (no assessment yet) ranks 0, then low < medium < high < prohibited.
+ */
+export const RISK_TIER_FILTERS = ['unrated', ...TIERS] as const;
+export type RiskTierFilter = (typeof RISK_TIER_FILTERS)[number];
+const rankOf = (tier: RiskTierFilter): number => RISK_TIER_FILTERS.indexOf(tier);
+/** The tier of a rank; null for 0, not yet rated. */
+export const tierOfRank = (rank: number | undefined): Tier | null => TIERS[(rank ?? 0) - 1] ?? null;
+const isRiskTierFilter = (value: string): value is RiskTierFilter =>
+  (RISK_TIER_FILTERS as readonly string[]).includes(value);
 
 /** Listing filters, as on the wire: times in Unix seconds, both ends inclusive. */
 export interface ApplicationQuery {
@@ -33,6 +46,10 @@ export interface ApplicationQuery {
   screening?: 'open' | undefined;
   /** Operators only: a partner reference (exact) or the first characters of a serial. */
   q?: string | undefined;
+  /** Operators only: the tier of the latest risk assessment, or `unrated`. */
+  risk_tier?: string | undefined;
+  /** Operators only: `risk` orders by tier first (in `order`'s direction), then by creation. */
+  sort?: 'created' | 'risk' | undefined;
 }
 
 /** The shortest serial prefix searched for: six characters narrow it to about 17 minutes of serials. */
@@ -93,6 +110,20 @@ function filterOf(query: ApplicationQuery): ApplicationFilter {
       );
     }
   }
+  const tier = query.risk_tier;
+  if (tier !== undefined && !isRiskTierFilter(tier)) {
+    problems.push(problem('risk_tier', 'fieldNotAllowed', { allowed: RISK_TIER_FILTERS.join(', ') }));
+  }
+  const byRisk = query.sort === 'risk';
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  if (after !== undefined && (after.riskRank !== undefined) !== byRisk) {
+    problems.push(
+      problem('cursor', 'fieldFormat', {
+        rule: 'is not a cursor returned by this listing',
+        rule_zh: '不是本列表返回的游标',
+      }),
+    );
+  }
   if (problems.length > 0) throw new ValidationError(problems);
   return {
     appId: query.app_id,
@@ -101,11 +132,13 @@ function filterOf(query: ApplicationQuery): ApplicationFilter {
     externalId: query.external_id,
     createdFrom: query.created_from === undefined ? undefined : query.created_from * 1000,
     createdBefore: query.created_to === undefined ? undefined : (query.created_to + 1) * 1000,
-    after: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+    after,
     limit,
     order: query.order === 'desc' ? 'desc' : 'asc',
     screeningOpen: query.screening === 'open',
     quoted: quotedOf(query.q),
+    riskRank: tier !== undefined && isRiskTierFilter(tier) ? rankOf(tier) : undefined,
+    byRisk,
   };
 }
 
@@ -116,7 +149,13 @@ async function page(ctx: ServiceContext, filter: ApplicationFilter): Promise<Pag
   const more = rows.length > filter.limit && last !== undefined;
   return {
     items,
-    next_cursor: more ? encodeCursor({ createdAt: last.created_at, busiWaterNo: last.busi_water_no }) : null,
+    next_cursor: more
+      ? encodeCursor({
+          createdAt: last.created_at,
+          busiWaterNo: last.busi_water_no,
+          riskRank: filter.byRisk === true ? (last.risk_rank ?? 0) : undefined,
+        })
+      : null,
   };
 }
 
@@ -133,6 +172,8 @@ export async function listApplications(
     busiWaterNo: undefined,
     screeningOpen: false,
     quoted: undefined,
+    riskRank: undefined,
+    byRisk: false,
   });
   const histories = await listHistories(
     ctx.store.db,
@@ -161,6 +202,8 @@ export interface ApplicationSummary {
   version: number;
   created_at: number;
   updated_at: number;
+  /** The tier of the latest risk assessment; null while none is made. Operators only. */
+  risk_tier: Tier | null;
 }
 
 export function summaryOf(row: ApplicationSummaryRow): ApplicationSummary {
@@ -177,6 +220,7 @@ export function summaryOf(row: ApplicationSummaryRow): ApplicationSummary {
     version: row.version,
     created_at: unixSeconds(row.created_at),
     updated_at: unixSeconds(row.updated_at),
+    risk_tier: tierOfRank(row.risk_rank),
   };
 }
 

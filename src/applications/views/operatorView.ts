@@ -85,7 +85,7 @@ export async function showApplication(
     ),
     screening_hits: hits,
     pep_matches: await pepMatchesView(ctx, busiWaterNo, viewer),
-    risk: await latestRisk(ctx.store.db, busiWaterNo),
+    risk: await latestRisk(ctx.store.db, busiWaterNo, ctx.riskPolicy.policy),
     // Erased by retention: a tombstone, no applicant to flag.
     risk_flags: erased
       ? []

@@ -1,5 +1,12 @@
 import { isFinal, STATUSES, type Status } from '../../record/lifecycle.ts';
-import { countEntered, enteredAt, hourlyWorkload, keptCounts } from '../repositories/countRepository.ts';
+import {
+  countEntered,
+  enteredAt,
+  hourlyWorkload,
+  keptCounts,
+  riskTierCounts,
+} from '../repositories/countRepository.ts';
+import { TIERS, type Tier } from '../../policies/riskPolicy.ts';
 import type { ServiceContext } from '../../context.ts';
 import { screeningAlerts } from '../../screening/screeningRepository.ts';
 import type { Store } from '../../store/connect.ts';
@@ -36,6 +43,20 @@ export interface Workload {
   backlog: { hour: number; arrivals: number; decisions: number }[];
   /** Sanctions screening: hits that hold applications, and those found after delivery (an alert). */
   screening: { open_hits: number; delivered_alerts: number };
+  /** The risk rating of the applications waiting, and what the policy decided itself. */
+  risk: RiskLoad;
+}
+
+/**
+ * Of the applications that are not final, how many have each tier (their latest assessment) and
+ * how many are not yet rated; of the decisions (approved, rejected) of the backlog's seven days, how
+ * many the policy took itself (actor `policy:<version>`: straight-through approvals, declines).
+ */
+export interface RiskLoad {
+  tiers: { tier: Tier; count: number }[];
+  unrated: number;
+  decisions: number;
+  policy_decisions: number;
 }
 
 /** Past the SLA: counted directly, or as the count less those within it, whichever reads less. */
@@ -93,21 +114,38 @@ export async function reviewWorkload(ctx: ServiceContext): Promise<Workload> {
       past_sla: slaSeconds === null ? 0 : await pastSla(ctx.store, status, count, now - slaSeconds * 1000),
     });
   }
+  const waiting = statuses.filter((s) => !isFinal(s.status)).reduce((sum, s) => sum + s.count, 0);
+  const hours = await backlogHours(ctx, now);
   return {
     at: Math.floor(now / 1000),
     statuses,
-    backlog: await backlog(ctx, now),
+    backlog: hours.backlog,
     screening: await screeningAlerts(ctx.store.db),
+    risk: {
+      ...(await riskLoad(ctx, waiting)),
+      decisions: hours.backlog.reduce((sum, hour) => sum + hour.decisions, 0),
+      policy_decisions: hours.policyDecisions,
+    },
   };
 }
 
-async function backlog(ctx: ServiceContext, now: number): Promise<Workload['backlog']> {
+/** Per tier, the rated applications that are not final; the rest of `waiting` is not yet rated. */
+async function riskLoad(ctx: ServiceContext, waiting: number) {
+  const kept = new Map(
+    (await riskTierCounts(ctx.store.db)).map((row) => [Number(row.risk_rank), Number(row.n)]),
+  );
+  const tiers = TIERS.map((tier, i) => ({ tier, count: kept.get(i + 1) ?? 0 }));
+  const rated = tiers.reduce((sum, t) => sum + t.count, 0);
+  return { tiers, unrated: Math.max(0, waiting - rated) };
+}
+
+async function backlogHours(ctx: ServiceContext, now: number) {
   const firstHour = Math.floor(now / HOUR_MS) - BACKLOG_HOURS + 1;
   // Kept per hour by the store's triggers (migration 0050): at most BACKLOG_HOURS hours of a few
   // shards each, at any size. Summed: PostgreSQL keeps several shards of one hour.
   const rows = await hourlyWorkload(ctx.store.db, firstHour, BACKLOG_HOURS);
   const byHour = new Map(rows.map((row) => [Number(row.hour), row]));
-  return Array.from({ length: BACKLOG_HOURS }, (_, i) => {
+  const backlog: Workload['backlog'] = Array.from({ length: BACKLOG_HOURS }, (_, i) => {
     const hour = firstHour + i;
     const row = byHour.get(hour);
     return {
@@ -116,4 +154,6 @@ async function backlog(ctx: ServiceContext, now: number): Promise<Workload['back
       decisions: Number(row?.decisions ?? 0),
     };
   });
+  const policyDecisions = rows.reduce((sum, row) => sum + Number(row.policy_decisions ?? 0), 0);
+  return { backlog, policyDecisions };
 }

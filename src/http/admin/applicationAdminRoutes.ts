@@ -41,7 +41,7 @@ function registerReadRoutes(app: TypedApp, ctx: ServiceContext): void {
       operationId: 'adminSearchApplications',
       summary: 'Search applications',
       description:
-        'Filters by status, app, serial number, partner reference, what a support call quotes (`q`: a partner reference or the first characters of a serial) and creation time (Unix seconds, inclusive); ordered by creation (oldest first, or newest first with `order=desc`), with an opaque cursor that neither skips nor repeats while applications arrive.',
+        'Filters by status, app, serial number, partner reference, what a support call quotes (`q`: a partner reference or the first characters of a serial), risk tier (`risk_tier`) and creation time (Unix seconds, inclusive); ordered by creation (oldest first, or newest first with `order=desc`), or by risk tier then creation (`sort=risk`), with an opaque cursor that neither skips nor repeats while applications arrive.',
       errors: ['fieldFormat', 'fieldNotAllowed'],
       schema: { querystring: SearchQuery, response: ok(ApplicationPage) },
     }),
@@ -59,6 +59,8 @@ function registerReadRoutes(app: TypedApp, ctx: ServiceContext): void {
         order: query.order ?? 'asc',
         screening: query.screening,
         q: query.q,
+        risk_tier: query.risk_tier,
+        sort: query.sort,
       });
       // The queue's rows told apart: partner, masked applicant name, who holds it.
       const details = await queueDetails(ctx, page.items);

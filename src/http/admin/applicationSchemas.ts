@@ -3,7 +3,8 @@ import { OperatorDocumentOutcomes } from '../../documents/documentView.ts';
 import { Type } from 'typebox';
 import { STATUSES } from '../../record/lifecycle.ts';
 import { REVEALABLE_FIELDS } from '../../record/masking.ts';
-import { MAX_LIMIT } from '../../applications/views/listApplications.ts';
+import { MAX_LIMIT, RISK_TIER_FILTERS } from '../../applications/views/listApplications.ts';
+import { TIERS } from '../../policies/riskPolicy.ts';
 import { PURPOSE_TEXT_MAX, REVEAL_PURPOSES } from '../../applications/rules/revealPolicy.ts';
 import { LIMITS } from '../../record/schema.ts';
 import { digits, nullable } from './schemas.ts';
@@ -40,6 +41,18 @@ export const SearchQuery = Type.Object(
           "What a support call quotes: the partner's reference (`external_id`, exact), or the first 6 or more characters of a serial number (any case).",
       }),
     ),
+    risk_tier: Type.Optional(
+      Type.Enum([...RISK_TIER_FILTERS], {
+        description:
+          'Only applications whose latest risk assessment has this tier; `unrated`: none is made yet (docs/RISK.md).',
+      }),
+    ),
+    sort: Type.Optional(
+      Type.Enum(['created', 'risk'], {
+        description:
+          '`risk`: by risk tier first (unrated < low < medium < high < prohibited, in the direction of `order`), then by creation. Default `created`.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -58,6 +71,10 @@ const summaryProperties = {
   version: Type.Integer({ description: 'Send it back with a move to refuse it if anything changed.' }),
   created_at: Type.Integer({ description: 'Unix seconds.' }),
   updated_at: Type.Integer({ description: 'Unix seconds.' }),
+  risk_tier: nullable(
+    Type.Enum([...TIERS]),
+    'The tier of the latest risk assessment (docs/RISK.md); null while none is made.',
+  ),
 };
 
 export const ApplicationSummary = Type.Object(summaryProperties);

@@ -5,6 +5,7 @@ import { reviewWorkload } from '../../applications/views/workload.ts';
 import { success } from '../envelope.ts';
 import { adminRoute } from './adminRoute.ts';
 import { ok } from './schemas.ts';
+import { TIERS } from '../../policies/riskPolicy.ts';
 
 const nullableInt = (description: string) => Type.Union([Type.Integer(), Type.Null()], { description });
 
@@ -36,6 +37,23 @@ const WorkloadView = Type.Object({
       description: 'Open hits on applications already delivered: an alert (docs/SCREENING.md).',
     }),
   }),
+  risk: Type.Object(
+    {
+      tiers: Type.Array(Type.Object({ tier: Type.Enum([...TIERS]), count: Type.Integer() }), {
+        description: 'Applications not final, per tier of their latest assessment (low to prohibited).',
+      }),
+      unrated: Type.Integer({ description: 'Applications not final with no assessment yet.' }),
+      decisions: Type.Integer({ description: 'Approvals and rejections of the last 7 days.' }),
+      policy_decisions: Type.Integer({
+        description:
+          'Of those, the ones the risk policy took itself (actor `policy:<version>`): the straight-through share is policy_decisions / decisions.',
+      }),
+    },
+    {
+      description:
+        'The risk rating of the waiting applications and the straight-through share (docs/RISK.md).',
+    },
+  ),
 });
 
 /** The review workload: counts, ages and SLA per status, and the backlog of the last week. */
