@@ -286,7 +286,7 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
       if (status === 'APPROVED') {
         // Approving is confirmed, the dialog saying what will happen.
         const confirm = page.getByRole('dialog', { name: 'Approve' });
-        await confirm.getByText(/the partner is told at once \(application\.approved\)/).waitFor();
+        await confirm.getByText(/the partner is told at once that it is approved/).waitFor();
         await confirm.getByRole('button', { name: 'Approve', exact: true }).click();
       }
       await page.locator(`.app-title [data-status="${status}"]`).waitFor();

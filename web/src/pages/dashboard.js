@@ -2,6 +2,7 @@ import { api } from '../api.js';
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { emptyRow, errorPanel, loading, statusBadge, table } from '../ui.js';
+import { tierBadge } from './riskRating.js';
 
 /**
  * The review workload: per status the count, the oldest waiting, the median time in status and
@@ -18,7 +19,8 @@ export function renderDashboard(main, ctx) {
 
   api('GET', '/workload')
     .then((workload) => {
-      if (!stopped) replace(body, statusTable(workload.statuses), chart(workload.backlog));
+      if (!stopped)
+        replace(body, statusTable(workload.statuses), riskSection(workload.risk), chart(workload.backlog));
     })
     .catch((error) => replace(body, errorPanel(error)));
   return () => {
@@ -63,6 +65,57 @@ function statusTable(statuses) {
       ),
     ),
     'workload-table',
+  );
+}
+
+/**
+ * The risk of the waiting applications (not final): how many have each tier and how many are not
+ * yet rated; and the share of the last 7 days' decisions the policy took itself (straight through).
+ * @param {{ tiers: { tier: string, count: number }[], unrated: number, decisions: number, policy_decisions: number } | undefined} risk
+ */
+function riskSection(risk) {
+  if (risk === undefined) return null;
+  /** @type {{ tier: string | null, count: number }[]} */
+  const rows = [...risk.tiers, { tier: null, count: risk.unrated }];
+  const share =
+    risk.decisions === 0
+      ? t('dashboard.noDecisions')
+      : t('dashboard.straightThrough', {
+          share: `${((100 * risk.policy_decisions) / risk.decisions).toFixed(1)}%`,
+        });
+  return h(
+    'section',
+    { class: 'card workload-risk', 'aria-labelledby': 'workload-risk-title' },
+    h('h2', { id: 'workload-risk-title' }, t('dashboard.risk')),
+    table(
+      t('dashboard.riskCaption'),
+      [t('dashboard.tier'), t('dashboard.count')],
+      h(
+        'tbody',
+        {},
+        rows.map(({ tier, count }) =>
+          h(
+            'tr',
+            { 'data-tier': tier ?? 'unrated' },
+            h('td', {}, tierBadge(tier)),
+            h('td', { class: 'num' }, String(count)),
+          ),
+        ),
+      ),
+      'workload-risk-table',
+    ),
+    h(
+      'p',
+      { class: 'straight-through', 'data-policy': risk.policy_decisions, 'data-decisions': risk.decisions },
+      share,
+      risk.decisions === 0
+        ? null
+        : h(
+            'span',
+            { class: 'muted small' },
+            ` (${t('dashboard.straightThroughCount', { policy: risk.policy_decisions, decisions: risk.decisions })})`,
+          ),
+    ),
   );
 }
 

@@ -7,6 +7,7 @@ import { eventList } from '../applicationEvents.js';
 import { fieldLabel } from '../applicationFields.js';
 import { askPurpose } from '../revealPurpose.js';
 import { claimPanel } from '../reviewClaim.js';
+import { approveDialog } from '../riskApproval.js';
 import { eventsLoader, fetchAppName, fetchApplication, postMove, revealField } from './load.js';
 import { applicationState } from './state.js';
 import { applicationFrame, drawApplication, drawFailure, moveFields } from './view.js';
@@ -169,7 +170,7 @@ async function act(parts, move) {
   const { ctx, serial, state } = parts;
   if (state.view === null) return;
   const version = state.view.version;
-  const send = async (/** @type {Record<string, string>} */ extra) => {
+  const send = async (/** @type {Record<string, unknown>} */ extra) => {
     state.view = await postMove(serial, move.action, version, extra);
     ctx.toast(t('application.moved', { status: statusLabel(move.to) }), 'success');
     parts.draw();
@@ -190,14 +191,27 @@ async function act(parts, move) {
     }
     return;
   }
-  const done = await formDialog({
-    title: t(`move.${move.action}.title`),
-    description: t(`move.${move.action}.description`, { serial, days: ctx.meta.supplement_days }),
-    fields,
-    submitLabel: t(`move.${move.action}`),
-    danger: move.to === 'REJECTED',
-    onSubmit: send,
-  });
+  // An approval weighs the open risk factors: each acknowledged, a note for each high one.
+  const done =
+    move.to === 'APPROVED' && fields.length === 0
+      ? await approveDialog({
+          ctx,
+          title: t(`move.${move.action}.title`),
+          description: t(`move.${move.action}.description`, { serial }),
+          submitLabel: t(`move.${move.action}`),
+          risk: state.view.risk,
+          fieldLabel,
+          onSubmit: (acknowledgements) =>
+            send(acknowledgements.length === 0 ? {} : { risk_acknowledgements: acknowledgements }),
+        })
+      : await formDialog({
+          title: t(`move.${move.action}.title`),
+          description: t(`move.${move.action}.description`, { serial, days: ctx.meta.supplement_days }),
+          fields,
+          submitLabel: t(`move.${move.action}`),
+          danger: move.to === 'REJECTED',
+          onSubmit: send,
+        });
   if (done) focusNextStep(parts.main);
 }
 

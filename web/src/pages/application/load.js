@@ -41,11 +41,17 @@ export const revealField = (serial, field, why) => api('POST', `${path(serial)}/
  * @param {string} serial
  * @param {string} action
  * @param {number} version
- * @param {Record<string, string>} values
+ * @param {Record<string, unknown>} values the dialog's texts; an approval's `risk_acknowledgements` as they are
  * @returns {Promise<View>} the application after it
  */
-export const postMove = (serial, action, version, values) =>
-  api('POST', `${path(serial)}/${action}`, { version, ...moveBody(values) });
+export function postMove(serial, action, version, values) {
+  const { risk_acknowledgements: acknowledgements, ...texts } = values;
+  return api('POST', `${path(serial)}/${action}`, {
+    version,
+    ...moveBody(/** @type {Record<string, string>} */ (texts)),
+    ...(acknowledgements === undefined ? {} : { risk_acknowledgements: acknowledgements }),
+  });
+}
 
 /**
  * The events, loaded again every REFRESH_MS: `changed` hears of them when they differ from the last

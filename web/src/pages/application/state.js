@@ -14,6 +14,7 @@
  *   documents?: Record<string, import('../applicationDocuments.js').DocumentOutcome>,
  *   screening_hits?: import('../screening.js').ScreeningHit[],
  *   pep_matches?: import('../pepMatches.js').PepMatch[],
+ *   risk?: import('../riskRating.js').RiskView | null,
  * }} View
  */
 

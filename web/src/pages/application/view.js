@@ -6,6 +6,7 @@ import { fieldGroups, fieldLabel } from '../applicationFields.js';
 import { documentGallery } from '../applicationDocuments.js';
 import { screeningPanel } from '../screening.js';
 import { pepPanel } from '../pepMatches.js';
+import { riskRatingPanel } from '../riskRating.js';
 import { fieldLists, reasonCodeList, reasonCodesField, requestedFieldsField } from '../applicationOutcome.js';
 
 /**
@@ -92,6 +93,7 @@ export function drawApplication(body, drawing) {
           fieldLabel,
         }),
         pepPanel(v.pep_matches ?? [], { fieldLabel }),
+        riskRatingPanel(v.risk, { ctx, fieldLabel }),
         h(
           'section',
           { class: 'card', 'aria-labelledby': 'risk-title' },

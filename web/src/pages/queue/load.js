@@ -36,6 +36,8 @@ function fetchQueue(state, options) {
         // A partner reference or the first characters of a serial, as a support call quotes them.
         q: filters.serial,
         screening: filters.screening,
+        risk_tier: filters.risk_tier,
+        sort: filters.sort,
         ...timeRange(filters),
         order: filters.order,
         limit: filters.limit,

@@ -7,9 +7,12 @@ import { dayToSeconds } from '../../dom.js';
 
 export const PAGE_SIZES = ['20', '50', '100'];
 
-/** @typedef {{ busi_water_no: string, app_id: string, status: string, cert_type: string, card_no_masked: string, created_at: number, updated_at: number, app_name?: string | null, name_masked?: string | null, claimed_by?: string | null }} Summary */
+/** @typedef {{ busi_water_no: string, app_id: string, status: string, risk_tier?: string | null, cert_type: string, card_no_masked: string, created_at: number, updated_at: number, app_name?: string | null, name_masked?: string | null, claimed_by?: string | null }} Summary */
 
-/** @typedef {{ status: string, app_id: string, from: string, to: string, serial: string, screening: string, order: string, limit: string }} Filters */
+/** @typedef {{ status: string, app_id: string, from: string, to: string, serial: string, screening: string, risk_tier: string, sort: string, order: string, limit: string }} Filters */
+
+/** The risk tiers the queue filters on (the API's `risk_tier`): none yet, then low to prohibited. */
+export const RISK_TIERS = ['unrated', 'low', 'medium', 'high', 'prohibited'];
 
 /**
  * @typedef {{
@@ -32,6 +35,11 @@ export function queueState(search) {
     to: params.get('to') ?? '',
     serial: params.get('serial') ?? '',
     screening: params.get('screening') === 'open' ? 'open' : '',
+    risk_tier: RISK_TIERS.includes(params.get('risk_tier') ?? '')
+      ? /** @type {string} */ (params.get('risk_tier'))
+      : '',
+    // By risk tier first (`risk`), or by creation alone ('').
+    sort: params.get('sort') === 'risk' ? 'risk' : '',
     order: params.get('order') === 'asc' ? 'asc' : 'desc',
     limit: PAGE_SIZES.includes(params.get('limit') ?? '')
       ? /** @type {string} */ (params.get('limit'))

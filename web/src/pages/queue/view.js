@@ -1,7 +1,8 @@
 import { field, formatTime, h, replace, select } from '../../dom.js';
 import { statusLabel, t } from '../../i18n.js';
 import { emptyRow, errorPanel, mono, pageHeader, statusBadge, table } from '../../ui.js';
-import { PAGE_SIZES } from './state.js';
+import { PAGE_SIZES, RISK_TIERS } from './state.js';
+import { tierBadge } from '../riskRating.js';
 
 /**
  * What the queue shows: the counts per status (chips that filter), the filter form, the table of
@@ -43,18 +44,24 @@ export function queueView(ctx, filters, { apply, turn }) {
     apply();
   });
   const filterBox = filterForm(ctx, filters, apply);
-  const sort = sortColumn(filters, apply);
+  const sort = sortColumn(filters, apply, '', t('queue.created'));
+  const riskSort = sortColumn(filters, apply, 'risk', t('queue.risk'));
   const columns = [
     t('queue.serialShort'),
     t('queue.app'),
     t('queue.status'),
+    riskSort.button,
     t('queue.document'),
     t('queue.card'),
     sort.button,
     t('queue.updatedAt'),
   ];
   const grid = table(t('queue.tableCaption'), columns, body, 'queue-table');
-  sort.show();
+  const showSort = () => {
+    sort.show();
+    riskSort.show();
+  };
+  showSort();
 
   const element = h(
     'div',
@@ -87,7 +94,7 @@ export function queueView(ctx, filters, { apply, turn }) {
 
   return {
     element,
-    showSort: sort.show,
+    showSort,
     /** @param {{ app_id: string, name: string }[]} apps */
     showApps: (apps) =>
       replace(
@@ -105,7 +112,7 @@ export function queueView(ctx, filters, { apply, turn }) {
       replace(notice);
       showCounts(ctx, countsList, filters, counts, chose);
       if (fresh.size > 0) replace(announcer, t('queue.newArrived', { n: fresh.size }));
-      if (items.length === 0) replace(body, emptyRow(7, t('queue.empty')));
+      if (items.length === 0) replace(body, emptyRow(8, t('queue.empty')));
       else
         replace(
           body,
@@ -215,6 +222,7 @@ function queueRow(ctx, item, fresh) {
         ? h('div', { class: 'row-holder muted small' }, t('queue.heldBy', { holder: item.claimed_by }))
         : null,
     ),
+    h('td', { 'data-column': 'risk' }, tierBadge(item.risk_tier)),
     h('td', {}, t(`certType.${item.cert_type}`)),
     h('td', {}, mono(item.card_no_masked)),
     h(
@@ -279,11 +287,20 @@ function filterForm(ctx, filters, apply) {
   const screeningInput = /** @type {HTMLInputElement} */ (
     h('input', { type: 'checkbox', name: 'screening', checked: filters.screening === 'open' })
   );
+  const tierSelect = select(
+    { name: 'risk_tier' },
+    [
+      ['', t('queue.anyTier')],
+      ...RISK_TIERS.map((tier) => /** @type {[string, string]} */ ([tier, t(`riskTier.${tier}`)])),
+    ],
+    filters.risk_tier,
+  );
   const form = h(
     'form',
     { class: 'filters', role: 'search', 'aria-label': t('queue.filters') },
     field(t('queue.serial'), serialInput),
     field(t('queue.status'), statusSelect),
+    field(t('queue.riskTier'), tierSelect),
     field(t('queue.app'), appInput),
     field(t('queue.createdFrom'), fromInput),
     field(t('queue.createdTo'), toInput),
@@ -298,9 +315,18 @@ function filterForm(ctx, filters, apply) {
           type: 'button',
           class: 'button ghost',
           onclick: () => {
-            Object.assign(filters, { status: '', app_id: '', from: '', to: '', serial: '', screening: '' });
+            Object.assign(filters, {
+              status: '',
+              app_id: '',
+              from: '',
+              to: '',
+              serial: '',
+              screening: '',
+              risk_tier: '',
+            });
             screeningInput.checked = false;
-            for (const input of [statusSelect, appInput, fromInput, toInput, serialInput]) input.value = '';
+            for (const input of [statusSelect, tierSelect, appInput, fromInput, toInput, serialInput])
+              input.value = '';
             apply();
           },
         },
@@ -318,6 +344,7 @@ function filterForm(ctx, filters, apply) {
       to: toInput.value,
       serial: serialInput.value.trim().toUpperCase(),
       screening: screeningInput.checked ? 'open' : '',
+      risk_tier: tierSelect.value,
     });
     serialInput.value = filters.serial;
     apply();
@@ -326,27 +353,42 @@ function filterForm(ctx, filters, apply) {
 }
 
 /**
- * The creation column's sort button; `show` puts the sort on it: aria-sort on its header, an arrow
- * in its button.
+ * A sortable column's button: the creation column's ('') or the risk column's ('risk'). `show`
+ * puts the sort on the column it is by: aria-sort on its header, an arrow in its button. The risk
+ * column sorts riskiest first at its first click, then turns the order.
  * @param {Filters} filters
  * @param {() => void} apply
+ * @param {'' | 'risk'} by
+ * @param {string} label
  */
-function sortColumn(filters, apply) {
+function sortColumn(filters, apply, by, label) {
   const button = h('button', {
     type: 'button',
     class: 'sort-button',
+    'data-sort': by || 'created',
     onclick: () => {
-      filters.order = filters.order === 'asc' ? 'desc' : 'asc';
+      if (filters.sort === by) filters.order = filters.order === 'asc' ? 'desc' : 'asc';
+      else {
+        filters.sort = by;
+        filters.order = 'desc';
+      }
       apply();
       button.focus();
     },
   });
   const show = () => {
-    button.closest('th')?.setAttribute('aria-sort', filters.order === 'asc' ? 'ascending' : 'descending');
+    const active = filters.sort === by;
+    const header = button.closest('th');
+    if (active) header?.setAttribute('aria-sort', filters.order === 'asc' ? 'ascending' : 'descending');
+    else header?.removeAttribute('aria-sort');
     replace(
       button,
-      t('queue.created'),
-      h('span', { class: 'sort-arrow', 'aria-hidden': 'true' }, filters.order === 'asc' ? '↑' : '↓'),
+      label,
+      h(
+        'span',
+        { class: 'sort-arrow', 'aria-hidden': 'true' },
+        active ? (filters.order === 'asc' ? '↑' : '↓') : '↕',
+      ),
     );
   };
   return { button, show };
