@@ -64,6 +64,7 @@ export const AUDIT_ACTIONS = [
   'screening.clear',
   'screening.confirm_clear',
   'screening.reject',
+  'audit.read',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -77,6 +78,7 @@ export const AUDIT_TARGET_TYPES = [
   'event',
   'retention',
   'screening_list',
+  'audit_log',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

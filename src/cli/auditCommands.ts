@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { formatHead, parseHead } from '../audit/auditChain.ts';
 import { MAX_LIMIT } from '../applications/views/listApplications.ts';
-import { wholeNumberOption } from './cliSource.ts';
+import { cliChange, wholeNumberOption } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
 
@@ -31,9 +31,9 @@ export function auditCommands(program: Command): void {
         limit: number;
         json?: boolean;
       }) => {
-        const { listAudit } = await import('../audit/auditTrail.ts');
+        const { readAuditTrail } = await import('../audit/auditReads.ts');
         const page = await withContext((ctx) =>
-          listAudit(
+          readAuditTrail(
             ctx.store.db,
             {
               actor: options.actor,
@@ -43,6 +43,8 @@ export function auditCommands(program: Command): void {
               limit: options.limit,
             },
             'host',
+            cliChange(),
+            ctx.now(),
           ),
         );
         print(options.json, page, () =>
@@ -71,7 +73,26 @@ export function auditCommands(program: Command): void {
     .option('--json', 'print the report as JSON')
     .action(async (options: { head?: { hash: string; row_id: number }; json?: boolean }) => {
       const { verifyAuditTrail } = await import('../audit/verifyTrail.ts');
-      const report = await withContext((ctx) => verifyAuditTrail(ctx.store.db, options.head));
+      const { recordAuditRead } = await import('../audit/auditReads.ts');
+      const { report, unrecorded } = await withContext(async (ctx) => {
+        const walked = await verifyAuditTrail(ctx.store.db, options.head);
+        // The walk is a read of the whole trail, recorded after it. On a trail broken badly enough
+        // (a forged row holding the next place in the chain) the row cannot be written: the
+        // report still comes out, and the command fails.
+        const filter = { head: options.head === undefined ? undefined : formatHead(options.head) };
+        try {
+          await recordAuditRead(ctx.store.db, {
+            by: cliChange(),
+            via: 'verify',
+            filter,
+            rows: walked.rows,
+            at: ctx.now(),
+          });
+          return { report: walked, unrecorded: null };
+        } catch (error) {
+          return { report: walked, unrecorded: error instanceof Error ? error.message : String(error) };
+        }
+      });
       print(options.json, report, () =>
         [
           report.problem === null
@@ -82,7 +103,9 @@ export function auditCommands(program: Command): void {
             : []),
         ].join('\n'),
       );
-      if (!report.ok) process.exitCode = 1;
+      if (unrecorded !== null)
+        process.stderr.write(`the read could not be recorded in the audit trail: ${unrecorded}\n`);
+      if (!report.ok || unrecorded !== null) process.exitCode = 1;
     });
 }
 

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { Command } from 'commander';
-import type { FastifyInstance } from 'fastify';
 import * as OTPAuth from 'otpauth';
 import { SYSTEM } from '../../src/audit/actor.ts';
 import { createApp } from '../../src/partners/credentials.ts';
@@ -12,6 +10,7 @@ import { claimApplication } from '../../src/applications/commands/reviewClaims.t
 import { startEnrolment } from '../../src/operators/totp.ts';
 import { addEndpoint } from '../../src/webhooks/endpoints.ts';
 import { cardapplyJson } from '../helpers/cli.ts';
+import { commandTable, routeTable } from '../helpers/routeTable.ts';
 import {
   ADMIN,
   Applications,
@@ -34,29 +33,6 @@ import { plantHit, unList } from '../screening/screeningHelpers.ts';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** `METHOD /path/:param` of every route, from `printRoutes` (the tree gives relative paths). */
-export function routeTable(app: FastifyInstance): string[] {
-  const routes: string[] = [];
-  const stack: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const m = /^((?:│ {3}| {4})*)(?:├── |└── )(.*) \(([A-Z, ]+)\)$/.exec(line);
-    if (m === null) continue;
-    const depth = m[1]!.length / 4;
-    stack.length = depth;
-    const full = (stack[depth - 1] ?? '') + m[2]!;
-    stack[depth] = full;
-    for (const method of m[3]!.split(', ')) routes.push(`${method} ${full}`);
-  }
-  return routes;
-}
-
-/** Leaf commands of the CLI, as `group sub` (or `name`). */
-function commandTable(program: Command, prefix = ''): string[] {
-  return program.commands.flatMap((c) =>
-    c.commands.length > 0 ? commandTable(c, `${prefix}${c.name()} `) : [`${prefix}${c.name()}`],
-  );
-}
-
 /** Commands that change nothing the audit trail records, and why. */
 /**
  * Mutating routes whose single audit row is asserted by their own feature's test, with why they
@@ -77,8 +53,8 @@ const READ_ONLY_COMMANDS: Record<string, string> = {
   'operators list': 'reads',
   'applications list': 'reads',
   'applications show': 'reads',
-  'audit list': 'reads',
-  'audit verify': 'reads the trail and checks its hash chain',
+  'audit list': 'a read of the trail: its one audit.read row is test/audit/auditReads.test.ts',
+  'audit verify': 'a read of the trail (its hash chain walked): one audit.read row, auditReads.test.ts',
   'webhooks list': 'reads',
   'webhooks deliveries': 'reads',
   'risk policy validate': 'reads a file',

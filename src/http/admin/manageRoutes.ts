@@ -1,6 +1,6 @@
 import type { TypedApp } from '../typedApp.ts';
 import { Type } from 'typebox';
-import { listAudit } from '../../audit/auditTrail.ts';
+import { readAuditTrail } from '../../audit/auditReads.ts';
 import { CreatedApp } from '../../partners/credentials.ts';
 import type { ServiceContext } from '../../context.ts';
 import { createAppAudited, listAppViews, setAppStatus } from '../../partners/appAdministration.ts';
@@ -182,6 +182,8 @@ function registerAuditRoute(app: TypedApp, ctx: ServiceContext): void {
       operation: 'admin.audit.list',
       operationId: 'adminListAudit',
       summary: 'Read the audit trail, newest first',
+      description:
+        'Each read is itself recorded, after it, as one `audit.read` row: who, the filter and how many rows it answered (PCI DSS v4 10.2.1.3).',
       errors: ['fieldFormat'],
       schema: { querystring: AuditQuery, response: ok(AuditPage) },
     }),
@@ -198,7 +200,7 @@ function registerAuditRoute(app: TypedApp, ctx: ServiceContext): void {
       }
       return success(
         request,
-        await listAudit(
+        await readAuditTrail(
           ctx.store.db,
           {
             actor: query.actor,
@@ -209,6 +211,8 @@ function registerAuditRoute(app: TypedApp, ctx: ServiceContext): void {
             limit,
           },
           { role: operatorOf(request).role },
+          changedBy(request),
+          ctx.now(),
         ),
       );
     },
