@@ -85,6 +85,7 @@ export const DOMAIN_RANKS: Readonly<Record<string, number>> = {
   worker: 9,
   keys: 10,
   retention: 10,
+  subjects: 10,
 };
 
 /** Arrows between domain folders that still point up (`from -> to`): none left; a new one fails. */

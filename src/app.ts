@@ -22,6 +22,7 @@ import { applicationRoutes } from './http/routes/applicationRoutes.ts';
 import { codeRoutes } from './http/routes/codeRoutes.ts';
 import { partnerWebhookRoutes } from './http/routes/partnerWebhookRoutes.ts';
 import { eventRoutes } from './http/routes/eventRoutes.ts';
+import { subjectRequestRoutes } from './http/routes/subjectRequestRoutes.ts';
 import { systemRoutes } from './http/routes/systemRoutes.ts';
 import { tokenRoutes } from './http/routes/tokenRoutes.ts';
 import { compileValidator } from './validation/schemaValidator.ts';
@@ -145,6 +146,7 @@ export async function build(ctx: ServiceContext, options: BuildOptions): Promise
   await app.register(codeRoutes(ctx));
   await app.register(eventRoutes(ctx));
   await app.register(partnerWebhookRoutes(ctx));
+  await app.register(subjectRequestRoutes(ctx));
   return app;
 }
 

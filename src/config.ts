@@ -85,6 +85,10 @@ export interface Config {
   businessTimeZone: string;
   /** Days a partner has to amend an application an operator asked more of; then it becomes EXPIRED. */
   supplementDays: number;
+  /** Days to answer an applicant's request through the partner: its due date. */
+  subjectRequestDays: number;
+  /** Years identification records are kept after the relationship ends (AML): a deletion within them is restricted. */
+  amlRetentionYears: number;
   /** Largest accepted request body; a submission is a few kilobytes. */
   bodyLimitBytes: number;
   /** Whole-request time-out and header time-out: a slow client cannot hold a connection. */
@@ -164,6 +168,8 @@ export function loadConfig(env: Env = process.env): Config {
     minAge: integer(env, 'MIN_AGE'),
     businessTimeZone: timeZone(env, 'BUSINESS_TIMEZONE'),
     supplementDays: integer(env, 'SUPPLEMENT_DAYS'),
+    subjectRequestDays: integer(env, 'SUBJECT_REQUEST_DAYS'),
+    amlRetentionYears: integer(env, 'AML_RETENTION_YEARS'),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES'),
     requestTimeoutMs,
     headersTimeoutMs,

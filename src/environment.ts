@@ -205,6 +205,18 @@ export const ENVIRONMENT = Type.Object({
     365,
     'days a partner has to amend after a request for information; then the application is `EXPIRED`',
   ),
+  SUBJECT_REQUEST_DAYS: integer(
+    15,
+    1,
+    90,
+    "days the issuer gives itself to answer an applicant's request (access, copy, correction, deletion): its due date (docs/PRIVACY.md)",
+  ),
+  AML_RETENTION_YEARS: integer(
+    5,
+    1,
+    50,
+    'years customer identification records are kept after the relationship ends (anti-money-laundering law): a deletion within them ends `restricted`',
+  ),
   CODES_FILE: unset(
     Type.String({ description: 'JSON file replacing default code tables' }),
     'unset (defaults)',

@@ -6,6 +6,7 @@ import { FIELD_ERRORS } from './catalogue/fieldErrors.ts';
 import { IDENTITY_ERRORS } from './catalogue/identityErrors.ts';
 import { REQUEST_ERRORS } from './catalogue/requestErrors.ts';
 import { SCREENING_ERRORS } from './catalogue/screeningErrors.ts';
+import { SUBJECT_ERRORS } from './catalogue/subjectErrors.ts';
 import { WEBHOOK_ERRORS } from './catalogue/webhookErrors.ts';
 
 /**
@@ -27,6 +28,7 @@ export const ERRORS = {
   ...CONTACT_ERRORS,
   ...WEBHOOK_ERRORS,
   ...SCREENING_ERRORS,
+  ...SUBJECT_ERRORS,
 };
 
 export type ErrorName = keyof typeof ERRORS;

@@ -8,6 +8,7 @@ import type { Guidance } from './guidance/guidanceEntry.ts';
 import { IDENTITY_GUIDANCE } from './guidance/identityGuidance.ts';
 import { REQUEST_GUIDANCE } from './guidance/requestGuidance.ts';
 import { SCREENING_GUIDANCE } from './guidance/screeningGuidance.ts';
+import { SUBJECT_GUIDANCE } from './guidance/subjectGuidance.ts';
 import { WEBHOOK_GUIDANCE } from './guidance/webhookGuidance.ts';
 
 /**
@@ -24,4 +25,5 @@ export const GUIDANCE: { readonly [K in ErrorName]: Guidance } = {
   ...CONTACT_GUIDANCE,
   ...WEBHOOK_GUIDANCE,
   ...SCREENING_GUIDANCE,
+  ...SUBJECT_GUIDANCE,
 };

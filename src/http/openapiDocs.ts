@@ -27,6 +27,11 @@ export const TAGS = [
   },
   { name: 'codes', description: 'The code tables the submit checks against.' },
   { name: 'events', description: "The partner's events: the webhook bodies, as a list to reconcile with." },
+  {
+    name: 'subject_requests',
+    description:
+      "An applicant's rights through the partner (PIPL articles 45 to 47): forward a request for access, a portable copy, correction or deletion, and follow it to its end (docs/PRIVACY.md).",
+  },
   { name: 'sandbox', description: 'Only with SANDBOX=true: drive an application through its lifecycle.' },
   {
     name: 'webhooks',

@@ -213,6 +213,38 @@ const WEBHOOK_EXAMPLES: Record<string, OperationExample> = {
   },
 };
 
+const REQUEST_ID = 'sr_019a5c8e9b4f2d7c1e3a5b7d9f0e2c4a';
+const SUBJECT_REQUEST = {
+  request_id: REQUEST_ID,
+  kind: 'access',
+  status: 'received',
+  busi_water_no: SERIAL,
+  applications: [SERIAL],
+  reason_code: null,
+  reason: null,
+  restricted_until: null,
+  due_at: CANCELLED_AT + 15 * 86_400,
+  created_at: CANCELLED_AT,
+  updated_at: CANCELLED_AT,
+  ended_at: null,
+};
+
+/** An applicant's request through the partner (docs/PRIVACY.md). */
+const SUBJECT_REQUEST_EXAMPLES: Record<string, OperationExample> = {
+  createSubjectRequest: {
+    request: { app_id: APP_ID, timestamp: TIMESTAMP, kind: 'access', busi_water_no: SERIAL },
+    response: ok(SUBJECT_REQUEST),
+  },
+  querySubjectRequest: {
+    request: { app_id: APP_ID, timestamp: TIMESTAMP, request_id: REQUEST_ID },
+    response: ok(SUBJECT_REQUEST),
+  },
+  listSubjectRequests: {
+    request: { app_id: APP_ID, timestamp: TIMESTAMP, status: 'received', limit: 20 },
+    response: ok({ items: [SUBJECT_REQUEST], next_cursor: null }),
+  },
+};
+
 /** One request and one success response per partner operation, by operationId. */
 export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   exchangeToken: {
@@ -294,6 +326,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     response: ok({ items: [eventExample('SUBMITTED'), eventExample('CANCELLED')], next_cursor: null }),
   },
   ...WEBHOOK_EXAMPLES,
+  ...SUBJECT_REQUEST_EXAMPLES,
 };
 
 /** The default entries of the codes the submit example uses. */

@@ -2,6 +2,7 @@
 const OPEN = '/mc-platformapi/v1/open';
 const APPLY = `${OPEN}/et/vs/card/apply`;
 const WEBHOOKS = `${OPEN}/et/vs/card/webhooks`;
+const SUBJECT_REQUESTS = `${OPEN}/et/vs/card/subject-requests`;
 
 export const PATHS = {
   token: `${OPEN}/auth/token`,
@@ -24,4 +25,7 @@ export const PATHS = {
   webhookTest: `${WEBHOOKS}/test`,
   webhookDeliveries: `${WEBHOOKS}/deliveries`,
   webhookRedeliver: `${WEBHOOKS}/redeliver`,
+  subjectRequests: SUBJECT_REQUESTS,
+  subjectRequestQuery: `${SUBJECT_REQUESTS}/query`,
+  subjectRequestList: `${SUBJECT_REQUESTS}/list`,
 } as const;

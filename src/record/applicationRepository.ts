@@ -347,3 +347,40 @@ export async function unerasedAfter(db: Kysely<Database>, after: string | null, 
   if (after !== null) query = query.where('busi_water_no', '>', after);
   return query.execute();
 }
+
+/** The person behind one of an app's applications: the keyed hash of its identity document. */
+export async function findCertHashOf(
+  db: Kysely<Database>,
+  appId: string,
+  busiWaterNo: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('applications')
+    .select('cert_hash')
+    .where('busi_water_no', '=', busiWaterNo)
+    .where('app_id', '=', appId)
+    .executeTakeFirst();
+  return row?.cert_hash;
+}
+
+/**
+ * Every application of one person at one app, oldest first, matched by the identity document's
+ * keyed hash as the duplicate check matches them: what a subject request covers. A partner's
+ * applications are read through its index on app_id; subject requests are rare, and an index of
+ * its own would cost every submission one more entry.
+ */
+export async function findSerialsOfPerson(
+  db: Kysely<Database>,
+  appId: string,
+  certHash: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('applications')
+    .select('busi_water_no')
+    .where('app_id', '=', appId)
+    .where('cert_hash', '=', certHash)
+    .orderBy('created_at')
+    .orderBy('busi_water_no')
+    .execute();
+  return rows.map((row) => row.busi_water_no);
+}

@@ -40,6 +40,7 @@ import type {
   ScreeningListsTable,
   ScreeningPepMatchesTable,
 } from './screeningTables.ts';
+import type { SubjectRequestsTable } from './subjectTables.ts';
 
 export type * from './accountTables.ts';
 export type * from './applicationTables.ts';
@@ -47,6 +48,7 @@ export type * from './counterTables.ts';
 export type * from './deliveryTables.ts';
 export type * from './documentTables.ts';
 export type * from './riskTables.ts';
+export type * from './subjectTables.ts';
 
 /**
  * The tables, as Kysely sees them. Times are Unix milliseconds (BIGINT / INTEGER) everywhere in the
@@ -80,6 +82,7 @@ export interface Database {
   audit_chain_head: AuditChainHeadTable;
   events: EventsTable;
   events_pending: EventsPendingTable;
+  subject_requests: SubjectRequestsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_secrets: WebhookSecretsTable;
   deliveries: DeliveriesTable;

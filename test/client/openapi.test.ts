@@ -164,6 +164,7 @@ describe('the OpenAPI document for partners, and the client generated from it', 
     assert.equal(exchanged.body.code, 0, exchanged.text);
     const accessToken = (exchanged.body.data as { access_token: string }).access_token;
     let serial = '';
+    let requestId = '';
     const call = async (id: string) => {
       const { path, body } = example(id);
       const reply = await post(
@@ -174,6 +175,7 @@ describe('the OpenAPI document for partners, and the client generated from it', 
           app_id: app.app_id,
           timestamp: now,
           ...('busi_water_no' in body ? { busi_water_no: serial } : {}),
+          ...('request_id' in body ? { request_id: requestId } : {}),
         },
         { token: accessToken },
       );
@@ -191,6 +193,9 @@ describe('the OpenAPI document for partners, and the client generated from it', 
     ]) {
       await call(id);
     }
+    requestId = ((await call('createSubjectRequest')) as { request_id: string }).request_id;
+    await call('querySubjectRequest');
+    await call('listSubjectRequests');
   });
 
   test('a client generated from the served document compiles under strict, with no hand edits', async () => {

@@ -156,6 +156,7 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
       values['id'] = endpoint;
     }
     if (names.has('event_id')) values['event_id'] = eventId;
+    if (names.has('request_id')) values['request_id'] = await subjectRequestId();
     if (names.has('url')) values['url'] = `${receiver.url}/hook`;
     if (names.has('app_secret')) values['app_secret'] = partner.secret;
     const path: Record<string, string> = {};
@@ -223,6 +224,22 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
 
   const adminCall = (path: string, token: string) =>
     call(service, 'POST', `${ADMIN}/${path}`, { token, body: {} });
+
+  /** A subject request of the partner's, on an application of its own. */
+  async function subjectRequestId(): Promise<string> {
+    const reply = await post(
+      service.baseUrl,
+      PATHS.subjectRequests,
+      {
+        app_id: partner.appId,
+        timestamp: nowSeconds(),
+        kind: 'access',
+        busi_water_no: await applications.submit(partner.appId),
+      },
+      { token: partner.token },
+    );
+    return (reply.body.data as { request_id: string }).request_id;
+  }
 
   async function registerEndpoint(): Promise<string> {
     const reply = await post(

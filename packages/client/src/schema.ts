@@ -382,6 +382,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/mc-platformapi/v1/open/et/vs/card/subject-requests': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Forward an applicant's request: access, a portable copy, correction or deletion
+     * @description Received now and due `SUBJECT_REQUEST_DAYS` later (15 by default). It covers every application of that person at this partner, matched by identity document as the duplicate check matches them. One open request of a kind per person: a second is a 409 naming the first. See docs/PRIVACY.md.
+     */
+    post: operations['createSubjectRequest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/mc-platformapi/v1/open/et/vs/card/subject-requests/query': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Read one of your subject requests
+     * @description Another app's request id is answered as not found.
+     */
+    post: operations['querySubjectRequest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/mc-platformapi/v1/open/et/vs/card/subject-requests/list': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * List your subject requests, newest first
+     * @description Filters by state and kind; a page at a time, by cursor. Each item is the view the create and the query answer.
+     */
+    post: operations['listSubjectRequests'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   'application.submitted': {
@@ -9929,6 +9989,1123 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             /** @enum {unknown} */
             code?: 42201 | 42202 | 42207 | 42204 | 42203 | 42205;
+          };
+        };
+      };
+      /**
+       * @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds
+       *
+       *     `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before the next request. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42901,
+           *       "data": {
+           *         "retry_after": 1
+           *       },
+           *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42901 | 42904;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
+        };
+      };
+    };
+  };
+  createSubjectRequest: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1 to 255 printable ASCII characters, unique per request of this app, kept 24 hours: the same key with the same body (compared without `timestamp`) returns the first response again, with `Idempotent-Replayed: true`; with another body it is a 409. */
+        'idempotency-key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description Names one application of the person by `busi_water_no` or `external_id` (one of them is required); the request covers every application of theirs at this partner. */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "app_id": "app_cfebff6333dfa2a4",
+         *       "timestamp": 1795000000,
+         *       "kind": "access",
+         *       "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8"
+         *     }
+         */
+        'application/json': {
+          /** @description Application identifier of the partner. */
+          app_id: string;
+          /** @description Request time as a Unix timestamp in seconds. */
+          timestamp: number;
+          /**
+           * @description What the applicant asks (PIPL articles 45 to 47): `access`, `portability`, `correction` or `deletion`.
+           * @enum {unknown}
+           */
+          kind: 'access' | 'portability' | 'correction' | 'deletion';
+          /**
+           * @description Application serial number returned by the submit (32 characters of `[0-9A-Z]`).
+           * @example 01M7Q5CQG03QZV91NCTJX2D43J5KC6E8
+           */
+          busi_water_no?: string;
+          /**
+           * @description The partner's own reference (an order number): 1-64 printable ASCII characters. Unique per app among active applications; query, cancel and amend accept it in place of `busi_water_no`. Stored in the clear: it must not be identity data.
+           * @example ORD-2026-000123
+           */
+          external_id?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 0,
+           *       "data": {
+           *         "request_id": "sr_019a5c8e9b4f2d7c1e3a5b7d9f0e2c4a",
+           *         "kind": "access",
+           *         "status": "received",
+           *         "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+           *         "applications": [
+           *           "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8"
+           *         ],
+           *         "reason_code": null,
+           *         "reason": null,
+           *         "restricted_until": null,
+           *         "due_at": 1796296600,
+           *         "created_at": 1795000600,
+           *         "updated_at": 1795000600,
+           *         "ended_at": null
+           *       },
+           *       "msg": "success"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              /**
+               * @description The subject request id the create answered (`sr_` and 32 hexadecimal digits).
+               * @example sr_019ae1f3c2a07d3b5e61c0f4a9b28e7d
+               */
+              request_id: string;
+              /**
+               * @description `access` (a copy to read, PIPL art. 45), `portability` (a machine-readable copy for another processor, art. 45), `correction` (art. 46), `deletion` (art. 47).
+               * @enum {unknown}
+               */
+              kind: 'access' | 'portability' | 'correction' | 'deletion';
+              /**
+               * @description `received`, `in_progress`; ended: `completed`, `restricted` (a deletion the issuer’s anti-money-laundering record keeping forbids until `restricted_until`), `refused` (with `reason_code` and `reason`).
+               * @enum {unknown}
+               */
+              status: 'received' | 'in_progress' | 'completed' | 'restricted' | 'refused';
+              /** @description The application the partner named. */
+              busi_water_no: string;
+              /** @description Every application of that person at this partner the request covers (their serials, oldest first), matched by identity document. */
+              applications: string[];
+              /** @description Why it was refused or restricted; null otherwise. */
+              reason_code: string | null;
+              /** @description The reason in words; null when none. */
+              reason: string | null;
+              /** @description `restricted`: until when (Unix seconds) the data is kept under record keeping; it is erased then. */
+              restricted_until: number | null;
+              /** @description When the issuer must have answered (Unix seconds). */
+              due_at: number;
+              /** @description Unix seconds. */
+              created_at: number;
+              /** @description Unix seconds. */
+              updated_at: number;
+              /** @description When it ended (Unix seconds); null while open. */
+              ended_at: number | null;
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       *
+       *     `40009` request_malformed: request: is malformed
+       *
+       *     `40008` header_invalid: {field}: {reason}
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009 | 40008;
+          };
+        };
+      };
+      /**
+       * @description `40101` token_missing: Authorization: header is required
+       *
+       *     `40102` token_invalid: Authorization: token is unknown or revoked
+       *
+       *     `40103` token_expired: Authorization: token has expired
+       *
+       *     `40105` timestamp_skew: timestamp: is {skew} seconds away from server time; the allowed skew is {allowed} seconds{hint}
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40101,
+           *       "data": null,
+           *       "msg": "Authorization: header is required"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40101 | 40102 | 40103 | 40105;
+          };
+        };
+      };
+      /**
+       * @description `40301` app_mismatch: app_id: does not match the app of the token
+       *
+       *     `40302` app_disabled: app_id: app is disabled
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40301,
+           *       "data": null,
+           *       "msg": "app_id: does not match the app of the token"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40301 | 40302;
+          };
+        };
+      };
+      /** @description `40401` application_not_found: busi_water_no: no such application */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40401,
+           *       "data": null,
+           *       "msg": "busi_water_no: no such application"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40401;
+          };
+        };
+      };
+      /**
+       * @description `40990` subject_request_open: kind: a {kind} request for this person is still open
+       *
+       *     `40903` idempotency_key_reused: Idempotency-Key: was used before with a different body
+       *
+       *     `40904` idempotency_in_progress: Idempotency-Key: a request with this key is still in progress
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40990,
+           *       "data": null,
+           *       "msg": "kind: a  request for this person is still open"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40990 | 40903 | 40904;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       *
+       *     `42204` field_empty: {field}: must not be empty
+       *
+       *     `42203` field_too_long: {field}: must be at most {max} characters
+       *
+       *     `42205` field_format: {field}: {rule}
+       *
+       *     `42206` field_not_allowed: {field}: must be one of {allowed}
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42201 | 42202 | 42207 | 42204 | 42203 | 42205 | 42206;
+          };
+        };
+      };
+      /**
+       * @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds
+       *
+       *     `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before the next request. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42901,
+           *       "data": {
+           *         "retry_after": 1
+           *       },
+           *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42901 | 42904;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
+        };
+      };
+    };
+  };
+  querySubjectRequest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "app_id": "app_cfebff6333dfa2a4",
+         *       "timestamp": 1795000000,
+         *       "request_id": "sr_019a5c8e9b4f2d7c1e3a5b7d9f0e2c4a"
+         *     }
+         */
+        'application/json': {
+          /** @description Application identifier of the partner. */
+          app_id: string;
+          /** @description Request time as a Unix timestamp in seconds. */
+          timestamp: number;
+          /**
+           * @description The subject request id the create answered (`sr_` and 32 hexadecimal digits).
+           * @example sr_019ae1f3c2a07d3b5e61c0f4a9b28e7d
+           */
+          request_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 0,
+           *       "data": {
+           *         "request_id": "sr_019a5c8e9b4f2d7c1e3a5b7d9f0e2c4a",
+           *         "kind": "access",
+           *         "status": "received",
+           *         "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+           *         "applications": [
+           *           "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8"
+           *         ],
+           *         "reason_code": null,
+           *         "reason": null,
+           *         "restricted_until": null,
+           *         "due_at": 1796296600,
+           *         "created_at": 1795000600,
+           *         "updated_at": 1795000600,
+           *         "ended_at": null
+           *       },
+           *       "msg": "success"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              /**
+               * @description The subject request id the create answered (`sr_` and 32 hexadecimal digits).
+               * @example sr_019ae1f3c2a07d3b5e61c0f4a9b28e7d
+               */
+              request_id: string;
+              /**
+               * @description `access` (a copy to read, PIPL art. 45), `portability` (a machine-readable copy for another processor, art. 45), `correction` (art. 46), `deletion` (art. 47).
+               * @enum {unknown}
+               */
+              kind: 'access' | 'portability' | 'correction' | 'deletion';
+              /**
+               * @description `received`, `in_progress`; ended: `completed`, `restricted` (a deletion the issuer’s anti-money-laundering record keeping forbids until `restricted_until`), `refused` (with `reason_code` and `reason`).
+               * @enum {unknown}
+               */
+              status: 'received' | 'in_progress' | 'completed' | 'restricted' | 'refused';
+              /** @description The application the partner named. */
+              busi_water_no: string;
+              /** @description Every application of that person at this partner the request covers (their serials, oldest first), matched by identity document. */
+              applications: string[];
+              /** @description Why it was refused or restricted; null otherwise. */
+              reason_code: string | null;
+              /** @description The reason in words; null when none. */
+              reason: string | null;
+              /** @description `restricted`: until when (Unix seconds) the data is kept under record keeping; it is erased then. */
+              restricted_until: number | null;
+              /** @description When the issuer must have answered (Unix seconds). */
+              due_at: number;
+              /** @description Unix seconds. */
+              created_at: number;
+              /** @description Unix seconds. */
+              updated_at: number;
+              /** @description When it ended (Unix seconds); null while open. */
+              ended_at: number | null;
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       *
+       *     `40009` request_malformed: request: is malformed
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009;
+          };
+        };
+      };
+      /**
+       * @description `40101` token_missing: Authorization: header is required
+       *
+       *     `40102` token_invalid: Authorization: token is unknown or revoked
+       *
+       *     `40103` token_expired: Authorization: token has expired
+       *
+       *     `40105` timestamp_skew: timestamp: is {skew} seconds away from server time; the allowed skew is {allowed} seconds{hint}
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40101,
+           *       "data": null,
+           *       "msg": "Authorization: header is required"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40101 | 40102 | 40103 | 40105;
+          };
+        };
+      };
+      /**
+       * @description `40301` app_mismatch: app_id: does not match the app of the token
+       *
+       *     `40302` app_disabled: app_id: app is disabled
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40301,
+           *       "data": null,
+           *       "msg": "app_id: does not match the app of the token"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40301 | 40302;
+          };
+        };
+      };
+      /** @description `40460` subject_request_not_found: request_id: no such subject request */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40460,
+           *       "data": null,
+           *       "msg": "request_id: no such subject request"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40460;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       *
+       *     `42204` field_empty: {field}: must not be empty
+       *
+       *     `42203` field_too_long: {field}: must be at most {max} characters
+       *
+       *     `42205` field_format: {field}: {rule}
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42201 | 42202 | 42207 | 42204 | 42203 | 42205;
+          };
+        };
+      };
+      /**
+       * @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds
+       *
+       *     `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before the next request. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42901,
+           *       "data": {
+           *         "retry_after": 1
+           *       },
+           *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42901 | 42904;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
+        };
+      };
+    };
+  };
+  listSubjectRequests: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "app_id": "app_cfebff6333dfa2a4",
+         *       "timestamp": 1795000000,
+         *       "status": "received",
+         *       "limit": 20
+         *     }
+         */
+        'application/json': {
+          /** @description Application identifier of the partner. */
+          app_id: string;
+          /** @description Request time as a Unix timestamp in seconds. */
+          timestamp: number;
+          /**
+           * @description Only requests in this state.
+           * @enum {unknown}
+           */
+          status?: 'received' | 'in_progress' | 'completed' | 'restricted' | 'refused';
+          /**
+           * @description What the applicant asks (PIPL articles 45 to 47): `access`, `portability`, `correction` or `deletion`.
+           * @enum {unknown}
+           */
+          kind?: 'access' | 'portability' | 'correction' | 'deletion';
+          /** @description `next_cursor` of the previous page. */
+          cursor?: string;
+          /** @description Page size; 20 by default. */
+          limit?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success: `code` is 0 and `data` holds the result. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 0,
+           *       "data": {
+           *         "items": [
+           *           {
+           *             "request_id": "sr_019a5c8e9b4f2d7c1e3a5b7d9f0e2c4a",
+           *             "kind": "access",
+           *             "status": "received",
+           *             "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+           *             "applications": [
+           *               "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8"
+           *             ],
+           *             "reason_code": null,
+           *             "reason": null,
+           *             "restricted_until": null,
+           *             "due_at": 1796296600,
+           *             "created_at": 1795000600,
+           *             "updated_at": 1795000600,
+           *             "ended_at": null
+           *           }
+           *         ],
+           *         "next_cursor": null
+           *       },
+           *       "msg": "success"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description 0 means success.
+             * @enum {number}
+             */
+            code: 0;
+            data: {
+              items: {
+                /**
+                 * @description The subject request id the create answered (`sr_` and 32 hexadecimal digits).
+                 * @example sr_019ae1f3c2a07d3b5e61c0f4a9b28e7d
+                 */
+                request_id: string;
+                /**
+                 * @description `access` (a copy to read, PIPL art. 45), `portability` (a machine-readable copy for another processor, art. 45), `correction` (art. 46), `deletion` (art. 47).
+                 * @enum {unknown}
+                 */
+                kind: 'access' | 'portability' | 'correction' | 'deletion';
+                /**
+                 * @description `received`, `in_progress`; ended: `completed`, `restricted` (a deletion the issuer’s anti-money-laundering record keeping forbids until `restricted_until`), `refused` (with `reason_code` and `reason`).
+                 * @enum {unknown}
+                 */
+                status: 'received' | 'in_progress' | 'completed' | 'restricted' | 'refused';
+                /** @description The application the partner named. */
+                busi_water_no: string;
+                /** @description Every application of that person at this partner the request covers (their serials, oldest first), matched by identity document. */
+                applications: string[];
+                /** @description Why it was refused or restricted; null otherwise. */
+                reason_code: string | null;
+                /** @description The reason in words; null when none. */
+                reason: string | null;
+                /** @description `restricted`: until when (Unix seconds) the data is kept under record keeping; it is erased then. */
+                restricted_until: number | null;
+                /** @description When the issuer must have answered (Unix seconds). */
+                due_at: number;
+                /** @description Unix seconds. */
+                created_at: number;
+                /** @description Unix seconds. */
+                updated_at: number;
+                /** @description When it ended (Unix seconds); null while open. */
+                ended_at: number | null;
+              }[];
+              /** @description Pass as `cursor` for the next page; null on the last page. */
+              next_cursor: string | null;
+            };
+            /**
+             * @description A success text.
+             * @example success
+             */
+            msg: string;
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       *
+       *     `40009` request_malformed: request: is malformed
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009;
+          };
+        };
+      };
+      /**
+       * @description `40101` token_missing: Authorization: header is required
+       *
+       *     `40102` token_invalid: Authorization: token is unknown or revoked
+       *
+       *     `40103` token_expired: Authorization: token has expired
+       *
+       *     `40105` timestamp_skew: timestamp: is {skew} seconds away from server time; the allowed skew is {allowed} seconds{hint}
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40101,
+           *       "data": null,
+           *       "msg": "Authorization: header is required"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40101 | 40102 | 40103 | 40105;
+          };
+        };
+      };
+      /**
+       * @description `40301` app_mismatch: app_id: does not match the app of the token
+       *
+       *     `40302` app_disabled: app_id: app is disabled
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40301,
+           *       "data": null,
+           *       "msg": "app_id: does not match the app of the token"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40301 | 40302;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       *
+       *     `42204` field_empty: {field}: must not be empty
+       *
+       *     `42203` field_too_long: {field}: must be at most {max} characters
+       *
+       *     `42206` field_not_allowed: {field}: must be one of {allowed}
+       *
+       *     `42205` field_format: {field}: {rule}
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42201 | 42202 | 42207 | 42204 | 42203 | 42206 | 42205;
           };
         };
       };

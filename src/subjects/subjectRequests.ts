@@ -1,0 +1,192 @@
+import { Type, type Static } from 'typebox';
+import type { ServiceContext } from '../context.ts';
+import { pooledRandomBytes } from '../crypto/randomPool.ts';
+import { ServiceError } from '../errors/serviceError.ts';
+import type { Partner } from '../partners/credentials.ts';
+import { resolveSerial, type ApplicationReference } from '../applications/rules/applicationReference.ts';
+import { findCertHashOf, findSerialsOfPerson } from '../record/applicationRepository.ts';
+import { ERASED_CERT_HASH } from '../record/erasure.ts';
+import { isUniqueViolation } from '../store/errors.ts';
+import {
+  findOpenRequest,
+  findSubjectRequest,
+  insertSubjectRequest,
+  listSubjectRequests,
+  type SubjectRequestRow,
+} from './subjectRequestRepository.ts';
+
+/**
+ * An applicant's requests through the partner (PIPL articles 45 to 47; docs/PRIVACY.md): access, a
+ * portable copy, correction, deletion. The partner names one application; the request covers every
+ * application of that person at that partner, matched by the identity document's keyed hash as the
+ * duplicate check matches them. It is due `SUBJECT_REQUEST_DAYS` after it is received.
+ */
+
+export const SUBJECT_REQUEST_KINDS = ['access', 'portability', 'correction', 'deletion'] as const;
+export const SUBJECT_REQUEST_STATUSES = [
+  'received',
+  'in_progress',
+  'completed',
+  'restricted',
+  'refused',
+] as const;
+export type SubjectRequestKind = (typeof SUBJECT_REQUEST_KINDS)[number];
+export type SubjectRequestStatus = (typeof SUBJECT_REQUEST_STATUSES)[number];
+
+export const RequestId = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description: 'The subject request id the create answered (`sr_` and 32 hexadecimal digits).',
+  examples: ['sr_019ae1f3c2a07d3b5e61c0f4a9b28e7d'],
+});
+
+const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
+  Type.Union([schema, Type.Null()], { description });
+
+/** A request as its partner sees it. Never an identity value: serials and codes only. */
+export const SubjectRequestView = Type.Object({
+  request_id: RequestId,
+  kind: Type.Enum([...SUBJECT_REQUEST_KINDS], {
+    description:
+      '`access` (a copy to read, PIPL art. 45), `portability` (a machine-readable copy for another processor, art. 45), `correction` (art. 46), `deletion` (art. 47).',
+  }),
+  status: Type.Enum([...SUBJECT_REQUEST_STATUSES], {
+    description:
+      '`received`, `in_progress`; ended: `completed`, `restricted` (a deletion the issuer’s anti-money-laundering record keeping forbids until `restricted_until`), `refused` (with `reason_code` and `reason`).',
+  }),
+  busi_water_no: Type.String({ description: 'The application the partner named.' }),
+  applications: Type.Array(Type.String(), {
+    description:
+      'Every application of that person at this partner the request covers (their serials, oldest first), matched by identity document.',
+  }),
+  reason_code: nullable(Type.String(), 'Why it was refused or restricted; null otherwise.'),
+  reason: nullable(Type.String(), 'The reason in words; null when none.'),
+  restricted_until: nullable(
+    Type.Integer(),
+    '`restricted`: until when (Unix seconds) the data is kept under record keeping; it is erased then.',
+  ),
+  due_at: Type.Integer({ description: 'When the issuer must have answered (Unix seconds).' }),
+  created_at: Type.Integer({ description: 'Unix seconds.' }),
+  updated_at: Type.Integer({ description: 'Unix seconds.' }),
+  ended_at: nullable(Type.Integer(), 'When it ended (Unix seconds); null while open.'),
+});
+export type SubjectRequestView = Static<typeof SubjectRequestView>;
+
+const DAY_MS = 86_400_000;
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/** `sr_` and 32 hexadecimal digits: the time in milliseconds (12 digits), then 80 random bits; in the order of time. */
+function newRequestId(at: number): string {
+  return `sr_${Math.max(0, Math.floor(at)).toString(16).padStart(12, '0')}${pooledRandomBytes(10).toString('hex')}`;
+}
+
+export function subjectRequestView(row: SubjectRequestRow): SubjectRequestView {
+  return {
+    request_id: row.request_id,
+    kind: row.kind,
+    status: row.status,
+    busi_water_no: row.busi_water_no,
+    applications: JSON.parse(row.serials) as string[],
+    reason_code: row.reason_code,
+    reason: row.reason,
+    restricted_until: row.restricted_until === null ? null : seconds(Number(row.restricted_until)),
+    due_at: seconds(Number(row.due_at)),
+    created_at: seconds(Number(row.created_at)),
+    updated_at: seconds(Number(row.updated_at)),
+    ended_at: row.ended_at === null ? null : seconds(Number(row.ended_at)),
+  };
+}
+
+export interface NewSubjectRequest extends ApplicationReference {
+  kind: SubjectRequestKind;
+}
+
+/** Receives a request: one open request of a kind per person at a time (409 naming it). */
+export async function createSubjectRequest(
+  ctx: ServiceContext,
+  partner: Partner,
+  request: NewSubjectRequest,
+): Promise<SubjectRequestView> {
+  const serial = await resolveSerial(ctx, partner, request);
+  const certHash = await findCertHashOf(ctx.store.db, partner.appId, serial);
+  if (certHash === undefined) throw new ServiceError('applicationNotFound');
+  // An erased application no longer tells whose it was: the request covers it alone.
+  const serials =
+    certHash === ERASED_CERT_HASH
+      ? [serial]
+      : await findSerialsOfPerson(ctx.store.db, partner.appId, certHash);
+  const personKey = certHash === ERASED_CERT_HASH ? `${ERASED_CERT_HASH}:${serial}` : certHash;
+  const open = async () => {
+    const found = await findOpenRequest(ctx.store.db, {
+      appId: partner.appId,
+      certHash: personKey,
+      kind: request.kind,
+    });
+    if (found !== undefined)
+      throw new ServiceError('subjectRequestOpen', {
+        params: { kind: request.kind },
+        data: { request_id: found.request_id },
+      });
+  };
+  await open();
+  const now = ctx.now();
+  const row: SubjectRequestRow = {
+    request_id: newRequestId(now),
+    app_id: partner.appId,
+    kind: request.kind,
+    status: 'received',
+    busi_water_no: serial,
+    cert_hash: personKey,
+    serials: JSON.stringify(serials),
+    reason_code: null,
+    reason: null,
+    restricted_until: null,
+    due_at: now + ctx.config.subjectRequestDays * DAY_MS,
+    created_at: now,
+    updated_at: now,
+    ended_at: null,
+  };
+  try {
+    await insertSubjectRequest(ctx.store.db, row);
+  } catch (error) {
+    // Two at once: the unique index on the open requests let one in.
+    if (isUniqueViolation(error)) await open();
+    throw error;
+  }
+  return subjectRequestView(row);
+}
+
+export async function querySubjectRequest(
+  ctx: ServiceContext,
+  partner: Partner,
+  requestId: string,
+): Promise<SubjectRequestView> {
+  const row = await findSubjectRequest(ctx.store.db, partner.appId, requestId);
+  if (row === undefined) throw new ServiceError('subjectRequestNotFound');
+  return subjectRequestView(row);
+}
+
+export const SUBJECT_LIST_LIMIT = 100;
+
+export async function listPartnerSubjectRequests(
+  ctx: ServiceContext,
+  partner: Partner,
+  query: {
+    status?: SubjectRequestStatus | undefined;
+    kind?: SubjectRequestKind | undefined;
+    cursor?: string | undefined;
+    limit?: number | undefined;
+  },
+): Promise<{ items: SubjectRequestView[]; next_cursor: string | null }> {
+  const limit = query.limit ?? 20;
+  const rows = await listSubjectRequests(ctx.store.db, {
+    appId: partner.appId,
+    status: query.status,
+    kind: query.kind,
+    beforeId: query.cursor,
+    limit: limit + 1,
+  });
+  const items = rows.slice(0, limit).map(subjectRequestView);
+  const last = items[items.length - 1];
+  return { items, next_cursor: rows.length > limit && last !== undefined ? last.request_id : null };
+}
