@@ -64,7 +64,6 @@ async function runService(config: Config, logger: Logger, worker: number | undef
   // The primary migrated and checked the connection budget for the whole machine.
   const ctx = await openContext(config, logger, { migrate: !inCluster });
   if (!inCluster) await checkConnectionBudget(ctx, logger, 1);
-  warnOfUnactedRouting(ctx, logger);
   // Once a machine: alone, or the cluster's first worker.
   if (worker === undefined || worker === 0) {
     warnOfOpenNetworkSwitches(config, logger);
@@ -148,20 +147,3 @@ main().catch((error: unknown) => {
   console.error('failed to start:', error instanceof Error ? error.message : error);
   process.exit(1);
 });
-
-/**
- * The policy's routing is computed and stored with each assessment, but straight-through approval
- * and the decline are not acted on yet (docs/RISK.md): a policy that turns them on is told so at
- * start rather than left to believe applications are being decided.
- */
-function warnOfUnactedRouting(ctx: ServiceContext, logger: Logger): void {
-  const routing = ctx.riskPolicy.policy.routing;
-  const unacted = Object.entries(routing).filter(
-    ([, route]) => route === 'auto_approve' || route === 'decline',
-  );
-  if (unacted.length === 0) return;
-  logger.warn(
-    { risk_policy: ctx.riskPolicy.version, routing: Object.fromEntries(unacted) },
-    'the risk policy routes tiers to auto_approve or decline, which this version does not act on yet: those applications go to review (docs/RISK.md)',
-  );
-}

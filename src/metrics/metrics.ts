@@ -122,7 +122,17 @@ export class ServiceMetrics {
     buckets: [1, 5, 15, 60, 300, 1800, 3600, 21600, 86400],
     registers: [this.registry],
   });
+  readonly riskPolicyDecisions = new Counter({
+    name: 'cardapply_risk_policy_decisions_total',
+    help: 'Applications decided by the risk policy itself, by routing (auto_approve: approved straight through; decline: rejected with risk_policy)',
+    labelNames: ['routing'] as const,
+    registers: [this.registry],
+  });
   #processMetrics = false;
+
+  riskPolicyDecided(routing: string): void {
+    this.riskPolicyDecisions.inc({ routing });
+  }
 
   riskAssessed(tier: string, delayMs: number): void {
     this.riskAssessments.inc({ tier });

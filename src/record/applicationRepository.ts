@@ -226,7 +226,7 @@ export async function findApplication(db: Kysely<Database>, busiWaterNo: string)
 export async function findForAssessment(db: Kysely<Database>, busiWaterNo: string) {
   return db
     .selectFrom('applications')
-    .select(['busi_water_no', 'app_id', 'status', 'cert_hash', 'payload_enc'])
+    .select(['busi_water_no', 'app_id', 'status', 'version', 'cert_hash', 'payload_enc'])
     .where('busi_water_no', '=', busiWaterNo)
     .executeTakeFirst();
 }

@@ -8,7 +8,8 @@ import { STATUSES, type Status } from '../store/applicationTables.ts';
 
 export { STATUSES, type Status };
 
-export type ActorKind = 'caller' | 'operator' | 'system';
+/** `policy`: the risk policy deciding by its routing (straight-through approval, a decline). */
+export type ActorKind = 'caller' | 'operator' | 'system' | 'policy';
 
 /** Facts a move records besides its reason: where a shipped card went, and where to follow it. */
 export const TRANSITION_DETAILS = ['carrier', 'tracking_no', 'tracking_url'] as const;
@@ -38,13 +39,13 @@ const SHIP: TransitionRule = {
 
 export const TRANSITIONS: Readonly<Record<Status, readonly TransitionRule[]>> = {
   SUBMITTED: [
-    { to: 'IN_REVIEW', by: ['operator', 'system'], reasonRequired: false },
-    { to: 'REJECTED', by: ['operator'], reasonRequired: false, codesRequired: true },
+    { to: 'IN_REVIEW', by: ['operator', 'system', 'policy'], reasonRequired: false },
+    { to: 'REJECTED', by: ['operator', 'policy'], reasonRequired: false, codesRequired: true },
     { to: 'CANCELLED', by: ['caller'], reasonRequired: false },
   ],
   IN_REVIEW: [
-    { to: 'APPROVED', by: ['operator'], reasonRequired: false },
-    { to: 'REJECTED', by: ['operator'], reasonRequired: false, codesRequired: true },
+    { to: 'APPROVED', by: ['operator', 'policy'], reasonRequired: false },
+    { to: 'REJECTED', by: ['operator', 'policy'], reasonRequired: false, codesRequired: true },
     {
       to: 'SUPPLEMENT_REQUIRED',
       by: ['operator'],

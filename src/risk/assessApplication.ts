@@ -9,7 +9,7 @@ import { findForAssessment } from '../record/applicationRepository.ts';
 import { readEmail, readPhone } from '../record/canonical.ts';
 import { businessDay, NO_EXPIRY } from '../record/dates.ts';
 import { isErasedPayload } from '../record/erasure.ts';
-import { isFinal } from '../record/lifecycle.ts';
+import { isFinal, type Status } from '../record/lifecycle.ts';
 import { riskFlags } from '../record/riskFlags.ts';
 import type { ApplicationRequest } from '../record/schema.ts';
 import { openPayload } from '../record/sealedPayload.ts';
@@ -37,7 +37,16 @@ import {
  */
 
 export type AssessOutcome =
-  | { outcome: 'assessed'; assessment: Assessment; stored: boolean }
+  | {
+      outcome: 'assessed';
+      assessment: Assessment;
+      stored: boolean;
+      /** What was weighed: the policy's decision checks it again (risk/policyAction.ts). */
+      evidence: RiskEvidence;
+      /** The application as read before it was weighed: a decision moves it only if still so. */
+      status: Status;
+      version: number;
+    }
   /** Some image is still being fetched: assessed when it settles. */
   | { outcome: 'waiting' }
   /** Final, erased, unreadable or gone: nothing to rate. */
@@ -73,7 +82,7 @@ export async function assessApplication(
   const evidence = await gatherEvidence(ctx, row, payload, documents);
   const assessment = assess(ctx.riskPolicy.policy, evidence);
   const stored = await storeAssessment(ctx, ctx.riskPolicy, serial, assessment, evidence, cause);
-  return { outcome: 'assessed', assessment, stored };
+  return { outcome: 'assessed', assessment, stored, evidence, status: row.status, version: row.version };
 }
 
 type DocumentRows = Awaited<ReturnType<typeof documentRows>>;

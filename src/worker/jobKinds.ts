@@ -1,6 +1,7 @@
 import { documentFetchJob } from '../documents/fetchJob.ts';
 import type { JobKind } from '../jobs/jobQueue.ts';
-import { riskJob } from '../risk/riskJob.ts';
+import { decideByPolicy } from '../applications/commands/policyDecision.ts';
+import { riskJobKind } from '../risk/riskJob.ts';
 import { issuerAlertJob } from '../screening/issuerAlertJob.ts';
 import { rescreenJobKind } from '../screening/rescreenJob.ts';
 import { screeningJob } from '../screening/screeningJob.ts';
@@ -14,5 +15,6 @@ export const JOB_KINDS: readonly JobKind[] = [
   screeningJob,
   rescreenJobKind,
   issuerAlertJob,
-  riskJob,
+  // The policy acts on the routing of each assessment (docs/RISK.md).
+  riskJobKind(decideByPolicy),
 ];

@@ -98,6 +98,9 @@ for (const storeName of storeNames()) {
       assert.equal(risk.score, 0);
       assert.equal(risk.routing, 'review');
       assert.deepEqual(risk.factors, []);
+      // The shipped policy turns straight-through approval off: it waits for a reviewer.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal((await queryStatus(service, partner, serial)).status, 'SUBMITTED');
       assert.equal(risk.policy_version, service.ctx.riskPolicy.version);
       const explanation = await explainAssessment(service.ctx, serial);
       assert.equal(explanation.same, true);
