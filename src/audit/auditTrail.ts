@@ -50,6 +50,7 @@ export const AUDIT_ACTIONS = [
   'app.secret_revoke',
   'app.token_revoke',
   'app.update',
+  'app.risk_level',
   'webhook.create',
   'webhook.secret_rotate',
   'webhook.enable',

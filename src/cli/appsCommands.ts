@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { cliChange } from './cliSource.ts';
+import { cliChange, cliSource } from './cliSource.ts';
 import { appCredentialsCommands } from './appCredentialsCommands.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
@@ -41,4 +41,35 @@ export function appsCommands(program: Command): void {
         view.map((a) => `${a.app_id}  ${a.status.padEnd(8)}  ${a.name}`).join('\n'),
       );
     });
+
+  apps
+    .command('risk-level')
+    .description("set a partner's risk level (audited); its applications not yet final are assessed again")
+    .requiredOption('--app <app_id>', 'the app')
+    .requiredOption('--level <level>', 'low, medium or high')
+    .requiredOption('--reason <text>', 'why (kept in the audit trail)')
+    .requiredOption('--operator <username>', 'the admin acting')
+    .option('--json', 'print JSON')
+    .action(
+      async (options: { app: string; level: string; reason: string; operator: string; json?: boolean }) => {
+        const { setPartnerRiskLevel } = await import('../risk/partnerRiskLevel.ts');
+        const { actingOperator } = await import('../operators/operators.ts');
+        const changed = await withContext(async (ctx) => {
+          const actor = await actingOperator(ctx, options.operator, 'admin');
+          return setPartnerRiskLevel(
+            ctx,
+            options.app,
+            { level: options.level, reason: options.reason },
+            { actor, source: cliSource() },
+          );
+        });
+        print(
+          options.json,
+          changed,
+          () =>
+            `${changed.app_id}  risk level ${changed.previous_risk_level} -> ${changed.risk_level}` +
+            `  (${changed.reassessing} applications to assess again)`,
+        );
+      },
+    );
 }

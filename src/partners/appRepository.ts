@@ -23,12 +23,15 @@ export async function listApps(db: Kysely<Database>): Promise<AppsTable[]> {
   return db.selectFrom('apps').selectAll().orderBy('created_at').orderBy('app_id').execute();
 }
 
-/** Changes an app's status, its own rate limit or its own concurrency limit. */
+/** Changes an app's status, its own rate limit, its own concurrency limit or its risk level. */
 export async function updateApp(
   db: Kysely<Database>,
   appId: string,
   changes: Partial<
-    Pick<AppsTable, 'status' | 'rate_limit_per_second' | 'rate_limit_burst' | 'concurrency_limit'>
+    Pick<
+      AppsTable,
+      'status' | 'rate_limit_per_second' | 'rate_limit_burst' | 'concurrency_limit' | 'risk_level'
+    >
   > & {
     updated_at: number;
   },

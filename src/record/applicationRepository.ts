@@ -384,3 +384,19 @@ export async function findSerialsOfPerson(
     .execute();
   return rows.map((row) => row.busi_water_no);
 }
+
+/** The serials of an app's applications in any of `statuses` (through its (app_id, status) index). */
+export async function serialsOfAppIn(
+  db: Kysely<Database>,
+  appId: string,
+  statuses: readonly Status[],
+): Promise<string[]> {
+  if (statuses.length === 0) return [];
+  const rows = await db
+    .selectFrom('applications')
+    .select('busi_water_no')
+    .where('app_id', '=', appId)
+    .where('status', 'in', statuses)
+    .execute();
+  return rows.map((row) => row.busi_water_no);
+}

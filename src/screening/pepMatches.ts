@@ -19,7 +19,7 @@ export async function recordPepMatches(
   db: Kysely<Database>,
   found: readonly FoundPepMatch[],
   now: number,
-): Promise<number> {
+): Promise<string[]> {
   const inserted = await insertPepMatches(db, found, now);
   for (const match of inserted) {
     await recordAudit(db, {
@@ -39,5 +39,5 @@ export async function recordPepMatches(
       at: now,
     });
   }
-  return inserted.length;
+  return inserted.map((match) => match.busi_water_no);
 }

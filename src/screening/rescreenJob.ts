@@ -30,7 +30,8 @@ export function rescreenJob(versionId: string): JobSpec {
 
 /**
  * Every application not yet erased, screened again against the lists in force after an import, in
- * serial order, batch by batch. Each run works for a few seconds and returns its progress (the
+ * serial order, batch by batch; each application not yet final that gains a hit or a PEP match is
+ * queued for a new risk assessment (docs/RISK.md). Each run works for a few seconds and returns its progress (the
  * queue stores it), so the job resumes where it stopped after a crash; a batch screened twice
  * records nothing twice.
  */
@@ -52,7 +53,7 @@ export const rescreenJobKind: JobKind = {
         // The counts stay with the job: `screening status` reads them from its payload.
         return { outcome: 'done', payload: progress };
       }
-      const count = await screenApplications(ctx, index, rows, log);
+      const count = await screenApplications(ctx, index, rows, log, { reassess: 'screening.rescreen' });
       progress.after = rows[rows.length - 1]!.busi_water_no;
       progress.screened += count.screened;
       progress.hits += count.hits;

@@ -6,6 +6,8 @@ import { recordAudit } from '../audit/auditTrail.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Applicant, ScreeningIndex } from './screeningIndex.ts';
 import { enqueueJobs } from '../jobs/jobRepository.ts';
+import { reassessJobs } from '../jobs/reassess.ts';
+import { isFinal, storedStatus } from '../record/lifecycle.ts';
 import { issuerAlertJobs } from './issuerAlerts.ts';
 import { insertHits, recordedHitsOf } from './screeningRepository.ts';
 import { entryContentHash, isRemembered, matchedEntry, subjectHash } from './clearances.ts';
@@ -27,6 +29,16 @@ export interface StoredRow {
   payload_enc: string;
 }
 
+export interface ScreenOptions {
+  /**
+   * Ask for a new risk assessment (the cause, e.g. `screening.rescreen`) of each application not
+   * yet final that this screening gave a new hit or PEP match, in the transaction that records
+   * them. The re-screen after a list import asks; the risk job's own screening does not (it is
+   * assessing already).
+   */
+  reassess?: string | undefined;
+}
+
 export interface ScreenedCount {
   screened: number;
   hits: number;
@@ -46,6 +58,7 @@ export async function screenApplications(
   index: ScreeningIndex,
   rows: readonly StoredRow[],
   log: Logger,
+  options: ScreenOptions = {},
 ): Promise<ScreenedCount> {
   const count: ScreenedCount = { screened: 0, hits: 0, unreadable: 0 };
   const found: Parameters<typeof insertHits>[1][number][] = [];
@@ -97,7 +110,7 @@ export async function screenApplications(
   if (found.length === 0 && peps.length === 0) return count;
   const now = ctx.now();
   const inserted = await ctx.store.transaction(async (trx) => {
-    await recordPepMatches(trx, peps, now);
+    const newPeps = await recordPepMatches(trx, peps, now);
     const recorded = await recordedHitsOf(
       trx,
       found.map((f) => f.busi_water_no),
@@ -135,6 +148,17 @@ export async function screenApplications(
       });
     }
     await enqueueJobs(trx, issuerAlertJobs(ctx, hits, now), now);
+    if (options.reassess !== undefined) {
+      const open = new Set(
+        rows.filter((row) => !isFinal(storedStatus(row.status))).map((r) => r.busi_water_no),
+      );
+      const changed = [...hits.map((hit) => hit.busi_water_no), ...newPeps].filter((serial) =>
+        open.has(serial),
+      );
+      // The first new hit's (or match's) id names the change: a batch screened again records none.
+      const key = `${options.reassess}:${hits[0]?.id ?? changed[0] ?? ''}:${now}`;
+      await enqueueJobs(trx, reassessJobs(changed, options.reassess, key), now);
+    }
     return hits;
   });
   count.hits = inserted.length;

@@ -274,6 +274,10 @@ for (const storeName of storeNames()) {
         path: `/apps/${await newApp()}/enable`,
         body: {},
       }),
+      'POST /admin/v1/apps/:app_id/risk-level': async () => ({
+        path: `/apps/${await newApp()}/risk-level`,
+        body: { level: 'medium', reason: 'a new partner, volumes unknown' },
+      }),
       'POST /admin/v1/apps/:app_id/rotate-secret': async () => ({
         path: `/apps/${await newApp()}/rotate-secret`,
         body: {},
@@ -381,6 +385,18 @@ for (const storeName of storeNames()) {
       'apps rotate-secret': async () => ['apps', 'rotate-secret', '--app', await newApp()],
       'apps disable': async () => ['apps', 'disable', '--app', await newApp()],
       'apps enable': async () => ['apps', 'enable', '--app', await newApp()],
+      'apps risk-level': async () => [
+        'apps',
+        'risk-level',
+        '--app',
+        await newApp(),
+        '--level',
+        'high',
+        '--reason',
+        'chargebacks',
+        '--operator',
+        admin.username,
+      ],
       'apps set-limit': async () => [
         'apps',
         'set-limit',

@@ -7,12 +7,17 @@ import { transitionApplication, type TransitionResult } from './transitionApplic
 import { ACTING_ROLE, hasRole, type Role } from '../../access/roles.ts';
 import type { ScreeningHitsTable } from '../../store/screeningTables.ts';
 import { findHit, updateHit } from '../../screening/screeningRepository.ts';
+import { enqueueJobs } from '../../jobs/jobRepository.ts';
+import { reassessJobs } from '../../jobs/reassess.ts';
+import { findForMove } from '../../record/applicationRepository.ts';
+import { isFinal } from '../../record/lifecycle.ts';
 
 /**
  * What a reviewer does with a hit. Clearing it as a false positive takes two operators (four
  * eyes): one clears it with a note (`clearing`), another confirms (`cleared`); until then it holds
  * the application. Rejecting confirms the hit and rejects the application with `sanctions_hit`
- * (which the partner sees as `risk_policy`). Every step is audited.
+ * (which the partner sees as `risk_policy`). Every step is audited. A hit cleared asks for a new
+ * risk assessment of its application (docs/RISK.md), in the same transaction.
  */
 export interface HitAction {
   busiWaterNo: string;
@@ -64,7 +69,21 @@ async function act(
       source: action.source,
       at: now,
     });
-    return { id: hit.id, state: step.from === 'unresolved' ? 'clearing' : 'cleared' };
+    const state = step.from === 'unresolved' ? 'clearing' : 'cleared';
+    // Cleared by the second operator: the hit no longer counts, and the rating is made again (a
+    // hit being cleared still counts as open, so the first step changes no rating).
+    if (state === 'cleared') {
+      const application = await findForMove(trx, hit.busi_water_no);
+      if (application !== undefined && !isFinal(application.status)) {
+        const jobs = reassessJobs(
+          [hit.busi_water_no],
+          'screening.confirm_clear',
+          `screening.cleared:${hit.id}`,
+        );
+        await enqueueJobs(trx, jobs, now);
+      }
+    }
+    return { id: hit.id, state };
   });
 }
 

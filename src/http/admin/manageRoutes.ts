@@ -18,7 +18,8 @@ import { success } from '../envelope.ts';
 import { adminRoute } from './adminRoute.ts';
 import { changedBy, operatorOf } from './operatorAuth.ts';
 import { EmptyBody, numberOf, ok } from './schemas.ts';
-import { AppBody, AppIdParams, AppView } from './appSchemas.ts';
+import { AppBody, AppIdParams, AppRiskLevelBody, AppRiskLevelView, AppView } from './appSchemas.ts';
+import { setPartnerRiskLevel } from '../../risk/partnerRiskLevel.ts';
 import { AuditPage, AuditQuery } from './auditSchemas.ts';
 import {
   OperatorBody,
@@ -88,6 +89,25 @@ function registerAppRoutes(app: TypedApp, ctx: ServiceContext): void {
       },
     );
   }
+
+  app.post(
+    '/apps/:app_id/risk-level',
+    adminRoute(ctx, {
+      caller: 'admin',
+      operation: 'admin.app.risk_level',
+      operationId: 'adminSetAppRiskLevel',
+      summary: "Set a partner's risk level; its applications not yet final are assessed again",
+      description:
+        "The partner_risk factor of every rating of the app's applications (docs/RISK.md). Audited " +
+        '(app.risk_level, with the reason); the partner never sees it.',
+      errors: ['appNotFound', 'fieldNotAllowed', 'fieldTooLong', 'fieldEmpty'],
+      schema: { params: AppIdParams, body: AppRiskLevelBody, response: ok(AppRiskLevelView) },
+    }),
+    async (request) => {
+      const { app_id } = request.params;
+      return success(request, await setPartnerRiskLevel(ctx, app_id, request.body, changedBy(request)));
+    },
+  );
 }
 
 function registerOperatorRoutes(app: TypedApp, ctx: ServiceContext): void {

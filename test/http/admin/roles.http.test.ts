@@ -225,6 +225,15 @@ for (const storeName of storeNames()) {
             body: {},
           }),
         },
+        {
+          method: 'POST',
+          route: '/apps/{app_id}/risk-level',
+          minRole: 'admin',
+          fixture: async () => ({
+            path: `/apps/${(await createApp(bench.service.ctx.store.db, 'p', Date.now())).app_id}/risk-level`,
+            body: { level: 'medium', reason: 'volumes unknown' },
+          }),
+        },
         // Added for the console (test/console/console.http.test.ts tests what they answer).
         {
           method: 'POST',

@@ -424,6 +424,7 @@ export default {
   'audit.action.app.secret_rotate': 'Secret rotated',
   'audit.action.app.token_revoke': 'Tokens revoked',
   'audit.action.app.update': 'App changed',
+  'audit.action.app.risk_level': 'Partner risk level set',
 
   'nav.mfa': 'Second factor',
   'signIn.codeNeeded': 'Your account has a second factor: type the code your authenticator app shows now.',

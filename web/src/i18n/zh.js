@@ -417,6 +417,7 @@ export default {
   'audit.action.app.secret_rotate': '更换密钥',
   'audit.action.app.token_revoke': '吊销令牌',
   'audit.action.app.update': '修改应用',
+  'audit.action.app.risk_level': '设置合作方风险等级',
 
   'nav.mfa': '第二重验证',
   'signIn.codeNeeded': '您的账号已启用第二重验证：请输入身份验证器应用当前显示的验证码。',
