@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   'application.release',
   'application.reassign',
   'application.review_open',
+  'application.approval_request',
   'key.rotate',
   'key.retire',
   'key.reencrypt',

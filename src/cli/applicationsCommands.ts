@@ -13,6 +13,8 @@ import { checkPurpose, REVEAL_PURPOSES } from '../applications/rules/revealPolic
 import { cliSource, wholeNumberOption } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
+import type { FactorCode } from '../policies/riskPolicy.ts';
+import type { RiskAcknowledgement } from '../risk/approvalDecision.ts';
 
 /**
  * `cardapply applications ...`: the operators' work from the command line, acting as a named
@@ -206,6 +208,12 @@ function moveCommand(applications: Command, action: string, to: Status): void {
     command.requiredOption('--tracking-no <number>', 'tracking number');
   if (detailsOptional.includes('tracking_url'))
     command.option('--tracking-url <url>', 'a link to follow the shipment (https)');
+  if (to === 'APPROVED') {
+    command.option(
+      '--acknowledge <code=note...>',
+      'an open risk factor acknowledged, `code=why` (the note is required for a high factor; docs/RISK.md); repeat for each',
+    );
+  }
   command
     .option(
       '--expect-version <n>',
@@ -225,15 +233,17 @@ function moveCommand(applications: Command, action: string, to: Status): void {
           trackingNo?: string;
           trackingUrl?: string;
           expectVersion?: number;
+          acknowledge?: string[];
           json?: boolean;
         },
       ) => {
-        const [{ transitionApplication }, { showApplication }] = await Promise.all([
+        const [{ approveApplication, transitionApplication }, { showApplication }] = await Promise.all([
           import('../applications/commands/transitionApplication.ts'),
           import('../applications/views/operatorView.ts'),
         ]);
+        let requested = false;
         const view = await asOperator(options.operator, ACTING_ROLE, async (ctx, actor) => {
-          await transitionApplication(ctx, {
+          const move = {
             busiWaterNo: serial,
             to,
             actor,
@@ -246,11 +256,27 @@ function moveCommand(applications: Command, action: string, to: Status): void {
               tracking_url: options.trackingUrl,
             },
             expectedVersion: options.expectVersion,
+            riskAcknowledgements: options.acknowledge?.map(acknowledgementOf),
             source: cliSource(),
-          });
+          };
+          if (to === 'APPROVED')
+            requested = (await approveApplication(ctx, move)).kind === 'approval_requested';
+          else await transitionApplication(ctx, move);
           return showApplication(ctx, serial, actor);
         });
-        print(options.json, view, () => `${view.busi_water_no}  ${view.status}  (version ${view.version})`);
+        print(
+          options.json,
+          view,
+          () =>
+            `${view.busi_water_no}  ${view.status}  (version ${view.version})${requested ? '  approval requested: a second operator must approve (enhanced review)' : ''}`,
+        );
       },
     );
+}
+
+/** `--acknowledge code=note` (or `code` alone) as the approval gate reads it; it checks the code. */
+function acknowledgementOf(value: string): RiskAcknowledgement {
+  const at = value.indexOf('=');
+  const code = (at === -1 ? value : value.slice(0, at)).trim() as FactorCode;
+  return at === -1 ? { code } : { code, note: value.slice(at + 1) };
 }

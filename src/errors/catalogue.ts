@@ -5,6 +5,7 @@ import { CONTACT_ERRORS } from './catalogue/contactErrors.ts';
 import { FIELD_ERRORS } from './catalogue/fieldErrors.ts';
 import { IDENTITY_ERRORS } from './catalogue/identityErrors.ts';
 import { REQUEST_ERRORS } from './catalogue/requestErrors.ts';
+import { RISK_APPROVAL_ERRORS } from './catalogue/riskApprovalErrors.ts';
 import { SCREENING_ERRORS } from './catalogue/screeningErrors.ts';
 import { SUBJECT_ERRORS } from './catalogue/subjectErrors.ts';
 import { WEBHOOK_ERRORS } from './catalogue/webhookErrors.ts';
@@ -29,6 +30,7 @@ export const ERRORS = {
   ...WEBHOOK_ERRORS,
   ...SCREENING_ERRORS,
   ...SUBJECT_ERRORS,
+  ...RISK_APPROVAL_ERRORS,
 };
 
 export type ErrorName = keyof typeof ERRORS;

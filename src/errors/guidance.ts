@@ -7,6 +7,7 @@ import { FIELD_GUIDANCE } from './guidance/fieldGuidance.ts';
 import type { Guidance } from './guidance/guidanceEntry.ts';
 import { IDENTITY_GUIDANCE } from './guidance/identityGuidance.ts';
 import { REQUEST_GUIDANCE } from './guidance/requestGuidance.ts';
+import { RISK_APPROVAL_GUIDANCE } from './guidance/riskApprovalGuidance.ts';
 import { SCREENING_GUIDANCE } from './guidance/screeningGuidance.ts';
 import { SUBJECT_GUIDANCE } from './guidance/subjectGuidance.ts';
 import { WEBHOOK_GUIDANCE } from './guidance/webhookGuidance.ts';
@@ -26,4 +27,5 @@ export const GUIDANCE: { readonly [K in ErrorName]: Guidance } = {
   ...WEBHOOK_GUIDANCE,
   ...SCREENING_GUIDANCE,
   ...SUBJECT_GUIDANCE,
+  ...RISK_APPROVAL_GUIDANCE,
 };

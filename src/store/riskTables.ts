@@ -1,4 +1,4 @@
-/** The risk tables (migration 0071), as Kysely sees them; `tables.ts` lists them in Database. */
+/** The risk tables (migrations 0071 and 0079), as Kysely sees them; `tables.ts` lists them in Database. */
 export interface RiskPoliciesTable {
   /** The first 16 hex digits of the SHA-256 of `content`. */
   version: string;
@@ -30,4 +30,16 @@ export interface RiskContactsTable {
   /** The key ring's blind index of the canonical value. */
   hash: string;
   cert_hash: string;
+}
+
+/** An approval in enhanced review waiting for a second operator (migration 0079). */
+export interface RiskApprovalRequestsTable {
+  busi_water_no: string;
+  /** The assessment (risk_assessments.id) it was asked on. */
+  assessment_id: string;
+  /** The operator's username. */
+  requested_by: string;
+  requested_at: number;
+  /** JSON: risk/approvalDecision.ts's RecordedAcknowledgement[]. */
+  acknowledgements: string;
 }

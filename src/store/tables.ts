@@ -33,7 +33,12 @@ import type {
   WebhookSecretsTable,
 } from './deliveryTables.ts';
 import type { DocumentChunksTable, DocumentsTable } from './documentTables.ts';
-import type { RiskAssessmentsTable, RiskContactsTable, RiskPoliciesTable } from './riskTables.ts';
+import type {
+  RiskApprovalRequestsTable,
+  RiskAssessmentsTable,
+  RiskContactsTable,
+  RiskPoliciesTable,
+} from './riskTables.ts';
 import type {
   ScreeningEntriesTable,
   ScreeningHitsTable,
@@ -97,4 +102,5 @@ export interface Database {
   risk_policies: RiskPoliciesTable;
   risk_assessments: RiskAssessmentsTable;
   risk_contacts: RiskContactsTable;
+  risk_approval_requests: RiskApprovalRequestsTable;
 }

@@ -47,6 +47,8 @@ export interface StateChange {
   external_id: string | null;
   /** The audit entry's details; by default from, to, reason, codes and `details`. */
   audit?: Record<string, unknown> | undefined;
+  /** Added to the default audit details, never to the event: what an approval weighed (approvalGate.ts). */
+  audit_extra?: Record<string, unknown> | undefined;
   /** Milliseconds. */
   at: number;
 }
@@ -103,6 +105,7 @@ export async function changeState(
       reason: change.reason,
       ...(change.reason_codes.length === 0 ? {} : { reason_codes: change.reason_codes }),
       ...change.details,
+      ...change.audit_extra,
     },
     source: change.source,
     at: change.at,

@@ -11,6 +11,10 @@ import { findForMove } from '../../record/applicationRepository.ts';
 import { deleteClaim, findClaim, putOperatorClaim } from '../../record/reviewClaimRepository.ts';
 import { countOpenHits } from '../../screening/screeningRepository.ts';
 import { changeState } from './changeState.ts';
+import { acknowledgementProblems, weighApproval } from './approvalGate.ts';
+import type { RiskAcknowledgement } from '../../risk/approvalDecision.ts';
+import { dropApprovalRequest } from '../../risk/approvalRequestRepository.ts';
+import type { ApprovalRequestView } from '../../risk/approvalRequestView.ts';
 import { isHeldMove, refuseIfHeld } from '../../screening/screeningGuard.ts';
 import { refuseUnscreenedApproval } from '../../screening/screeningReadiness.ts';
 import { checkImageUrl } from '../validation/checks/urls.ts';
@@ -42,6 +46,11 @@ export interface TransitionRequest {
   appId?: string | undefined;
   /** The version the actor last saw: if it has changed since, the move is refused (409). */
   expectedVersion?: number | undefined;
+  /**
+   * An operator's approve: their word on the open factors of the risk assessment, a note for each
+   * high one (approvalGate.ts). Other moves ignore it.
+   */
+  riskAcknowledgements?: readonly RiskAcknowledgement[] | undefined;
   /** Sandbox simulation: any move of the table, whoever may normally make it. */
   simulated?: boolean | undefined;
   /** Where the request came from, for the audit trail: `admin-api <ip>`, `cli <user>`, `caller-api`. */
@@ -63,6 +72,13 @@ export const TransitionResult = Type.Object({
 });
 export type TransitionResult = Static<typeof TransitionResult>;
 
+/**
+ * What an approve answers: the move, or (enhanced review, docs/RISK.md) the approval asked for by
+ * this operator and waiting for a second one: nothing moved.
+ */
+export type TransitionOutcome =
+  { kind: 'moved'; moved: TransitionResult } | { kind: 'approval_requested'; request: ApprovalRequestView };
+
 /** Longest carrier name and tracking number. */
 export const DETAIL_LIMIT = 64;
 
@@ -70,6 +86,29 @@ export async function transitionApplication(
   ctx: ServiceContext,
   request: TransitionRequest,
 ): Promise<TransitionResult> {
+  const outcome = await runTransition(ctx, request, false);
+  // Without `mayRequest` the approval gate refuses rather than records a request.
+  if (outcome.kind !== 'moved') throw new Error('a request answered where none may be recorded');
+  return outcome.moved;
+}
+
+/**
+ * An operator's approve, over HTTP or the CLI: the move to APPROVED, or, where the risk policy
+ * routes the application to enhanced review and no other operator has asked yet, the request
+ * recorded for a second operator to confirm.
+ */
+export async function approveApplication(
+  ctx: ServiceContext,
+  request: Omit<TransitionRequest, 'to'>,
+): Promise<TransitionOutcome> {
+  return runTransition(ctx, { ...request, to: 'APPROVED' }, true);
+}
+
+async function runTransition(
+  ctx: ServiceContext,
+  request: TransitionRequest,
+  mayRequest: boolean,
+): Promise<TransitionOutcome> {
   const { actor } = request;
   // Checked before anything is read: a viewer's attempt changes nothing and learns nothing.
   if (actor.kind === 'operator' && !hasRole(actor.role, ACTING_ROLE)) {
@@ -90,12 +129,13 @@ export async function transitionApplication(
     ...freeTextProblems('carrier', request.details?.carrier, DETAIL_LIMIT),
     ...trackingProblems(request.details?.tracking_no),
     ...trackingUrlProblems(request.details?.tracking_url),
+    ...acknowledgementProblems(request.riskAcknowledgements ?? []),
   ];
   if (shapeProblems.length > 0) throw new ValidationError(shapeProblems);
 
-  const moved = await ctx.store.transaction((trx) => move(ctx, trx, request, reason, codes));
-  ctx.metrics.onTransition(moved.previous_status, moved.status);
-  return moved;
+  const outcome = await ctx.store.transaction((trx) => move(ctx, trx, request, reason, codes, mayRequest));
+  if (outcome.kind === 'moved') ctx.metrics.onTransition(outcome.moved.previous_status, outcome.moved.status);
+  return outcome;
 }
 
 /** Longest tracking link. */
@@ -122,7 +162,8 @@ async function move(
   request: TransitionRequest,
   reason: string | null,
   codes: readonly string[],
-): Promise<TransitionResult> {
+  mayRequest: boolean,
+): Promise<TransitionOutcome> {
   const { actor, to, busiWaterNo } = request;
   const row = await findForMove(trx, busiWaterNo, request.appId);
   if (row === undefined) throw new ServiceError('applicationNotFound');
@@ -180,6 +221,21 @@ async function move(
     operator: actor.kind === 'operator' ? actor.id : null,
     at: now,
   });
+  // An operator's approval weighs the risk assessment: refused, asked for, or recorded with it.
+  // After the claim: only its holder (or anyone, when none is live) asks, and asking ends the
+  // claim, so that a second operator can take the application and confirm.
+  const gate =
+    to === 'APPROVED' && actor.kind === 'operator' && request.simulated !== true
+      ? await weighApproval(ctx, trx, {
+          busiWaterNo,
+          actor: actorName(actor),
+          operator: actor.id,
+          acknowledgements: request.riskAcknowledgements ?? [],
+          source: request.source,
+          mayRequest,
+        })
+      : null;
+  if (gate?.kind === 'requested') return { kind: 'approval_requested', request: gate.request };
   await changeState(ctx, trx, {
     busi_water_no: busiWaterNo,
     app_id: row.app_id,
@@ -194,8 +250,11 @@ async function move(
     details,
     card_no_masked: row.card_no_masked,
     external_id: row.external_id ?? null,
+    audit_extra: gate?.audit,
     at: now,
   });
+  // A pending approval request lives only while IN_REVIEW: approved, rejected, sent back, it goes.
+  if (from === 'IN_REVIEW') await dropApprovalRequest(trx, busiWaterNo);
   const moved = {
     busi_water_no: busiWaterNo,
     status: to,
@@ -204,7 +263,7 @@ async function move(
     at: now,
   };
   await request.alsoInTransaction?.(trx, moved);
-  return moved;
+  return { kind: 'moved', moved };
 }
 
 /** The review claim follows the move, in its transaction: reviewClaims.ts says how. */

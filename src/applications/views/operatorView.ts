@@ -18,6 +18,7 @@ import { businessDay, unixSeconds } from '../../record/dates.ts';
 import { reasonCodesOf } from '../rules/reasonCodes.ts';
 import { riskFlags, type RiskFlag } from '../../record/riskFlags.ts';
 import { latestRisk, type RiskView } from '../../risk/riskView.ts';
+import { pendingApproval, type ApprovalRequestView } from '../../risk/approvalRequestView.ts';
 import { screeningFlags, screeningHitsView, type ScreeningHitView } from '../../screening/screeningView.ts';
 import { pepMatchesView, type PepMatchView } from '../../screening/pepMatchView.ts';
 import { isSerialNumber } from '../../record/serialNumber.ts';
@@ -45,6 +46,8 @@ export interface OperatorApplicationView extends ApplicationSummary {
   pep_matches: PepMatchView[];
   /** The latest risk assessment (risk/riskView.ts), null before one is made; never the partner's. */
   risk: RiskView | null;
+  /** An approval in enhanced review waiting for a second operator (risk/approvalRequestView.ts). */
+  approval_request: ApprovalRequestView | null;
 }
 
 async function load(ctx: ServiceContext, busiWaterNo: string) {
@@ -86,6 +89,7 @@ export async function showApplication(
     screening_hits: hits,
     pep_matches: await pepMatchesView(ctx, busiWaterNo, viewer),
     risk: await latestRisk(ctx.store.db, busiWaterNo, ctx.riskPolicy.policy),
+    approval_request: await pendingApproval(ctx.store.db, busiWaterNo),
     // Erased by retention: a tombstone, no applicant to flag.
     risk_flags: erased
       ? []

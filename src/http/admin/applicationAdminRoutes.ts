@@ -5,11 +5,16 @@ import { searchApplications } from '../../applications/views/listApplications.ts
 import { queueDetails } from '../../applications/views/queueDetails.ts';
 import { revealField, showApplication } from '../../applications/views/operatorView.ts';
 import { checkPurpose } from '../../applications/rules/revealPolicy.ts';
-import { transitionApplication } from '../../applications/commands/transitionApplication.ts';
+import {
+  approveApplication,
+  transitionApplication,
+  type TransitionRequest,
+} from '../../applications/commands/transitionApplication.ts';
 import type { ServiceContext } from '../../context.ts';
 import type { ErrorName } from '../../errors/catalogue.ts';
 import { ACTING_ROLE } from '../../access/roles.ts';
 import { success, type Success } from '../envelope.ts';
+import { SuccessEnvelope } from '../schemas.ts';
 import { adminRoute } from './adminRoute.ts';
 import { adminSource, operatorActor, operatorOf } from './operatorAuth.ts';
 import { numberOf, ok } from './schemas.ts';
@@ -135,11 +140,22 @@ const MOVE_ERRORS: ErrorName[] = [
   'urlPrivateHost',
 ];
 
+/** What an approve can be refused for besides: the risk assessment it weighs (docs/RISK.md). */
+const APPROVE_ERRORS: ErrorName[] = [
+  'riskFactorBlocksApproval',
+  'riskApprovalSameOperator',
+  'riskAcknowledgementMissing',
+];
+
+const APPROVE_DESCRIPTION =
+  ' An approve weighs the latest risk assessment (docs/RISK.md, "Approval"): refused (409 `risk_factor_blocks_approval`) while a factor that blocks approval is open; each open high factor needs a note in `risk_acknowledgements` (422 `risk_acknowledgement_missing`). Where the policy routes the application to enhanced review, the first approve moves nothing: it records an approval request (shown as `approval_request` in the view) and answers 202; a different operator\'s approve then approves (the same operator\'s again: 409 `risk_approval_same_operator`).';
+
 /** One route per move of the lifecycle. */
 function registerMoveRoutes(app: TypedApp, ctx: ServiceContext): void {
   for (const [action, to] of Object.entries(OPERATOR_ACTIONS)) {
     const { reasonRequired, detailsRequired, codesRequired, fieldsRequired, detailsOptional } =
       requirementsOf(to);
+    const approve = to === 'APPROVED';
     // Which body fields a move requires depends on the move, so its types are given here: the
     // handler reads every field as optional.
     app.post<{
@@ -153,8 +169,8 @@ function registerMoveRoutes(app: TypedApp, ctx: ServiceContext): void {
         operation: `admin.application.${action}`,
         operationId: `adminApplication${action[0]!.toUpperCase()}${action.slice(1)}`,
         summary: `Move an application to ${to}`,
-        description: `Reviewer or admin. Allowed only from the states the lifecycle allows (otherwise 409 naming both states). Recorded in the history, the events and the audit trail.`,
-        errors: MOVE_ERRORS,
+        description: `Reviewer or admin. Allowed only from the states the lifecycle allows (otherwise 409 naming both states). Recorded in the history, the events and the audit trail.${approve ? APPROVE_DESCRIPTION : ''}`,
+        errors: approve ? [...MOVE_ERRORS, ...APPROVE_ERRORS] : MOVE_ERRORS,
         schema: {
           params: SerialParams,
           body: transitionBody(
@@ -163,14 +179,17 @@ function registerMoveRoutes(app: TypedApp, ctx: ServiceContext): void {
             codesRequired,
             fieldsRequired,
             detailsOptional,
+            approve,
           ),
-          response: ok(OperatorApplicationView),
+          response: approve
+            ? { ...ok(OperatorApplicationView), 202: SuccessEnvelope(OperatorApplicationView) }
+            : ok(OperatorApplicationView),
         },
       }),
-      async (request) => {
+      async (request, reply) => {
         const { busi_water_no } = request.params;
         const { body } = request;
-        await transitionApplication(ctx, {
+        const move: TransitionRequest = {
           busiWaterNo: busi_water_no,
           to,
           actor: operatorActor(request),
@@ -183,8 +202,16 @@ function registerMoveRoutes(app: TypedApp, ctx: ServiceContext): void {
             tracking_url: body.tracking_url,
           },
           expectedVersion: body.version,
+          riskAcknowledgements: body.risk_acknowledgements,
           source: adminSource(request),
-        });
+        };
+        if (approve) {
+          const outcome = await approveApplication(ctx, move);
+          // Enhanced review, first operator: nothing moved; the view shows the pending request.
+          if (outcome.kind === 'approval_requested') reply.code(202);
+        } else {
+          await transitionApplication(ctx, move);
+        }
         return success(request, await showApplication(ctx, busi_water_no, operatorOf(request)));
       },
     );

@@ -1,4 +1,5 @@
 import { RiskView } from '../../risk/riskView.ts';
+import { ApprovalRequestView } from '../../risk/approvalRequestView.ts';
 import { OperatorDocumentOutcomes } from '../../documents/documentView.ts';
 import { Type } from 'typebox';
 import { STATUSES } from '../../record/lifecycle.ts';
@@ -208,6 +209,7 @@ export const OperatorApplicationView = Type.Object({
     { description: 'Soft signals computed at each view; none of them is an error.' },
   ),
   risk: Type.Union([RiskView, Type.Null()]),
+  approval_request: Type.Union([ApprovalRequestView, Type.Null()]),
   screening_hits: Type.Array(ScreeningHitSchema, {
     description: 'Sanctions screening hits, with the listed entry (docs/SCREENING.md).',
   }),

@@ -4,6 +4,8 @@ import { MAX_REASON_CODES } from '../../applications/rules/reasonCodes.ts';
 import { AMENDABLE_FIELDS } from '../../applications/rules/requestedFields.ts';
 import { LIMITS } from '../../record/schema.ts';
 import { DETAIL_LIMIT, TRACKING_URL_LIMIT } from '../../applications/commands/transitionApplication.ts';
+import { ACKNOWLEDGEMENT_NOTE_LIMIT } from '../../applications/commands/approvalGate.ts';
+import { FACTOR_CODES } from '../../policies/riskPolicy.ts';
 
 /** The body of an operator's move of an application (approve, reject, ship, ...). */
 
@@ -47,12 +49,36 @@ const SHIPMENT_DETAILS = {
   }),
 };
 
+/** An approve's word on the open factors of the risk assessment (docs/RISK.md, "Approval"). */
+const RiskAcknowledgements = Type.Array(
+  Type.Object(
+    {
+      code: Type.Enum([...FACTOR_CODES], { description: 'An open factor of the latest risk assessment.' }),
+      note: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: ACKNOWLEDGEMENT_NOTE_LIMIT,
+          description:
+            'Why you approve despite it: required for a high factor, optional otherwise. Kept in the audit trail, never shown to the partner. Must not contain identity or card numbers.',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  {
+    maxItems: FACTOR_CODES.length,
+    description:
+      "One entry per open factor of the application's latest risk assessment that you acknowledge: a note is required for each high factor (its policy tier is high or prohibited, or its weight alone reaches the high band), else 422 `risk_acknowledgement_missing`. Entries for factors not open are ignored. Operators only.",
+  },
+);
+
 /** The body of any move, as its handler reads it: which fields a move requires depends on its target. */
 export type MoveBody = {
   reason?: Static<typeof Reason>;
   reason_codes?: Static<typeof ReasonCodesBody>;
   version?: Static<typeof Version>;
   requested_fields?: Static<typeof RequestedFields>;
+  risk_acknowledgements?: Static<typeof RiskAcknowledgements>;
 } & { [K in TransitionDetail]?: Static<(typeof SHIPMENT_DETAILS)[K]> };
 
 /**
@@ -65,6 +91,7 @@ export function transitionBody(
   codesRequired = false,
   fieldsRequired = false,
   detailsOptional: readonly TransitionDetail[] = [],
+  riskAcknowledgements = false,
 ) {
   const properties: Record<string, TSchema> = {
     reason: reasonRequired ? Reason : Type.Optional(Reason),
@@ -72,6 +99,7 @@ export function transitionBody(
     version: Type.Optional(Version),
   };
   if (fieldsRequired) properties['requested_fields'] = RequestedFields;
+  if (riskAcknowledgements) properties['risk_acknowledgements'] = Type.Optional(RiskAcknowledgements);
   for (const name of detailsOptional) properties[name] = Type.Optional(SHIPMENT_DETAILS[name]);
   for (const name of detailsRequired) properties[name] = SHIPMENT_DETAILS[name];
   return Type.Object(properties, { additionalProperties: false });
