@@ -21,6 +21,7 @@ import { ADMIN, call, newOperator, type TestOperator } from '../helpers/operator
 import { uniqueApplicant } from '../helpers/applicants.ts';
 import { newPartner, nowSeconds, post, type TestPartner } from '../helpers/service.ts';
 import { storeNames } from '../helpers/stores.ts';
+import { cardapply, cardapplyFails, cardapplyJson } from '../helpers/cli.ts';
 
 /**
  * Issue 52's approvals over HTTP on every store: an operator's approve weighs the application's
@@ -48,6 +49,7 @@ for (const storeName of storeNames()) {
     let first: TestOperator;
     let second: TestOperator;
     let policyDir: string;
+    let policyFile: string;
     let n = 0;
 
     before(async () => {
@@ -56,7 +58,7 @@ for (const storeName of storeNames()) {
         routing: Record<string, string>;
       };
       policy.routing['high'] = 'enhanced_review';
-      const policyFile = join(policyDir, 'enhanced.json');
+      policyFile = join(policyDir, 'enhanced.json');
       writeFileSync(policyFile, JSON.stringify(policy));
       images = await startDocumentServer();
       service = await startDocumentService(storeName, { RISK_POLICY_FILE: policyFile });
@@ -327,6 +329,29 @@ for (const storeName of storeNames()) {
         .where('busi_water_no', '=', serial)
         .execute();
       assert.deepEqual(rows, []);
+    });
+
+    test('the CLI approve weighs it alike: --acknowledge gives the notes, and it says when it only asked', async () => {
+      const serial = await reusedPhoto('cli');
+      const env = { ...service.target.env, RISK_POLICY_FILE: policyFile, LOG_LEVEL: 'silent' };
+      const approve = (by: TestOperator, ...more: string[]) => [
+        'applications',
+        'approve',
+        serial,
+        '--operator',
+        by.username,
+        ...more,
+      ];
+      assert.match(await cardapplyFails(env, ...approve(first)), /image_reused/);
+      assert.match(
+        await cardapply(env, ...approve(first, '--acknowledge', `image_reused=${NOTE}`)),
+        /IN_REVIEW .*approval requested: a second operator must approve/,
+      );
+      const done = await cardapplyJson<View>(
+        env,
+        ...approve(second, '--acknowledge', `image_reused=${SECOND_NOTE}`),
+      );
+      assert.equal(done.status, 'APPROVED');
     });
   });
 }
