@@ -42,6 +42,14 @@ export function actorLabel(actor) {
       ' ',
       h('span', { class: 'mono' }, id),
     );
+  if (kind === 'policy')
+    return h(
+      'span',
+      { class: 'actor' },
+      h('span', { class: 'actor-kind' }, t('actor.policy')),
+      ' ',
+      h('span', { class: 'mono' }, id),
+    );
   return h('span', { class: 'actor' }, kind === 'system' ? t('actor.system') : actor);
 }
 

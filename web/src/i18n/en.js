@@ -275,6 +275,7 @@ export default {
 
   'actor.operator': 'Operator',
   'actor.caller': 'Partner',
+  'actor.policy': 'Risk policy',
   'actor.system': 'System',
 
   'secret.copied': '{label} copied.',
@@ -529,6 +530,7 @@ export default {
   'audit.action.application.release': 'Claim released',
   'audit.action.application.reassign': 'Claim reassigned',
   'audit.action.application.review_open': 'Opened for review',
+  'audit.action.application.approval_request': 'Approval requested (a second operator confirms)',
 
   'nav.dashboard': 'Workload',
   'idle.title': 'Are you still there?',

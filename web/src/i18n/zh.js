@@ -270,6 +270,7 @@ export default {
 
   'actor.operator': '操作员',
   'actor.caller': '合作方',
+  'actor.policy': '风险策略',
   'actor.system': '系统',
 
   'secret.copied': '已复制{label}。',
@@ -515,6 +516,7 @@ export default {
   'audit.action.application.release': '释放认领',
   'audit.action.application.reassign': '转派认领',
   'audit.action.application.review_open': '打开审核',
+  'audit.action.application.approval_request': '已申请批准（待第二位操作员确认）',
 
   'nav.dashboard': '工作量',
   'idle.title': '您还在吗？',
