@@ -7,6 +7,7 @@ import { createApp } from '../src/partners/credentials.ts';
 import { loadConfig } from '../src/config.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { createLogger } from '../src/logger.ts';
+import { entryDiffHash } from '../src/screening/importChanges.ts';
 import { insertEntries, insertListVersion } from '../src/screening/screeningRepository.ts';
 import { openContext } from '../src/start.ts';
 import { uniqueApplicant } from '../test/helpers/applicants.ts';
@@ -87,7 +88,7 @@ async function prepare(env: Record<string, string>, server: Server, listEntries:
         imported_by: 'bench',
       });
       for (let i = 0; i < entries.length; i += 500)
-        await insertEntries(ctx.store.db, versionId, entries.slice(i, i + 500));
+        await insertEntries(ctx.store.db, versionId, entries.slice(i, i + 500), entryDiffHash);
     }
     const reply = await fetch(`${server.url}${PATHS.token}`, {
       method: 'POST',

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { LIST_NAMES, type ListName } from '../screening/listEntry.ts';
+import type { EntryChanges } from '../screening/importChanges.ts';
 import { actorName } from '../audit/actor.ts';
 import { cliChange } from './cliSource.ts';
 import { withContext } from './context.ts';
@@ -37,6 +38,7 @@ export function screeningCommands(program: Command): void {
         [
           `imported ${version.list} as ${version.version_id}: ${version.entries} individuals, ${version.names} names, ${version.documents} documents`,
           `sha256 ${version.sha256}${version.published_at === null ? '' : `, published ${version.published_at}`}`,
+          ...changeLines({ ...version, rescreen: null }),
           'every application not yet erased will be screened again (job screening.rescreen)',
         ].join('\n'),
       );
@@ -54,12 +56,10 @@ export function screeningCommands(program: Command): void {
             (p) =>
               `${p.reason === 'no_list' ? 'no list imported: nothing is screened' : `${p.list} is stale: imported ${p.age_days} days ago, over SCREENING_MAX_AGE_DAYS ${status.readiness.max_age_days}`}${status.readiness.required ? ' (not ready)' : ' (SCREENING_REQUIRED=false)'}`,
           ),
-          ...(status.in_force.length === 0
-            ? []
-            : status.in_force.map(
-                (v) =>
-                  `${v.list.padEnd(9)} ${v.version_id}  ${v.entries} individuals, ${v.names} names, imported ${new Date(v.imported_at * 1000).toISOString()} by ${v.imported_by}`,
-              )),
+          ...status.in_force.flatMap((v) => [
+            `${v.list.padEnd(9)} ${v.version_id}  ${v.entries} individuals, ${v.names} names, imported ${new Date(v.imported_at * 1000).toISOString()} by ${v.imported_by}`,
+            ...changeLines(v),
+          ]),
           `open hits: ${status.open_hits} (after delivery: ${status.delivered_alerts})`,
           ...status.rescreens.map(
             (r) => `re-screen ${r.version_id}: ${r.status}, ${r.screened} screened, ${r.hits} hits`,
@@ -67,4 +67,40 @@ export function screeningCommands(program: Command): void {
         ].join('\n'),
       );
     });
+}
+
+/** What an import changed, and what its re-screen found: indented lines under the version's. */
+function changeLines(version: {
+  changes: EntryChanges | null;
+  rescreen: {
+    newly_hit: number;
+    no_longer_hit: number;
+    newly_hit_applications: string[];
+    no_longer_hit_applications: string[];
+  } | null;
+}): string[] {
+  const { changes, rescreen } = version;
+  const lines: string[] = [];
+  const named = (label: string, count: number, shown: string[]) =>
+    count === 0
+      ? []
+      : [
+          `    ${label}: ${shown.join(' ')}${count > shown.length ? ` (and ${count - shown.length} more)` : ''}`,
+        ];
+  if (changes !== null) {
+    lines.push(
+      `  changes ${changes.previous_version_id === null ? 'as the first import' : `against ${changes.previous_version_id}`}: ${changes.added} added, ${changes.removed} removed, ${changes.changed} changed`,
+      ...named('added', changes.added, changes.added_references),
+      ...named('removed', changes.removed, changes.removed_references),
+      ...named('changed', changes.changed, changes.changed_references),
+    );
+  }
+  if (rescreen !== null) {
+    lines.push(
+      `  re-screen: ${rescreen.newly_hit} applications newly hit, ${rescreen.no_longer_hit} no longer hit`,
+      ...named('newly hit', rescreen.newly_hit, rescreen.newly_hit_applications),
+      ...named('no longer hit', rescreen.no_longer_hit, rescreen.no_longer_hit_applications),
+    );
+  }
+  return lines;
 }

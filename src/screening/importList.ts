@@ -9,8 +9,11 @@ import {
   completeListVersion,
   insertEntries,
   insertListVersion,
+  versionInForceOf,
   type ListVersion,
+  type ListVersionRow,
 } from './screeningRepository.ts';
+import { entryChanges, entryDiffHash } from './importChanges.ts';
 import { RESCREEN_KIND, rescreenJob } from './rescreenJob.ts';
 import { ListFormatError } from './xmlRecords.ts';
 
@@ -21,6 +24,7 @@ const BATCH = 200;
  * Imports a list file as a new version of its list, in one transaction: the version with its
  * counts, its entries, the audit entry, and the re-screen of every application (a job), so that a
  * version is in force exactly when its re-screen is queued. The file is streamed, never held whole.
+ * The version records what changed against the one it replaces (importChanges.ts).
  */
 export async function importList(
   ctx: ServiceContext,
@@ -43,7 +47,8 @@ export async function importList(
   return ctx.store.transaction(async (trx) => {
     const now = ctx.now();
     const counts = { entries: 0, names: 0, documents: 0 };
-    const version: ListVersion = {
+    const previousId = await versionInForceOf(trx, request.list);
+    const version: ListVersionRow = {
       version_id: versionId,
       list: request.list,
       ...counts,
@@ -61,7 +66,7 @@ export async function importList(
         counts.documents += entry.documents.length;
         batch.push(entry);
         if (batch.length === BATCH) {
-          await insertEntries(trx, versionId, batch);
+          await insertEntries(trx, versionId, batch, entryDiffHash);
           batch = [];
         }
       }
@@ -71,19 +76,36 @@ export async function importList(
         params: { list: request.list, problem: error.message.slice(0, 200) },
       });
     }
-    await insertEntries(trx, versionId, batch);
-    const done = { ...version, ...counts, sha256: hash.digest('hex'), published_at: header.publishedAt };
+    await insertEntries(trx, versionId, batch, entryDiffHash);
+    const changes = await entryChanges(trx, versionId, previousId, counts.entries);
+    const done: ListVersion = {
+      ...version,
+      ...counts,
+      sha256: hash.digest('hex'),
+      published_at: header.publishedAt,
+      changes,
+      rescreen: null,
+    };
     await completeListVersion(trx, versionId, {
       ...counts,
       sha256: done.sha256,
       published_at: done.published_at,
+      changes,
     });
     await recordAudit(trx, {
       actor: request.actor,
       action: 'screening.import',
       targetType: 'screening_list',
       targetId: versionId,
-      details: { list: request.list, ...counts, sha256: done.sha256, published_at: done.published_at },
+      details: {
+        list: request.list,
+        ...counts,
+        sha256: done.sha256,
+        published_at: done.published_at,
+        added: changes.added,
+        removed: changes.removed,
+        changed: changes.changed,
+      },
       source: request.origin,
       at: now,
     });

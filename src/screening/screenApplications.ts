@@ -46,6 +46,10 @@ export interface ScreenedCount {
   unreadable: number;
 }
 
+/** The entries each screened application matched now (`list` and `reference`; sanctions only). */
+export type MatchedEntries = Map<string, Set<string>>;
+export const matchKey = (list: string, reference: string) => `${list}\u0000${reference}`;
+
 /**
  * Screens stored applications against the index and records what they hit, in one transaction:
  * each new hit with its audit entry. The applicant is decrypted in memory only. A hit on an
@@ -59,8 +63,9 @@ export async function screenApplications(
   rows: readonly StoredRow[],
   log: Logger,
   options: ScreenOptions = {},
-): Promise<ScreenedCount> {
+): Promise<ScreenedCount & { matched: MatchedEntries }> {
   const count: ScreenedCount = { screened: 0, hits: 0, unreadable: 0 };
+  const matched: MatchedEntries = new Map();
   const found: Parameters<typeof insertHits>[1][number][] = [];
   const peps: FoundPepMatch[] = [];
   let sliceStart = performance.now();
@@ -86,12 +91,15 @@ export async function screenApplications(
       cert_id: payload.cert_id,
     };
     let subject: string | undefined;
+    const keys = new Set<string>();
+    matched.set(row.busi_water_no, keys);
     for (const match of index.screen(applicant, ctx.config.screening.threshold)) {
       // A PEP's entry (or a relative's): a match that holds nothing (pepMatches.ts).
       if (match.pep !== undefined) {
         peps.push({ busi_water_no: row.busi_water_no, match: { ...match, pep: match.pep } });
         continue;
       }
+      keys.add(matchKey(match.list, match.reference));
       // What the hit is raised on, so that a clearance is remembered until one changes (clearances.ts).
       subject ??= subjectHash(
         ctx.keyRing,
@@ -107,7 +115,7 @@ export async function screenApplications(
       });
     }
   }
-  if (found.length === 0 && peps.length === 0) return count;
+  if (found.length === 0 && peps.length === 0) return { ...count, matched };
   const now = ctx.now();
   const inserted = await ctx.store.transaction(async (trx) => {
     const newPeps = await recordPepMatches(trx, peps, now);
@@ -173,5 +181,5 @@ export async function screenApplications(
       'a delivered application matches a sanctions list entry',
     );
   }
-  return count;
+  return { ...count, matched };
 }

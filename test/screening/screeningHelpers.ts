@@ -14,40 +14,56 @@ import { post, type TestPartner, type TestService } from '../helpers/service.ts'
 
 /** What the screening tests over HTTP share: a list upload, a submission, screening run to the end. */
 
-/**
- * A UN Consolidated List of one test-made individual (nobody here is a listed person), with
- * `aliases` of good quality if given.
- */
-export function unList(entry: {
+/** A test-made individual of a UN Consolidated List (nobody here is a listed person). */
+export interface TestEntry {
   dataId: number;
   first: string;
   second: string;
   reference: string;
   original: string;
+  /** Aliases of good quality. */
   aliases?: readonly string[];
-}) {
-  const aliases = (entry.aliases ?? [])
-    .map(
-      (alias) =>
-        `\n<INDIVIDUAL_ALIAS><QUALITY>Good</QUALITY><ALIAS_NAME>${alias}</ALIAS_NAME></INDIVIDUAL_ALIAS>`,
-    )
-    .join('');
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<!-- A test-made entry; nobody here is a listed person. -->
-<CONSOLIDATED_LIST dateGenerated="2026-11-24T00:00:00.000Z"><INDIVIDUALS>
+}
+
+/** A UN Consolidated List of test-made individuals. */
+export function unListOf(entries: readonly TestEntry[]) {
+  const individual = (entry: TestEntry) => {
+    const aliases = (entry.aliases ?? [])
+      .map(
+        (alias) =>
+          `\n<INDIVIDUAL_ALIAS><QUALITY>Good</QUALITY><ALIAS_NAME>${alias}</ALIAS_NAME></INDIVIDUAL_ALIAS>`,
+      )
+      .join('');
+    return `
 <INDIVIDUAL><DATAID>${entry.dataId}</DATAID><FIRST_NAME>${entry.first}</FIRST_NAME><SECOND_NAME>${entry.second}</SECOND_NAME>
 <REFERENCE_NUMBER>${entry.reference}</REFERENCE_NUMBER><NAME_ORIGINAL_SCRIPT>${entry.original}</NAME_ORIGINAL_SCRIPT>
 <NATIONALITY><VALUE>China</VALUE></NATIONALITY>${aliases}
-</INDIVIDUAL></INDIVIDUALS><ENTITIES/></CONSOLIDATED_LIST>`;
+</INDIVIDUAL>`;
+  };
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<!-- Test-made entries; nobody here is a listed person. -->
+<CONSOLIDATED_LIST dateGenerated="2026-11-24T00:00:00.000Z"><INDIVIDUALS>${entries.map(individual).join('')}
+</INDIVIDUALS><ENTITIES/></CONSOLIDATED_LIST>`;
 }
 
-export async function uploadList(service: TestService, adminToken: string, xml: string): Promise<void> {
+/** A UN Consolidated List of one test-made individual. */
+export function unList(entry: TestEntry) {
+  return unListOf([entry]);
+}
+
+/** Uploads a UN list over the admin API; the version as the import answered it. */
+export async function uploadList(
+  service: TestService,
+  adminToken: string,
+  xml: string,
+): Promise<Record<string, unknown>> {
   const reply = await post(service.baseUrl, `${ADMIN}/screening/lists/un`, undefined, {
     token: adminToken,
     headers: { 'content-type': 'application/xml' },
     raw: xml,
   });
   assert.equal(reply.status, 200, reply.text);
+  return reply.body.data as Record<string, unknown>;
 }
 
 export async function submitOver(

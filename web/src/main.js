@@ -9,6 +9,7 @@ import { renderDashboard } from './pages/dashboard.js';
 import { renderAudit } from './pages/audit.js';
 import { renderOperators } from './pages/operators/index.js';
 import { renderQueue } from './pages/queue/index.js';
+import { renderScreeningLists } from './pages/screeningLists.js';
 import { renderSignIn } from './pages/signIn.js';
 import { toast } from './toast.js';
 import { screeningBanner } from './screeningBanner.js';
@@ -34,6 +35,7 @@ const ROUTES = [
   [/^\/console\/login$/, renderSignIn, null],
   [/^\/console\/mfa$/, renderMfa, 'viewer'],
   [/^\/console\/dashboard$/, renderDashboard, 'viewer'],
+  [/^\/console\/screening$/, renderScreeningLists, 'viewer'],
 ];
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -152,6 +154,7 @@ function header(path) {
       can('admin') ? link('/console/apps', t('nav.apps'), path === '/console/apps') : null,
       can('admin') ? link('/console/operators', t('nav.operators'), path === '/console/operators') : null,
       link('/console/dashboard', t('nav.dashboard'), path === '/console/dashboard'),
+      link('/console/screening', t('nav.screening'), path === '/console/screening'),
       link('/console/audit', t('nav.audit'), path === '/console/audit'),
       link('/console/mfa', t('nav.mfa'), path === '/console/mfa'),
     ),

@@ -8,7 +8,7 @@ import { isListName, LIST_NAMES } from '../../screening/listEntry.ts';
 import { ALERT_TYPE, issuerAlertFeed } from '../../screening/issuerAlerts.ts';
 import { clearHit, confirmClear, rejectOnHit } from '../../applications/commands/resolveHit.ts';
 import { TransitionResult } from '../../applications/commands/transitionApplication.ts';
-import { screeningStatus } from '../../screening/screeningStatus.ts';
+import { screeningStatus, versionView } from '../../screening/screeningStatus.ts';
 import { screeningReadiness } from '../../screening/screeningReadiness.ts';
 import { success } from '../envelope.ts';
 import type { TypedApp } from '../typedApp.ts';
@@ -31,6 +31,50 @@ const ListVersion = Type.Object({
   published_at: Type.Union([Type.String(), Type.Null()], { description: 'As the file says.' }),
   imported_at: Type.Integer({ description: 'Unix seconds.' }),
   imported_by: Type.String(),
+  changes: Type.Union(
+    [
+      Type.Object({
+        previous_version_id: Type.Union([Type.String(), Type.Null()], {
+          description: "The version of the same list in force before; null on the list's first import.",
+        }),
+        added: Type.Integer(),
+        removed: Type.Integer(),
+        changed: Type.Integer({
+          description:
+            'Entries in both whose names, dates of birth, nationalities, documents or PEP data differ.',
+        }),
+        added_references: Type.Array(Type.String(), { description: "The list's references, the first 50." }),
+        removed_references: Type.Array(Type.String()),
+        changed_references: Type.Array(Type.String()),
+      }),
+      Type.Null(),
+    ],
+    {
+      description: 'What this import changed against the version before; null on imports before it was kept.',
+    },
+  ),
+  rescreen: Type.Union(
+    [
+      Type.Object({
+        finished_at: Type.Integer({ description: 'Unix seconds.' }),
+        screened: Type.Integer(),
+        newly_hit: Type.Integer({
+          description:
+            "Applications with a hit raised on this version's entries: new matches, and cleared hits raised again because the entry or the applicant changed.",
+        }),
+        newly_hit_applications: Type.Array(Type.String(), { description: 'Their serials, the first 50.' }),
+        no_longer_hit: Type.Integer({
+          description:
+            'Applications an open hit holds on an entry the re-screen no longer matched (removed or changed): a reviewer may clear them.',
+        }),
+        no_longer_hit_applications: Type.Array(Type.String(), {
+          description: 'Their serials, the first 50.',
+        }),
+      }),
+      Type.Null(),
+    ],
+    { description: "What the import's re-screen found, once it ended; null until then." },
+  ),
 });
 
 const ScreeningReadiness = Type.Object({
@@ -185,7 +229,7 @@ function registerListRoutes(app: TypedApp, ctx: ServiceContext): void {
         actor: actorName(operatorActor(request)),
         origin: adminSource(request),
       });
-      return success(request, { ...version, imported_at: Math.floor(version.imported_at / 1000) });
+      return success(request, versionView(version));
     },
   );
 
