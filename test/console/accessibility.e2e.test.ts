@@ -29,6 +29,7 @@ const PAGES: [string, string][] = [
   ['/console/operators', 'tr[data-operator]'],
   ['/console/audit', '.audit-table tbody tr'],
   ['/console/dashboard', '.backlog-chart'],
+  ['/console/screening', '.imports-table'],
   ['/console/mfa', '.mfa-body form, .mfa-body .notice'],
 ];
 
