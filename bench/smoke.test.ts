@@ -33,6 +33,10 @@ test('the benchmark runs end to end (BENCH_SMOKE=1)', { timeout: CEILING_MS + 10
     /Half of the maximum rate: \{"sqlite":\{"rate":[0-9]+,"service":\{[^}]*"loopDelay":\{"p99":[0-9.]+,"max":[0-9.]+\}/,
   );
   assert.match(stdout, /Cold start to listening on SQLite/);
+  assert.match(
+    stdout,
+    /Screening against 100002 listed names \(all 5 lists\): p99 [0-9.]+ ms, [0-9.]+ of the 5 ms target/,
+  );
   assert.match(stdout, /Re-screen after a list import[^\n]*\{\n "sqlite": \{\n {2}"applications": 1000/);
   if (process.env['DATABASE_URL']) {
     assert.match(stdout, /ratio service \/ floor on postgres: [0-9.]+/);
