@@ -23,7 +23,7 @@ import { readBlob, writeBlob, type WrittenBlob } from './documentStore.ts';
 
 export const PREVIEW_SIDE = 1600;
 export const PREVIEW_TYPE = 'image/jpeg';
-const PREVIEWS_AT_ONCE = 2;
+const PREVIEWS_AT_ONCE = 1;
 const DRAWN = new Set(['image/jpeg', 'image/png', 'image/webp']);
 
 sharp.concurrency(1);
