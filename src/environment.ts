@@ -300,30 +300,6 @@ export const ENVIRONMENT = Type.Object({
     60_000,
     'time-out of one whole document fetch, redirects and body included (at most a minute); a fetch whose process died is taken up again after one and a half times this',
   ),
-  DOCUMENT_FETCHES_AT_ONCE: integer(
-    20,
-    1,
-    1_000,
-    "document fetches in flight at once in a process, all partners' together; when all are taken, a fetch waits its turn",
-  ),
-  DOCUMENT_FETCHES_PER_PARTNER: integer(
-    10,
-    1,
-    1_000,
-    "of them, at most this many for one partner's documents, so that its slow or hostile hosts cannot hold up another partner's; more wait a second or two",
-  ),
-  DOCUMENT_FETCHES_PER_HOST: integer(
-    10,
-    1,
-    1_000,
-    "of them, at most this many to one host (the URL's host name), whichever partners' documents it serves",
-  ),
-  DOCUMENT_HOST_BACKOFF_MS: integer(
-    5_000,
-    0,
-    3_600_000,
-    "after a host's fetch times out, its connection fails or it answers 5xx or 429, its documents wait this long, doubling in a row up to 64 times, until it answers (`0`: none)",
-  ),
   DOCUMENT_ALLOW_PRIVATE: flag(
     false,
     'allows http and private, loopback or link-local image hosts: tests and closed networks only (a warning at start says it is on)',

@@ -12,14 +12,6 @@ export interface DocumentConfig {
   connectTimeoutMs: number;
   /** One whole fetch, redirects and body included. */
   timeoutMs: number;
-  /** Fetches in flight at once in the process (fetchSlots.ts). */
-  fetchesAtOnce: number;
-  /** Of them, at most this many for one partner's documents. */
-  fetchesPerPartner: number;
-  /** Of them, at most this many to one host. */
-  fetchesPerHost: number;
-  /** A failing host's first backoff (ms), doubled with each failure in a row; 0: none. */
-  hostBackoffMs: number;
   /** Allows http and private, loopback and link-local hosts: for tests and closed networks only. */
   allowPrivate: boolean;
   /**
@@ -34,7 +26,6 @@ export function documentConfig(env: Env): DocumentConfig {
   const timeoutMs = integer(env, 'DOCUMENT_TIMEOUT_MS');
   if (timeoutMs < connectTimeoutMs)
     throw new ConfigError('DOCUMENT_TIMEOUT_MS: must not be less than DOCUMENT_CONNECT_TIMEOUT_MS');
-  const fetchesAtOnce = integer(env, 'DOCUMENT_FETCHES_AT_ONCE');
   return {
     maxBytes: integer(env, 'DOCUMENT_MAX_BYTES'),
     maxPixels: integer(env, 'DOCUMENT_MAX_PIXELS'),
@@ -42,9 +33,5 @@ export function documentConfig(env: Env): DocumentConfig {
     connectTimeoutMs,
     timeoutMs,
     allowPrivate: boolean(env, 'DOCUMENT_ALLOW_PRIVATE'),
-    fetchesAtOnce,
-    fetchesPerPartner: Math.min(integer(env, 'DOCUMENT_FETCHES_PER_PARTNER'), fetchesAtOnce),
-    fetchesPerHost: Math.min(integer(env, 'DOCUMENT_FETCHES_PER_HOST'), fetchesAtOnce),
-    hostBackoffMs: integer(env, 'DOCUMENT_HOST_BACKOFF_MS'),
   };
 }

@@ -53,9 +53,6 @@ const NO_COPY = {
   height: null,
   chunk_count: null,
   fetched_at: null,
-  preview_blob_id: null,
-  preview_chunk_count: null,
-  preview_byte_size: null,
 } as const;
 
 /**
@@ -116,19 +113,19 @@ export async function restartDocument(
     .execute();
 }
 
-/** The blobs the field's row names (its kept copy and its preview, or the ones before an amend). */
-export async function heldBlobIds(
+/** The blob the field's row names (its kept copy, or the one before an amend), if any. */
+export async function heldBlobId(
   db: Kysely<Database>,
   busiWaterNo: string,
   field: string,
-): Promise<(string | null)[]> {
+): Promise<string | null> {
   const held = await db
     .selectFrom('documents')
-    .select(['blob_id', 'preview_blob_id'])
+    .select('blob_id')
     .where('busi_water_no', '=', busiWaterNo)
     .where('field', '=', field)
     .executeTakeFirst();
-  return [held?.blob_id ?? null, held?.preview_blob_id ?? null];
+  return held?.blob_id ?? null;
 }
 
 /**
@@ -170,9 +167,6 @@ export async function documentRows(db: Kysely<Database>, serials: readonly strin
       'height',
       'chunk_count',
       'fetched_at',
-      'preview_blob_id',
-      'preview_chunk_count',
-      'preview_byte_size',
     ])
     .where('busi_water_no', 'in', serials)
     .execute();
@@ -214,17 +208,16 @@ export async function deleteBlob(db: Kysely<Database>, blobId: string): Promise<
   await db.deleteFrom('document_chunks').where('blob_id', '=', blobId).execute();
 }
 
-/** Chunks of the field in no blob of `keep`: the copy replaced, and whatever a crash left behind. */
+/** Chunks of the field other than `keep`: the copy replaced, and whatever a crash left behind. */
 export async function deleteOtherBlobs(
   db: Kysely<Database>,
   place: { busiWaterNo: string; field: string },
-  keep: readonly (string | null)[],
+  keep: string | null,
 ): Promise<void> {
-  const kept = keep.filter((id): id is string => id !== null);
   let query = db
     .deleteFrom('document_chunks')
     .where('busi_water_no', '=', place.busiWaterNo)
     .where('field', '=', place.field);
-  if (kept.length > 0) query = query.where('blob_id', 'not in', kept);
+  if (keep !== null) query = query.where('blob_id', '!=', keep);
   await query.execute();
 }

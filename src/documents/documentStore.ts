@@ -96,17 +96,14 @@ export async function writeBlob(
       byteSize += piece.length;
       if (walk !== null) walk.update(piece);
       if (head !== null) {
-        const before = head;
         head = Buffer.concat([head, piece.subarray(0, Math.max(0, HEAD_BYTES - head.length))]);
         if (walk === null && head.length >= 16) {
           const type = sniffType(head);
           if (type === null)
             throw new DocumentFailure('not_a_document', 'no known document type in the first bytes');
-          // Every byte so far: the few before this piece and the whole of it (a piece may be longer
-          // than HEAD_BYTES, as libvips's output is: the head holds only its start).
+          // The head holds every byte so far (it is far shorter than HEAD_BYTES yet).
           walk = structureWalk(type);
-          walk.update(before);
-          walk.update(piece);
+          walk.update(head);
         }
         sniffed = sniffDocument(head);
         if (sniffed !== null) checkPixels(sniffed, limits.maxPixels);

@@ -13,7 +13,7 @@ import {
   deleteBlob,
   deleteOtherBlobs,
   documentRows,
-  heldBlobIds,
+  heldBlobId,
   markDocumentsPending,
   restartDocument,
   settleIfPending,
@@ -22,8 +22,6 @@ import { readBlob, writeBlob, type WrittenBlob } from './documentStore.ts';
 import { checkPdf } from './pdfCheck.ts';
 import { outcomeOf } from './documentView.ts';
 import { fetchDocument, type FetchOptions } from './fetcher.ts';
-import { hostOf, type Slot } from './fetchSlots.ts';
-import { makePreview } from './preview.ts';
 import { DocumentFailure, isDocumentField } from './outcome.ts';
 
 /**
@@ -46,19 +44,6 @@ export interface FetchRun {
   retry: DocumentField[];
   /** A short description of the last failure, never a URL or a byte. */
   lastError: string | null;
-  /**
-   * Fields not tried in this run, and when they may be (ms): no fetch slot for them (their
-   * partner's or host's limit, their host backing off, none free in time; fetchSlots.ts). Not an
-   * attempt: even a run that gives up leaves them for later.
-   */
-  deferred: { field: DocumentField; at: number; why: string }[];
-}
-
-/** How a run takes its fetch slots (fetchSlots.ts); without one, every field is fetched at once. */
-export interface SlotTaker {
-  take(partner: string, host: string): Promise<Slot>;
-  /** Called once every field has its slot or its deferral: the run's next application may start. */
-  started?(): void;
 }
 
 export function fetchOptionsOf(ctx: Pick<ServiceContext, 'config'>): FetchOptions {
@@ -77,118 +62,81 @@ export function urlHashOf(ctx: Pick<ServiceContext, 'keyRing'>, url: string): st
   return ctx.keyRing.blindIndex('document_url', url);
 }
 
-const GRANTED: Slot = { granted: true, release: () => undefined };
-const INTERRUPTED = new Error('interrupted');
-
 /**
  * One pass over `fields` of the application. `giveUp`: an unreachable document fails for good
- * now instead of being tried again. `options` replaces the configured fetch rules (tests). `slots`:
- * each field's fetch starts only with a slot, taken in field order; a field without one is deferred.
+ * now instead of being tried again. `options` replaces the configured fetch rules (tests).
  */
 export async function fetchApplicationDocuments(
   ctx: ServiceContext,
   busiWaterNo: string,
   fields: readonly string[],
   log: Logger,
-  run: { giveUp: boolean; options?: FetchOptions; signal?: AbortSignal; slots?: SlotTaker },
+  run: { giveUp: boolean; options?: FetchOptions; signal?: AbortSignal },
 ): Promise<FetchRun> {
-  const none: FetchRun = { retry: [], lastError: null, deferred: [] };
   const row = await findApplication(ctx.store.db, busiWaterNo);
-  if (row === undefined) return none;
+  if (row === undefined) return { retry: [], lastError: null };
   const payload = openPayload(ctx.keyRing, busiWaterNo, row.payload_enc);
-  if (isErasedPayload(payload)) return none;
+  if (isErasedPayload(payload)) return { retry: [], lastError: null };
   const urls = new Map<DocumentField, string>();
   for (const field of fields) {
     const url = isDocumentField(field) ? payload[field] : undefined;
     if (isDocumentField(field) && typeof url === 'string') urls.set(field, url);
   }
   const present = DOCUMENT_FIELDS.filter((field) => typeof payload[field] === 'string');
+  await markPending(
+    ctx,
+    busiWaterNo,
+    [...urls].map(([field, url]) => ({ field, urlHash: urlHashOf(ctx, url) })),
+  );
   const settled = new Set(
     (await documentRows(ctx.store.db, [busiWaterNo]))
       .filter((r) => r.state !== 'pending' && urls.has(r.field as DocumentField))
       .filter((r) => r.url_hash === urlHashOf(ctx, urls.get(r.field as DocumentField)!))
       .map((r) => r.field),
   );
-  // Each field to do takes its slot, in order; a field with none waits for a later run.
-  const started: { field: DocumentField; url: string; slot: Slot & { granted: true } }[] = [];
-  const deferred: FetchRun['deferred'] = [];
-  for (const [field, url] of urls) {
-    if (settled.has(field)) continue;
-    const slot = run.slots === undefined ? GRANTED : await run.slots.take(row.app_id, hostOf(url));
-    if (slot.granted) started.push({ field, url, slot });
-    else deferred.push({ field, at: slot.at, why: slot.why });
-  }
-  try {
-    await markPending(
-      ctx,
-      busiWaterNo,
-      started.map(({ field, url }) => ({ field, urlHash: urlHashOf(ctx, url) })),
-    );
-  } catch (error) {
-    for (const { slot } of started) slot.release();
-    throw error;
-  } finally {
-    run.slots?.started?.();
-  }
   const options = { ...(run.options ?? fetchOptionsOf(ctx)), signal: run.signal };
   const results = await Promise.all(
-    started.map(async ({ field, url, slot }) => {
-      const place = { busiWaterNo, field, urlHash: urlHashOf(ctx, url), present };
-      try {
-        let failure: unknown;
+    [...urls]
+      .filter(([field]) => !settled.has(field))
+      .map(async ([field, url]) => {
+        const place = { busiWaterNo, field, urlHash: urlHashOf(ctx, url), present };
         try {
-          await fetchAndKeep(ctx, place, url, options, log);
+          const blob = await fetchDocument(url, options, (body) =>
+            writeBlob(ctx, place, body, { maxPixels: ctx.config.documents.maxPixels }),
+          );
+          try {
+            if (
+              blob.sniffed.width !== null &&
+              Math.min(blob.sniffed.width, blob.sniffed.height!) < MIN_SHORT_SIDE
+            )
+              throw new DocumentFailure('too_small', `${blob.sniffed.width}x${blob.sniffed.height} px`);
+            if (blob.sniffed.type === 'application/pdf')
+              await checkPdf(await readWhole(ctx, busiWaterNo, blob));
+          } catch (error) {
+            await deleteBlob(ctx.store.db, blob.blobId);
+            throw error;
+          }
+          await settle(ctx, place, { kept: blob });
+          log.info({ busi_water_no: busiWaterNo, field, bytes: blob.byteSize }, 'document kept');
+          return null;
         } catch (error) {
-          failure = error;
-          throw error;
-        } finally {
-          // The host's failure (a time-out, a 5xx) backs it off; a stopping runner's is no one's.
-          slot.release(run.signal?.aborted === true ? INTERRUPTED : failure);
+          // Stopped by the runner: not the document's fault; the job is retried as interrupted.
+          if (run.signal?.aborted === true || !(error instanceof DocumentFailure)) throw error;
+          if (error.retryable && !run.giveUp) {
+            log.info({ busi_water_no: busiWaterNo, field, error: error.message }, 'document not fetched yet');
+            return { field, error: error.message };
+          }
+          await settle(ctx, place, { failed: error });
+          log.info(
+            { busi_water_no: busiWaterNo, field, reason: error.reason, detail: error.detail },
+            'document failed',
+          );
+          return null;
         }
-        return null;
-      } catch (error) {
-        // Stopped by the runner: not the document's fault; the job is retried as interrupted.
-        if (run.signal?.aborted === true || !(error instanceof DocumentFailure)) throw error;
-        if (error.retryable && !run.giveUp) {
-          log.info({ busi_water_no: busiWaterNo, field, error: error.message }, 'document not fetched yet');
-          return { field, error: error.message };
-        }
-        await settle(ctx, place, { failed: error });
-        log.info(
-          { busi_water_no: busiWaterNo, field, reason: error.reason, detail: error.detail },
-          'document failed',
-        );
-        return null;
-      }
-    }),
+      }),
   );
   const retrying = results.filter((r): r is { field: DocumentField; error: string } => r !== null);
-  return { retry: retrying.map((r) => r.field), lastError: retrying[0]?.error ?? null, deferred };
-}
-
-/** Fetches one field's document, checks it and keeps it (its outcome and event written). */
-async function fetchAndKeep(
-  ctx: ServiceContext,
-  place: { busiWaterNo: string; field: DocumentField; urlHash: string; present: readonly string[] },
-  url: string,
-  options: FetchOptions,
-  log: Logger,
-): Promise<void> {
-  const blob = await fetchDocument(url, options, (body) =>
-    writeBlob(ctx, place, body, { maxPixels: ctx.config.documents.maxPixels }),
-  );
-  try {
-    if (blob.sniffed.width !== null && Math.min(blob.sniffed.width, blob.sniffed.height!) < MIN_SHORT_SIDE)
-      throw new DocumentFailure('too_small', `${blob.sniffed.width}x${blob.sniffed.height} px`);
-    if (blob.sniffed.type === 'application/pdf')
-      await checkPdf(await readWhole(ctx, place.busiWaterNo, blob));
-  } catch (error) {
-    await deleteBlob(ctx.store.db, blob.blobId);
-    throw error;
-  }
-  const preview = await makePreview(ctx, place, blob, log);
-  await settle(ctx, place, { kept: blob, preview });
-  log.info({ busi_water_no: place.busiWaterNo, field: place.field, bytes: blob.byteSize }, 'document kept');
+  return { retry: retrying.map((r) => r.field), lastError: retrying[0]?.error ?? null };
 }
 
 /** A blob just written, read back whole (a PDF, for its parser: at most DOCUMENT_MAX_BYTES). */
@@ -233,7 +181,7 @@ export async function restartDocuments(
   }
 }
 
-type Settlement = { kept: WrittenBlob; preview: WrittenBlob | null } | { failed: DocumentFailure };
+type Settlement = { kept: WrittenBlob } | { failed: DocumentFailure };
 
 /** Writes one field's outcome with its event, unless an amend or another run got there first. */
 async function settle(
@@ -259,28 +207,18 @@ async function settle(
             height: outcome.kept.sniffed.height,
             chunk_count: outcome.kept.chunkCount,
             fetched_at: now,
-            preview_blob_id: outcome.preview?.blobId ?? null,
-            preview_chunk_count: outcome.preview?.chunkCount ?? null,
-            preview_byte_size: outcome.preview?.byteSize ?? null,
           }
         : // The copy held for the field (an earlier document's, before an amend) stays: evidence.
           { state: 'failed' as const, reason: outcome.failed.reason };
-    const held = await heldBlobIds(trx, place.busiWaterNo, place.field);
+    const held = await heldBlobId(trx, place.busiWaterNo, place.field);
     if (!(await settleIfPending(trx, place, values, now))) return false;
-    // Kept: the newer copy (and its preview) replaces the one held. Failed: the held one stays.
-    // Either way, chunks of neither (a crash's leftovers) go.
-    await deleteOtherBlobs(
-      trx,
-      place,
-      'kept' in outcome ? [outcome.kept.blobId, outcome.preview?.blobId ?? null] : held,
-    );
+    // Kept: the newer copy replaces the one held. Failed: the held one stays. Either way, chunks of
+    // neither (a crash's leftovers) go.
+    await deleteOtherBlobs(trx, place, 'kept' in outcome ? outcome.kept.blobId : held);
     await recordDocumentEvent(trx, application, place, outcome, now);
     return true;
   });
-  if (!applied && 'kept' in outcome) {
-    await deleteBlob(ctx.store.db, outcome.kept.blobId);
-    if (outcome.preview !== null) await deleteBlob(ctx.store.db, outcome.preview.blobId);
-  }
+  if (!applied && 'kept' in outcome) await deleteBlob(ctx.store.db, outcome.kept.blobId);
   if (!applied) return;
   ctx.metrics.documents.inc({ outcome: 'kept' in outcome ? 'kept' : outcome.failed.reason });
   if ('kept' in outcome) ctx.metrics.documentBytes.inc(outcome.kept.byteSize);

@@ -5,8 +5,7 @@ import type { ServiceContext } from '../context.ts';
 import { describe } from '../errors/describe.ts';
 import { DOCUMENT_FIELDS } from '../events/documentOutcomes.ts';
 import type { ClaimedJob, JobKind, JobResult, OutboxEvent } from '../jobs/jobQueue.ts';
-import { fetchApplicationDocuments, type FetchRun } from './fetchDocuments.ts';
-import { fetchSlotsOf } from './fetchSlots.ts';
+import { fetchApplicationDocuments } from './fetchDocuments.ts';
 import { isDocumentField } from './outcome.ts';
 
 /**
@@ -37,6 +36,12 @@ export interface FetchEntry {
 export interface FetchJobPayload {
   applications: FetchEntry[];
 }
+
+/**
+ * Applications fetched at once in a process, over all its jobs: each has its fields fetched in
+ * parallel, so at most twenty fetches, as when a runner ran four single-application jobs.
+ */
+const APPLICATIONS_AT_ONCE = 4;
 
 /**
  * The job's lease: one and a half DOCUMENT_TIMEOUT_MS (90 s by default). It has no way to renew
@@ -85,6 +90,28 @@ function jobEntries(job: ClaimedJob): FetchEntry[] | undefined {
   return undefined;
 }
 
+/** A count of free places, shared by the process's runs; `take` waits for one. */
+function places(count: number) {
+  let free = count;
+  const waiting: (() => void)[] = [];
+  return {
+    async take(): Promise<void> {
+      if (free > 0) {
+        free--;
+        return;
+      }
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    },
+    give(): void {
+      const next = waiting.shift();
+      if (next !== undefined) next();
+      else free++;
+    },
+  };
+}
+
+const applicationPlaces = places(APPLICATIONS_AT_ONCE);
+
 async function runFetchJob(
   ctx: ServiceContext,
   job: ClaimedJob,
@@ -98,19 +125,14 @@ async function runFetchJob(
   const startBy = started + startWithinMs(ctx);
   const due = entries.filter((entry) => (entry.at ?? 0) <= started);
   const left: FetchEntry[] = entries.filter((entry) => (entry.at ?? 0) > started);
+  let next = 0;
 
-  const slots = fetchSlotsOf(ctx.config.documents);
-  const fetchOne = async (entry: FetchEntry, onStarted: () => void): Promise<void> => {
+  const fetchOne = async (entry: FetchEntry): Promise<void> => {
     try {
       const run = await fetchApplicationDocuments(ctx, entry.busi_water_no, entry.fields, log, {
         giveUp: ctx.now() >= giveUpAt,
         signal,
-        slots: {
-          take: (partner, host) => slots.take(partner, host, startBy, signal),
-          started: onStarted,
-        },
       });
-      leaveDeferred(entry, run.deferred);
       if (run.retry.length === 0) return;
       // The last try is made at the give-up time itself.
       const at = Math.min(ctx.now() + backoffMs(job.attempts), giveUpAt);
@@ -131,28 +153,21 @@ async function runFetchJob(
       left.push({ ...entry, at: ctx.now() + backoffMs(job.attempts), error: 'internal error' });
     }
   };
-  /** Fields that had no slot: due when their limit allows (at once when none came free in time). */
-  const leaveDeferred = (entry: FetchEntry, deferred: FetchRun['deferred']) => {
-    if (deferred.length === 0) return;
-    const at = Math.min(...deferred.map((d) => d.at));
-    const fields = deferred.map((d) => d.field);
-    left.push(
-      at <= ctx.now()
-        ? { busi_water_no: entry.busi_water_no, fields }
-        : { busi_water_no: entry.busi_water_no, fields, at, error: `deferred: ${deferred[0]!.why}` },
-    );
-  };
 
-  // One application at a time takes its slots (in order, so that none overtakes another), and
-  // its fetches run while the next takes its own. Stopping, or too late to start a fetch that
-  // could end within the lease: what is left waits for the job's next run.
-  const running: Promise<void>[] = [];
-  let next = 0;
-  while (next < due.length && !signal.aborted && (next === 0 || ctx.now() <= startBy)) {
-    const entry = due[next++]!;
-    await new Promise<void>((onStarted) => running.push(fetchOne(entry, onStarted).finally(onStarted)));
-  }
-  await Promise.all(running);
+  // Stopping, or too late to finish within the lease: what is left waits for the job's next run.
+  const stopped = () => signal.aborted || (next > 0 && ctx.now() > startBy);
+  const worker = async (): Promise<void> => {
+    while (next < due.length && !stopped()) {
+      await applicationPlaces.take();
+      try {
+        if (next >= due.length || stopped()) return;
+        await fetchOne(due[next++]!);
+      } finally {
+        applicationPlaces.give();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(APPLICATIONS_AT_ONCE, due.length) }, worker));
   left.push(...due.slice(next));
 
   if (left.length === 0) return { outcome: 'done' };
@@ -165,10 +180,8 @@ async function runFetchJob(
 
 export const documentFetchJob: JobKind = {
   kind: DOCUMENT_FETCH_KIND,
-  // Jobs at once per runner: as many as fetch slots, since a job runs only while it fetches or
-  // waits for a slot (one whose partner or hosts are at their limit defers and ends), so that the
-  // runner's places are never all held by one partner's jobs while another's wait unclaimed.
-  concurrency: (ctx) => ctx.config.documents.fetchesAtOnce,
+  // Jobs at once per runner; their applications share the process's APPLICATIONS_AT_ONCE places.
+  concurrency: 4,
   // Longer than a run can take, and no longer: a process that died holding the job leaves it for
   // this long (90 s by default). A run starts no application in its last 1.25 DOCUMENT_TIMEOUT_MS.
   leaseMs: leaseMsOf,

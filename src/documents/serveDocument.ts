@@ -9,7 +9,6 @@ import type { OperatorIdentity } from '../operators/sessions.ts';
 import { readBlob } from './documentStore.ts';
 import { documentRows } from './documentRepository.ts';
 import { isDocumentField } from './outcome.ts';
-import { PREVIEW_TYPE } from './preview.ts';
 
 /**
  * A kept document for an operator's eyes: the console shows it from here, never from the partner's
@@ -54,13 +53,9 @@ const EXTENSIONS: Record<string, string> = {
   'application/pdf': 'pdf',
 };
 
-/**
- * The field's kept copy: `original`, the partner's bytes as served (evidence, offered as a
- * download), or `preview`, the image the service drew from them (preview.ts, shown inline).
- */
 export async function openDocument(
   ctx: ServiceContext,
-  request: { busiWaterNo: string; field: string; operator: OperatorIdentity; copy?: 'original' | 'preview' },
+  request: { busiWaterNo: string; field: string; operator: OperatorIdentity },
 ): Promise<ServedDocument> {
   const { busiWaterNo, field, operator } = request;
   if (!hasRole(operator.role, ACTING_ROLE)) {
@@ -83,32 +78,13 @@ export async function openDocument(
       params: { field: safeField, state: row?.state ?? 'not sent' },
     });
   }
-  const copy = row.state === 'kept' ? 'current' : 'previous';
-  if (request.copy === 'preview') {
-    if (row.preview_blob_id === null || row.preview_chunk_count === null)
-      throw new ServiceError('documentNotKept', {
-        params: { field: safeField, state: 'kept without a preview: its original is a download' },
-      });
-    return {
-      contentType: PREVIEW_TYPE,
-      byteSize: Number(row.preview_byte_size),
-      fileName: `${busiWaterNo}-${field}-preview.jpg`,
-      sha256: row.sha256 ?? '',
-      copy,
-      body: readBlob(ctx, {
-        busi_water_no: busiWaterNo,
-        blob_id: row.preview_blob_id,
-        chunk_count: row.preview_chunk_count,
-      }),
-    };
-  }
   const contentType = row.content_type ?? 'application/octet-stream';
   return {
     contentType,
     byteSize: Number(row.byte_size),
     fileName: `${busiWaterNo}-${field}.${EXTENSIONS[contentType] ?? 'bin'}`,
     sha256: row.sha256 ?? '',
-    copy,
+    copy: row.state === 'kept' ? 'current' : 'previous',
     body: readBlob(ctx, row),
   };
 }

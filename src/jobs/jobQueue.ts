@@ -78,8 +78,8 @@ export interface JobKind {
    * with its progress.
    */
   run(ctx: ServiceContext, job: ClaimedJob, log: Logger, signal: AbortSignal): Promise<JobResult>;
-  /** Jobs of this kind that one runner runs at once (default 4), or a function of the configuration. */
-  readonly concurrency?: number | ((ctx: ServiceContext) => number);
+  /** Jobs of this kind that one runner runs at once (default 4). */
+  readonly concurrency?: number;
   /**
    * A job whose runner died is claimed again after this (ms, default 60 s): longer than a run can
    * take, or a function of the configuration when that is what bounds a run.

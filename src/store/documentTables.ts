@@ -19,10 +19,6 @@ export interface DocumentsTable {
   height: number | null;
   chunk_count: number | null;
   fetched_at: number | null;
-  /** kept: the preview the service made of an image (JPEG, no metadata), its chunks beside the original's. */
-  preview_blob_id: string | null;
-  preview_chunk_count: number | null;
-  preview_byte_size: number | null;
   updated_at: number;
 }
 

@@ -113,11 +113,7 @@ export function startJobRunner(
     let more = false;
     for (const kind of kinds) {
       const running = inFlight.get(kind.kind) ?? new Set();
-      const concurrency =
-        typeof kind.concurrency === 'function'
-          ? kind.concurrency(ctx)
-          : (kind.concurrency ?? DEFAULT_JOB_CONCURRENCY);
-      const free = concurrency - running.size;
+      const free = (kind.concurrency ?? DEFAULT_JOB_CONCURRENCY) - running.size;
       if (free <= 0 || stopping) continue;
       const claimed = await claimJobs(ctx.store, {
         kind: kind.kind,

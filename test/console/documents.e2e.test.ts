@@ -22,9 +22,8 @@ import { signInOverApi, waitUntil } from './steps.ts';
 
 /**
  * The console shows the kept documents from the service, in Chromium: the partner's server is
- * stopped before the reviewer looks, and still every image draws (its `src` the preview the service
- * drew, within `img-src 'self' data:`; the original, an attachment, is a download link beside it),
- * the PDF is a download link, and a document not kept shows
+ * stopped before the reviewer looks, and still every image draws (its `src` the admin API's kept
+ * copy, within `img-src 'self' data:`), the PDF is a download link, and a document not kept shows
  * its state, with no request ever leaving for the partner's host. While an amend's newer document
  * is being fetched or has failed, the copy kept of the one before is shown, marked as such, in
  * both languages.
@@ -112,31 +111,8 @@ describe('kept documents in the console (Chromium)', { skip: skipWithout('chromi
     for (const field of ['id_card_img', 'id_card_back_img', 'passport_img', 'sign_applicant']) {
       const img = page.locator(`[data-image="${field}"] img`);
       await img.waitFor();
-      // The preview the service drew, never the partner's bytes; the original beside it, a download.
-      const original = `/admin/v1/applications/${kept}/documents/${field}`;
-      assert.equal(await img.getAttribute('src'), `${original}/preview`);
+      assert.equal(await img.getAttribute('src'), `/admin/v1/applications/${kept}/documents/${field}`);
       await waitUntil(page, `document.querySelector('[data-image="${field}"] img').naturalWidth > 0`);
-      const download = page.locator(`[data-image="${field}"] a.document-download`);
-      assert.equal(await download.getAttribute('href'), original);
-      const served = await page.evaluate(
-        async (urls) => {
-          const [preview, whole] = await Promise.all(urls.map((url) => fetch(url)));
-          return [preview, whole].map((r) => ({
-            type: r!.headers.get('content-type'),
-            disposition: r!.headers.get('content-disposition'),
-            csp: r!.headers.get('content-security-policy'),
-            nosniff: r!.headers.get('x-content-type-options'),
-          }));
-        },
-        [`${original}/preview`, original],
-      );
-      assert.deepEqual(
-        served.map((r) => [r.type, r.disposition?.split(';')[0], r.csp, r.nosniff]),
-        [
-          ['image/jpeg', 'inline', "default-src 'none'; sandbox", 'nosniff'],
-          ['image/png', 'attachment', "default-src 'none'; sandbox", 'nosniff'],
-        ],
-      );
     }
     const pdf = page.locator('[data-image="pay_voucher"] a.document-download');
     assert.equal(await pdf.getAttribute('href'), `/admin/v1/applications/${kept}/documents/pay_voucher`);
@@ -226,9 +202,7 @@ describe('kept documents in the console (Chromium)', { skip: skipWithout('chromi
     await en.page.getByRole('button', { name: 'Open for review' }).click();
     const dialog = en.page.getByRole('dialog');
     await dialog.getByLabel('Purpose').selectOption('identity_check');
-    const served = en.page.waitForResponse((r) =>
-      r.url().endsWith(`/${serial}/documents/id_card_img/preview`),
-    );
+    const served = en.page.waitForResponse((r) => r.url().endsWith(`/${serial}/documents/id_card_img`));
     await dialog.getByRole('button', { name: 'Reveal', exact: true }).click();
     assert.equal((await served).headers()['x-document-copy'], 'previous');
     await en.page.locator(`${card} img`).waitFor();

@@ -34,13 +34,7 @@ for (const storeName of storeNames()) {
 
     before(async () => {
       images = await startDocumentServer();
-      // No host backoff: the failures made here on purpose would hold up the next test's fetches
-      // from the same loopback host (fairness.test.ts shows the backoff).
-      service = await startService(storeName, {
-        DOCUMENT_ALLOW_PRIVATE: 'true',
-        DOCUMENT_FETCH_HOURS: '2',
-        DOCUMENT_HOST_BACKOFF_MS: '0',
-      });
+      service = await startService(storeName, { DOCUMENT_ALLOW_PRIVATE: 'true', DOCUMENT_FETCH_HOURS: '2' });
       appId = (await createApp(service.ctx.store.db, 'job partner', Date.now())).app_id;
     });
     after(async () => {
@@ -244,12 +238,11 @@ for (const storeName of storeNames()) {
     });
 
     test('a run starts no application too late to end within its lease: the rest is due at once', async () => {
-      // DOCUMENT_TIMEOUT_MS 1 s: a lease of 1.5 s, fetches started within its first 0.25 s; four
-      // fetch slots (DOCUMENT_FETCHES_AT_ONCE), of a configuration of its own.
+      // DOCUMENT_TIMEOUT_MS 1 s: a lease of 1.5 s, applications started within its first 0.25 s.
       const config = service.ctx.config;
       const ctx = {
         ...service.ctx,
-        config: { ...config, documents: { ...config.documents, timeoutMs: 1_000, fetchesAtOnce: 4 } },
+        config: { ...config, documents: { ...config.documents, timeoutMs: 1_000 } },
       };
       const serials: string[] = [];
       for (let i = 0; i < 5; i++) {
@@ -267,7 +260,7 @@ for (const storeName of storeNames()) {
         silent,
         new AbortController().signal,
       );
-      // Four start at once (four slots); the fifth waits for a slot until the window closes.
+      // Four start at once (APPLICATIONS_AT_ONCE); the fifth would start after the window.
       assert.equal(result.outcome, 'retry');
       const left = result.outcome === 'retry' ? (result.payload as FetchJobPayload).applications : [];
       assert.deepEqual(

@@ -18,11 +18,10 @@ import { spawnService } from '../helpers/process.ts';
 import { createStoreTarget, storeNames } from '../helpers/stores.ts';
 
 /**
- * Bounded memory: twenty 10 MiB documents fetched at once (four applications, five images each,
- * their fields in parallel) with their previews (each body a 400 × 300 JPEG and padding after its
- * end, which libvips decodes and draws again, one at a time: preview.ts) add less than 80 MB to
- * the service process's peak resident memory (issue 54), read from /proc while they stream, with
- * the machine loaded. Not a timed test: it measures memory, whatever the machine's speed.
+ * Bounded memory: twenty 10 MiB documents fetched at once (four applications, five images each:
+ * one runner's four jobs with their fields in parallel) add less than 60 MB to the service
+ * process's peak resident memory, read from /proc while they stream, with the machine loaded. Not
+ * a timed test: it measures memory, whatever the machine's speed.
  */
 const TEN_MIB = 10 * 1024 * 1024;
 const FIELDS = ['id_card_img', 'id_card_back_img', 'passport_img', 'sign_applicant', 'pay_voucher'] as const;
@@ -30,10 +29,8 @@ const FIELDS = ['id_card_img', 'id_card_back_img', 'passport_img', 'sign_applica
  * The target, on both stores. On PostgreSQL the chunks go by COPY, handed to the socket as they
  * are (store/postgresCopy.ts): an INSERT's driver (pg) copied each into a message of its own, left
  * to the garbage collector, and 200 MiB of those added 41 to 82 MB here (19 to 36 MB by COPY).
- * With the previews (libvips loaded, its buffers outside the V8 heap): 49 to 72 MB on either store,
- * in four runs.
  */
-const LIMIT_MB = { sqlite: 80, postgres: 80 } as const;
+const LIMIT_MB = { sqlite: 60, postgres: 60 } as const;
 
 const rssMb = (pid: number) => {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB$/m);

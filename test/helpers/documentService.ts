@@ -23,9 +23,6 @@ export async function startDocumentService(
     DOCUMENT_FETCH_HOURS: '0',
     DOCUMENT_CONNECT_TIMEOUT_MS: '1000',
     DOCUMENT_TIMEOUT_MS: '10000',
-    // The tests' image hosts are one loopback address, failing on purpose now and then: no backoff
-    // between one test's failure and the next test's fetch (test/documents/fairness.test.ts has it).
-    DOCUMENT_HOST_BACKOFF_MS: '0',
     WEBHOOK_POLL_INTERVAL_MS: '20',
     ...env,
   });

@@ -8,8 +8,7 @@ import { fieldLabel, IMAGES, revealControl } from './applicationFields.js';
  * kept copy (`/applications/{serial}/documents/{field}`), never from the partner's URL: the
  * operator's browser tells the partner nothing, and the console's CSP allows images from itself
  * only. It is loaded once the field is revealed or the application opened for review (that audit
- * row covers the viewing) as the preview the service drew from it, with the original as a
- * download beside it; a PDF, or a HEIC, is a download link only. A
+ * row covers the viewing); a PDF, or a HEIC the browser cannot draw, is a download link. A
  * document not kept shows its state: pending, or failed with the reason; when an amend's newer
  * document is pending or failed, the copy kept of the one before is shown, marked as previous.
  */
@@ -21,7 +20,7 @@ import { fieldLabel, IMAGES, revealControl } from './applicationFields.js';
  *   previous?: KeptCopy }} DocumentOutcome
  */
 
-/** Types the service draws a preview of (a JPEG the browser shows in an <img>). */
+/** Types a browser draws in an <img>. */
 const DRAWN = new Set(['image/jpeg', 'image/png', 'image/webp']);
 
 /** @param {string} serial @param {string} field */
@@ -46,25 +45,15 @@ function facts(d) {
 
 /** @param {string} serial @param {string} name @param {KeptCopy} d */
 function keptPreview(serial, name, d) {
-  const download = h(
-    'a',
-    { href: documentUrl(serial, name), download: '', class: 'document-download' },
-    t('documents.download'),
-  );
-  if (d.type === undefined || !DRAWN.has(d.type)) return download;
-  // The preview the service drew (re-encoded, no metadata), never the partner's bytes; the original
-  // is the download beside it.
-  const preview = `${documentUrl(serial, name)}/preview`;
-  const img = h('img', { src: preview, alt: fieldLabel(name), loading: 'lazy' });
-  img.addEventListener('error', () =>
-    img.replaceWith(h('span', { class: 'image-missing' }, t('fields.imageFailed'))),
-  );
-  return h(
-    'span',
-    { class: 'document-preview' },
-    h('a', { href: preview, target: '_blank', rel: 'noopener noreferrer', class: 'image-link' }, img),
-    download,
-  );
+  const url = documentUrl(serial, name);
+  if (d.type !== undefined && DRAWN.has(d.type)) {
+    const img = h('img', { src: url, alt: fieldLabel(name), loading: 'lazy' });
+    img.addEventListener('error', () =>
+      img.replaceWith(h('span', { class: 'image-missing' }, t('fields.imageFailed'))),
+    );
+    return h('a', { href: url, target: '_blank', rel: 'noopener noreferrer', class: 'image-link' }, img);
+  }
+  return h('a', { href: url, download: '', class: 'document-download' }, t('documents.download'));
 }
 
 /** @param {DocumentOutcome | undefined} d */
