@@ -241,6 +241,19 @@ describe('routing by the policy', () => {
     assert.deepEqual([assess(p, listed).tier, assess(p, listed).routing], ['prohibited', 'decline']);
   });
 
+  test('a PEP takes enhanced review whatever its tier routes to, unless the policy declines it', () => {
+    const pep = () => {
+      const evidence = clean();
+      evidence.pepMatches.push({ list: 'opensanctions', reference: 'Q1', role: 'rca', position: null });
+      return evidence;
+    };
+    for (const routing of ['review', 'auto_approve', 'enhanced_review'] as const)
+      assert.equal(assess(withRouting({ high: routing }), pep()).routing, 'enhanced_review', routing);
+    assert.equal(assess(withRouting({ high: 'decline' }), pep()).routing, 'decline');
+    // Without the PEP the same policy routes as it says.
+    assert.equal(assess(withRouting({ low: 'review' }), clean()).routing, 'review');
+  });
+
   test('the same evidence and policy always give the same assessment', () => {
     const evidence = clean();
     evidence.country = 'MM';

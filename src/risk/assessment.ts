@@ -141,9 +141,13 @@ export function assess(policy: RiskPolicy, evidence: RiskEvidence): Assessment {
 /**
  * The policy's routing of the tier, but straight-through only where nothing is open: every image
  * kept, no screening hit, no factor at all (PRODUCT.md); otherwise the application goes to review.
+ * A politically exposed person always takes enhanced review (two operators) unless the policy
+ * declines: FATF Recommendation 12 asks for senior approval of a PEP relationship, whatever the
+ * tier's own routing says.
  */
 function routingOf(policy: RiskPolicy, tier: Tier, evidence: RiskEvidence, factors: FiredFactor[]): Routing {
   const routing = policy.routing[tier];
+  if (evidence.pepMatches.length > 0 && routing !== 'decline') return 'enhanced_review';
   if (routing !== 'auto_approve') return routing;
   // A screening hit or a PEP match is a factor too: no factor means none of them.
   const clean = tier === 'low' && factors.length === 0 && evidence.documents.every((d) => d.state === 'kept');

@@ -280,6 +280,33 @@ for (const storeName of storeNames()) {
         .where('busi_water_no', '=', serial)
         .execute();
       assert.deepEqual(held, [], 'a PEP match is not a hit: nothing holds the application');
+      // The shipped policy routes every tier to review; a PEP goes to enhanced review (two operators).
+      assert.equal(risk.routing, 'enhanced_review');
+      assert.equal(
+        (await queryStatus(service, partner, serial)).status,
+        'SUBMITTED',
+        'the partner sees it waiting, not held',
+      );
+      const second = await newOperator(service, 'reviewer');
+      const review = await call(service, 'POST', `${ADMIN}/applications/${serial}/review`, {
+        token: reviewer.token,
+        body: {},
+      });
+      assert.equal(review.status, 200, review.text);
+      const ack = {
+        risk_acknowledgements: [{ code: 'pep_match', note: 'County governor; source of funds checked.' }],
+      };
+      const asked = await call(service, 'POST', `${ADMIN}/applications/${serial}/approve`, {
+        token: reviewer.token,
+        body: ack,
+      });
+      assert.equal(asked.status, 202, asked.text);
+      const approved = await call(service, 'POST', `${ADMIN}/applications/${serial}/approve`, {
+        token: second.token,
+        body: ack,
+      });
+      assert.equal(approved.status, 200, approved.text);
+      assert.equal((approved.body.data as { status: string }).status, 'APPROVED');
     });
 
     test('an application whose images are still being fetched waits for them', async () => {
