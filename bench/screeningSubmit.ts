@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config.ts';
 import { PATHS } from '../src/http/paths.ts';
 import { createLogger } from '../src/logger.ts';
 import { entryDiffHash } from '../src/screening/importChanges.ts';
-import { insertEntries, insertListVersion } from '../src/screening/screeningRepository.ts';
+import { insertEntries, insertListVersion } from '../src/screening/listRepository.ts';
 import { openContext } from '../src/start.ts';
 import { uniqueApplicant } from '../test/helpers/applicants.ts';
 import { load, median, type LoadResult } from './load.ts';

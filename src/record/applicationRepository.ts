@@ -9,7 +9,7 @@ export type { SubmissionRows } from '../store/connect.ts';
 /**
  * Queries over the application rows: the submit's conflicts, the reads of a move, a listing's page,
  * the update at a version. Its events are events/eventRepository.ts's, its review claim
- * reviewClaimRepository.ts's, its screening hits screening/screeningRepository.ts's. Takes a Kysely
+ * reviewClaimRepository.ts's, its screening hits screening/hitRepository.ts's. Takes a Kysely
  * handle or a transaction.
  */
 

@@ -4,12 +4,8 @@ import type { EntryChanges, RescreenOutcome } from '../store/screeningTables.ts'
 import type { Database } from '../store/tables.ts';
 import { entryContentHash } from './clearances.ts';
 import type { ListEntry } from './listEntry.ts';
-import {
-  applicationsHitBy,
-  fillContentHashes,
-  referencesChanged,
-  referencesOnlyIn,
-} from './screeningRepository.ts';
+import { fillContentHashes, referencesChanged, referencesOnlyIn } from './listRepository.ts';
+import { applicationsHitBy } from './hitRepository.ts';
 
 /**
  * Each import says what changed (docs/SCREENING.md): the entries added, removed and changed against

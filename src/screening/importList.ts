@@ -12,7 +12,7 @@ import {
   versionInForceOf,
   type ListVersion,
   type ListVersionRow,
-} from './screeningRepository.ts';
+} from './listRepository.ts';
 import { entryChanges, entryDiffHash } from './importChanges.ts';
 import { RESCREEN_KIND, rescreenJob } from './rescreenJob.ts';
 import { ListFormatError } from './xmlRecords.ts';

@@ -1,5 +1,5 @@
 import type { Store } from '../store/connect.ts';
-import { entriesOf, versionsInForce } from './screeningRepository.ts';
+import { entriesOf, versionsInForce } from './listRepository.ts';
 import { ScreeningIndex } from './screeningIndex.ts';
 
 /**

@@ -3,7 +3,7 @@ import type { ServiceContext } from '../context.ts';
 import { signedHeaders } from '../crypto/webhookSignature.ts';
 import type { ClaimedJob, JobKind } from '../jobs/jobQueue.ts';
 import { alertOf, ISSUER_ALERT_KIND } from './issuerAlerts.ts';
-import { findDeliveredHit } from './screeningRepository.ts';
+import { findDeliveredHit } from './hitRepository.ts';
 
 /**
  * Delivers the issuer's screening alert (issuerAlerts.ts) to `ISSUER_WEBHOOK_URL`, signed as

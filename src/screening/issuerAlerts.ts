@@ -5,7 +5,7 @@ import { ValidationError } from '../errors/serviceError.ts';
 import type { JobSpec } from '../jobs/jobQueue.ts';
 import type { ScreeningHitsTable } from '../store/screeningTables.ts';
 import type { Database } from '../store/tables.ts';
-import { deliveredHitsAfter, type DeliveredHit } from './screeningRepository.ts';
+import { deliveredHitsAfter, type DeliveredHit } from './hitRepository.ts';
 
 /**
  * The issuer's alert when a list import finds a customer whose card is already delivered: nothing

@@ -3,7 +3,7 @@ import type { ServiceContext } from '../context.ts';
 import { maskName } from '../record/masking.ts';
 import type { ListedPosition, ListedRelation } from './listEntry.ts';
 import { pepMatchesOf } from './pepMatchRepository.ts';
-import { findEntry } from './screeningRepository.ts';
+import { findEntry } from './listRepository.ts';
 
 /**
  * A PEP match as a reviewer sees it beside the applicant: the entry's names, dates of birth and

@@ -8,7 +8,8 @@ import {
   type ScreenedCount,
 } from './screenApplications.ts';
 import { rescreenOutcome, SHOWN, type NoLongerHit } from './importChanges.ts';
-import { openHitsOf, recordRescreenOutcome } from './screeningRepository.ts';
+import { recordRescreenOutcome } from './listRepository.ts';
+import { openHitsOf } from './hitRepository.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/tables.ts';
 

@@ -9,7 +9,7 @@ import { enqueueJobs } from '../jobs/jobRepository.ts';
 import { reassessJobs } from '../jobs/reassess.ts';
 import { isFinal, storedStatus } from '../record/lifecycle.ts';
 import { issuerAlertJobs } from './issuerAlerts.ts';
-import { insertHits, recordedHitsOf } from './screeningRepository.ts';
+import { insertHits, recordedHitsOf } from './hitRepository.ts';
 import { entryContentHash, isRemembered, matchedEntry, subjectHash } from './clearances.ts';
 import { recordPepMatches, type FoundPepMatch } from './pepMatches.ts';
 

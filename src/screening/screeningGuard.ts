@@ -3,7 +3,7 @@ import { ServiceError } from '../errors/serviceError.ts';
 /**
  * A hit that is not cleared by two operators holds back approval, issue and shipping. The rule
  * alone, no store: the move counts the application's open hits (`countOpenHits` of
- * screeningRepository.ts) inside its transaction, so a hit recorded meanwhile is seen.
+ * hitRepository.ts) inside its transaction, so a hit recorded meanwhile is seen.
  * Operators only ever meet the error: a partner's own moves (cancel, amend) are not held.
  */
 const HELD_MOVES: readonly string[] = ['APPROVED', 'CARD_ISSUED', 'SHIPPED'];

@@ -4,7 +4,7 @@ import type { ServiceContext } from '../context.ts';
 import { describe } from '../errors/describe.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import type { Database } from '../store/tables.ts';
-import { anyListImported, versionsInForce } from './screeningRepository.ts';
+import { anyListImported, versionsInForce } from './listRepository.ts';
 
 /**
  * Whether screening is in force: a list imported, and each list's newest import younger than

@@ -2,7 +2,8 @@ import type { ServiceContext } from '../context.ts';
 import { latestJobsOf } from '../jobs/jobRepository.ts';
 import { RESCREEN_KIND, type RescreenProgress } from './rescreenJob.ts';
 import { screeningReadiness } from './screeningReadiness.ts';
-import { screeningAlerts, listVersions, versionsInForce, type ListVersion } from './screeningRepository.ts';
+import { listVersions, versionsInForce, type ListVersion } from './listRepository.ts';
+import { screeningAlerts } from './hitRepository.ts';
 
 /** A version as the wire shows it: times in seconds. */
 export const versionView = (version: ListVersion) => ({

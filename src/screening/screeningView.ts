@@ -3,7 +3,8 @@ import type { RiskFlag } from '../record/riskFlags.ts';
 import type { ServiceContext } from '../context.ts';
 import { ACTING_ROLE, hasRole, type Role } from '../access/roles.ts';
 import type { ScreeningHitsTable } from '../store/screeningTables.ts';
-import { findEntry, hitsOf } from './screeningRepository.ts';
+import { findEntry } from './listRepository.ts';
+import { hitsOf } from './hitRepository.ts';
 
 /** One hit as a reviewer sees it, beside the applicant: the entry's names, dates and nationalities. */
 export interface ScreeningHitView {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import pg from 'pg';
 import { transitionApplication } from '../../src/applications/commands/transitionApplication.ts';
-import { updateHit } from '../../src/screening/screeningRepository.ts';
+import { updateHit } from '../../src/screening/hitRepository.ts';
 import { adminBench } from '../helpers/adminService.ts';
 import { storeNames } from '../helpers/stores.ts';
 import { plantHit } from './screeningHelpers.ts';

@@ -6,7 +6,7 @@ import { issuerAlertJob } from '../../src/screening/issuerAlertJob.ts';
 import { clearHit } from '../../src/applications/commands/resolveHit.ts';
 import { rescreenJobKind } from '../../src/screening/rescreenJob.ts';
 import { screeningJob } from '../../src/screening/screeningJob.ts';
-import { insertHits } from '../../src/screening/screeningRepository.ts';
+import { insertHits } from '../../src/screening/hitRepository.ts';
 import { fanOutEvents } from '../../src/webhooks/deliveryQueue.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
 import { ADMIN } from '../helpers/operators.ts';

@@ -6,7 +6,7 @@ import { ServiceError, ValidationError } from '../../errors/serviceError.ts';
 import { transitionApplication, type TransitionResult } from './transitionApplication.ts';
 import { ACTING_ROLE, hasRole, type Role } from '../../access/roles.ts';
 import type { ScreeningHitsTable } from '../../store/screeningTables.ts';
-import { findHit, updateHit } from '../../screening/screeningRepository.ts';
+import { findHit, updateHit } from '../../screening/hitRepository.ts';
 import { enqueueJobs } from '../../jobs/jobRepository.ts';
 import { reassessJobs } from '../../jobs/reassess.ts';
 import { findForMove } from '../../record/applicationRepository.ts';

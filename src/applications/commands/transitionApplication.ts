@@ -9,7 +9,7 @@ import type { Database } from '../../store/tables.ts';
 import { actorName, type Actor } from '../../audit/actor.ts';
 import { findForMove } from '../../record/applicationRepository.ts';
 import { deleteClaim, findClaim, putOperatorClaim } from '../../record/reviewClaimRepository.ts';
-import { countOpenHits } from '../../screening/screeningRepository.ts';
+import { countOpenHits } from '../../screening/hitRepository.ts';
 import { changeState } from './changeState.ts';
 import { acknowledgementProblems, weighApproval } from './approvalGate.ts';
 import type { RiskAcknowledgement } from '../../risk/approvalDecision.ts';

@@ -8,7 +8,7 @@ import {
 } from '../repositories/countRepository.ts';
 import { TIERS, type Tier } from '../../policies/riskPolicy.ts';
 import type { ServiceContext } from '../../context.ts';
-import { screeningAlerts } from '../../screening/screeningRepository.ts';
+import { screeningAlerts } from '../../screening/hitRepository.ts';
 import type { Store } from '../../store/connect.ts';
 
 /**
