@@ -40,19 +40,33 @@ export async function assessmentsOf(db: Kysely<Database>, busiWaterNo: string, l
     .execute();
 }
 
-/** Records the application's contact hashes (replacing those of an earlier assessment). */
+/**
+ * Records the application's contact hashes, replacing those of an earlier assessment. An upsert,
+ * not a delete and an insert: two assessments of one application at once (its own job and a
+ * re-assessment) would otherwise both insert after both deleted, and the second would fail on the
+ * primary key.
+ */
 export async function putContacts(
   db: Kysely<Database>,
   busiWaterNo: string,
   certHash: string,
   contacts: readonly { kind: string; hash: string }[],
 ): Promise<void> {
-  await deleteContacts(db, busiWaterNo);
+  const kinds = contacts.map((c) => c.kind);
+  let gone = db.deleteFrom('risk_contacts').where('busi_water_no', '=', busiWaterNo);
+  if (kinds.length > 0) gone = gone.where('kind', 'not in', kinds);
+  await gone.execute();
   if (contacts.length === 0) return;
   await db
     .insertInto('risk_contacts')
     .values(
       contacts.map((c) => ({ busi_water_no: busiWaterNo, kind: c.kind, hash: c.hash, cert_hash: certHash })),
+    )
+    .onConflict((oc) =>
+      oc.columns(['busi_water_no', 'kind']).doUpdateSet((eb) => ({
+        hash: eb.ref('excluded.hash'),
+        cert_hash: eb.ref('excluded.cert_hash'),
+      })),
     )
     .execute();
 }

@@ -309,6 +309,28 @@ for (const storeName of storeNames()) {
       assert.equal((approved.body.data as { status: string }).status, 'APPROVED');
     });
 
+    test('eight assessments of one application at once all succeed, its contact hashes kept once', async () => {
+      const serial = await submit(urls('concurrent'));
+      await assessed(serial);
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () => assessApplication(service.ctx, serial, 'test', silent)),
+      );
+      assert.deepEqual(
+        results.map((r) => r.outcome),
+        Array(8).fill('assessed'),
+      );
+      const contacts = await service.ctx.store.db
+        .selectFrom('risk_contacts')
+        .select('kind')
+        .where('busi_water_no', '=', serial)
+        .orderBy('kind')
+        .execute();
+      assert.deepEqual(
+        contacts.map((c) => c.kind),
+        ['email', 'mobile'],
+      );
+    });
+
     test('an application whose images are still being fetched waits for them', async () => {
       let release!: () => void;
       const held = images.route(`/${storeName}/held.png`, {
