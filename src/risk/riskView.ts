@@ -2,15 +2,8 @@ import type { Kysely } from 'kysely';
 import { Type, type Static } from 'typebox';
 import type { Database, RiskAssessmentsTable } from '../store/tables.ts';
 import { unixSeconds } from '../record/dates.ts';
-import {
-  FACTOR_CODES,
-  ROUTINGS,
-  TIERS,
-  type FactorCode,
-  type RiskLevel,
-  type RiskPolicy,
-  type Tier,
-} from '../policies/riskPolicy.ts';
+import { FACTOR_CODES, ROUTINGS, TIERS, type RiskPolicy } from '../policies/riskPolicy.ts';
+import { blocksApproval, isHighFactor } from './approvalDecision.ts';
 import { assessmentsOf } from './riskRepository.ts';
 
 /**
@@ -51,20 +44,6 @@ export type RiskView = Static<typeof RiskView>;
 
 type StoredFactor = Omit<RiskView['factors'][number], 'needs_note'>;
 
-/** The tier the policy forces for a factor (by level where it has levels), and whether it blocks. */
-function definitionOf(policy: RiskPolicy, factor: StoredFactor): { tier: Tier | undefined; blocks: boolean } {
-  const code: FactorCode = factor.code;
-  if (code === 'profession_risk' || code === 'partner_risk') {
-    const level = (factor.evidence as Record<string, unknown>)['level'] as RiskLevel | undefined;
-    return {
-      tier: level === undefined ? undefined : policy.factors[code].tier_by_level?.[level],
-      blocks: false,
-    };
-  }
-  const definition = policy.factors[code];
-  return { tier: definition.tier, blocks: definition.blocks_approval === true };
-}
-
 /**
  * The stored assessment, each factor marked as an approval weighs it under the policy in force:
  * blocking (stored so, or the policy says so) and needing a note (a high factor).
@@ -77,13 +56,13 @@ export function riskViewOf(row: RiskAssessmentsTable, policy: RiskPolicy): RiskV
     routing: row.routing as RiskView['routing'],
     policy_version: row.policy_version,
     assessed_at: unixSeconds(row.assessed_at),
+    // The same rules the approval applies (approvalDecision.ts), so the console asks for what it will weigh.
     factors: stored.map((factor) => {
-      const { tier, blocks } = definitionOf(policy, factor);
-      const high = tier === 'high' || tier === 'prohibited' || factor.weight >= policy.tiers.high;
+      const open = { ...factor, evidence: factor.evidence as Record<string, unknown> };
       return {
         ...factor,
-        ...(factor.blocks_approval === true || blocks ? { blocks_approval: true } : {}),
-        needs_note: high,
+        ...(blocksApproval(policy, open) ? { blocks_approval: true } : {}),
+        needs_note: isHighFactor(policy, open),
       };
     }),
   };
