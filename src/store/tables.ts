@@ -45,6 +45,7 @@ import type {
   ScreeningListsTable,
   ScreeningPepMatchesTable,
 } from './screeningTables.ts';
+import type { SubjectExportChunksTable, SubjectExportsTable } from './subjectExportTables.ts';
 import type { SubjectRequestsTable } from './subjectTables.ts';
 
 export type * from './accountTables.ts';
@@ -54,6 +55,7 @@ export type * from './deliveryTables.ts';
 export type * from './documentTables.ts';
 export type * from './riskTables.ts';
 export type * from './subjectTables.ts';
+export type * from './subjectExportTables.ts';
 
 /**
  * The tables, as Kysely sees them. Times are Unix milliseconds (BIGINT / INTEGER) everywhere in the
@@ -88,6 +90,8 @@ export interface Database {
   events: EventsTable;
   events_pending: EventsPendingTable;
   subject_requests: SubjectRequestsTable;
+  subject_exports: SubjectExportsTable;
+  subject_export_chunks: SubjectExportChunksTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_secrets: WebhookSecretsTable;
   deliveries: DeliveriesTable;
