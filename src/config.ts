@@ -87,6 +87,8 @@ export interface Config {
   supplementDays: number;
   /** Days to answer an applicant's request through the partner: its due date. */
   subjectRequestDays: number;
+  /** Hours an access or portability export waits for its one download; then it is erased. */
+  subjectExportHours: number;
   /** Years identification records are kept after the relationship ends (AML): a deletion within them is restricted. */
   amlRetentionYears: number;
   /** Largest accepted request body; a submission is a few kilobytes. */
@@ -169,6 +171,7 @@ export function loadConfig(env: Env = process.env): Config {
     businessTimeZone: timeZone(env, 'BUSINESS_TIMEZONE'),
     supplementDays: integer(env, 'SUPPLEMENT_DAYS'),
     subjectRequestDays: integer(env, 'SUBJECT_REQUEST_DAYS'),
+    subjectExportHours: integer(env, 'SUBJECT_EXPORT_HOURS'),
     amlRetentionYears: integer(env, 'AML_RETENTION_YEARS'),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES'),
     requestTimeoutMs,

@@ -211,6 +211,12 @@ export const ENVIRONMENT = Type.Object({
     90,
     "days the issuer gives itself to answer an applicant's request (access, copy, correction, deletion): its due date (docs/PRIVACY.md)",
   ),
+  SUBJECT_EXPORT_HOURS: integer(
+    72,
+    1,
+    720,
+    'hours an access or portability export waits, sealed, for the partner to download it once; then it is erased (docs/PRIVACY.md)',
+  ),
   AML_RETENTION_YEARS: integer(
     5,
     1,

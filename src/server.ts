@@ -7,6 +7,8 @@ import type { ServiceContext } from './context.ts';
 import { createLogger } from './logger.ts';
 import { checkConnectionBudget, openContext, warnOfOpenNetworkSwitches } from './start.ts';
 import { startJobRunner } from './worker/jobRunner.ts';
+import { JOB_KINDS } from './worker/jobKinds.ts';
+import { SUBJECT_JOB_KINDS } from './subjects/subjectExportJob.ts';
 import { startDispatcher } from './webhooks/dispatcher.ts';
 import { startKeyJobs } from './keys/keyJobs.ts';
 import { checkRekeyFinished } from './applications/commands/documentRekey.ts';
@@ -108,8 +110,9 @@ async function runService(config: Config, logger: Logger, worker: number | undef
     dispatcher = startDispatcher(ctx, logger, {
       onAttempt: (report) => ctx.metrics.webhookAttempts.inc({ outcome: report.outcome }),
     });
-    // The jobs the outbox relay queues (documents, screening) run where the relay runs.
-    background.push(startJobRunner(ctx, logger));
+    // The jobs the outbox relay queues (documents, screening) run where the relay runs, and the
+    // subject requests' exports (queued by the requests; their folder ranks above the worker's).
+    background.push(startJobRunner(ctx, logger, { kinds: [...JOB_KINDS, ...SUBJECT_JOB_KINDS] }));
   }
   if (!shutdown.stopping) {
     // Every process follows a rotation of the key file; one runs the store-wide jobs.

@@ -67,6 +67,7 @@ export const AUDIT_ACTIONS = [
   'screening.confirm_clear',
   'screening.reject',
   'audit.read',
+  'subject_request.export_download',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -81,6 +82,7 @@ export const AUDIT_TARGET_TYPES = [
   'retention',
   'screening_list',
   'audit_log',
+  'subject_request',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

@@ -18,6 +18,8 @@ export function workerCommand(program: Command): void {
         { openContext, warnOfOpenNetworkSwitches },
         { startJobRunner },
         { startDispatcher },
+        { JOB_KINDS },
+        { SUBJECT_JOB_KINDS },
       ] = await Promise.all([
         import('../config.ts'),
         import('../logger.ts'),
@@ -25,6 +27,8 @@ export function workerCommand(program: Command): void {
         import('../start.ts'),
         import('../worker/jobRunner.ts'),
         import('../webhooks/dispatcher.ts'),
+        import('../worker/jobKinds.ts'),
+        import('../subjects/subjectExportJob.ts'),
       ]);
       const config = loadConfig();
       const logger = createLogger(config);
@@ -37,7 +41,10 @@ export function workerCommand(program: Command): void {
       )
         throw new Error('--concurrency: must be a whole number from 1 to 256');
       const dispatcher = startDispatcher(ctx, logger, concurrency === undefined ? {} : { concurrency });
-      const jobs = startJobRunner(ctx, logger, { workerId: `${dispatcher.workerId}:jobs` });
+      const jobs = startJobRunner(ctx, logger, {
+        workerId: `${dispatcher.workerId}:jobs`,
+        kinds: [...JOB_KINDS, ...SUBJECT_JOB_KINDS],
+      });
 
       onShutdownSignals({
         logger,

@@ -7,6 +7,7 @@ import { IDENTITY_ERRORS } from './catalogue/identityErrors.ts';
 import { REQUEST_ERRORS } from './catalogue/requestErrors.ts';
 import { RISK_APPROVAL_ERRORS } from './catalogue/riskApprovalErrors.ts';
 import { SCREENING_ERRORS } from './catalogue/screeningErrors.ts';
+import { SUBJECT_EXPORT_ERRORS } from './catalogue/subjectExportErrors.ts';
 import { SUBJECT_ERRORS } from './catalogue/subjectErrors.ts';
 import { WEBHOOK_ERRORS } from './catalogue/webhookErrors.ts';
 
@@ -30,6 +31,7 @@ export const ERRORS = {
   ...WEBHOOK_ERRORS,
   ...SCREENING_ERRORS,
   ...SUBJECT_ERRORS,
+  ...SUBJECT_EXPORT_ERRORS,
   ...RISK_APPROVAL_ERRORS,
 };
 

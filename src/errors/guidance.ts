@@ -9,6 +9,7 @@ import { IDENTITY_GUIDANCE } from './guidance/identityGuidance.ts';
 import { REQUEST_GUIDANCE } from './guidance/requestGuidance.ts';
 import { RISK_APPROVAL_GUIDANCE } from './guidance/riskApprovalGuidance.ts';
 import { SCREENING_GUIDANCE } from './guidance/screeningGuidance.ts';
+import { SUBJECT_EXPORT_GUIDANCE } from './guidance/subjectExportGuidance.ts';
 import { SUBJECT_GUIDANCE } from './guidance/subjectGuidance.ts';
 import { WEBHOOK_GUIDANCE } from './guidance/webhookGuidance.ts';
 
@@ -27,5 +28,6 @@ export const GUIDANCE: { readonly [K in ErrorName]: Guidance } = {
   ...WEBHOOK_GUIDANCE,
   ...SCREENING_GUIDANCE,
   ...SUBJECT_GUIDANCE,
+  ...SUBJECT_EXPORT_GUIDANCE,
   ...RISK_APPROVAL_GUIDANCE,
 };

@@ -28,4 +28,5 @@ export const PATHS = {
   subjectRequests: SUBJECT_REQUESTS,
   subjectRequestQuery: `${SUBJECT_REQUESTS}/query`,
   subjectRequestList: `${SUBJECT_REQUESTS}/list`,
+  subjectRequestDownload: `${SUBJECT_REQUESTS}/download`,
 } as const;

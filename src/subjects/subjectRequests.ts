@@ -6,7 +6,10 @@ import type { Partner } from '../partners/credentials.ts';
 import { resolveSerial, type ApplicationReference } from '../applications/rules/applicationReference.ts';
 import { findCertHashOf, findSerialsOfPerson } from '../record/applicationRepository.ts';
 import { ERASED_CERT_HASH } from '../record/erasure.ts';
+import { enqueueJobs } from '../jobs/jobRepository.ts';
 import { isUniqueViolation } from '../store/errors.ts';
+import { exportsOf, type SubjectExportRow } from './subjectExportRepository.ts';
+import { subjectExportJob } from './subjectExportJob.ts';
 import {
   findOpenRequest,
   findSubjectRequest,
@@ -69,6 +72,26 @@ export const SubjectRequestView = Type.Object({
   created_at: Type.Integer({ description: 'Unix seconds.' }),
   updated_at: Type.Integer({ description: 'Unix seconds.' }),
   ended_at: nullable(Type.Integer(), 'When it ended (Unix seconds); null while open.'),
+  export: Type.Union(
+    [
+      Type.Object({
+        ready: Type.Boolean({
+          description:
+            'True while the export waits for its one download (`.../subject-requests/download`): built, not yet downloaded, not expired.',
+        }),
+        expires_at: nullable(
+          Type.Integer(),
+          'Until when (Unix seconds) it can be downloaded (`SUBJECT_EXPORT_HOURS` after it was ready); null until it is built.',
+        ),
+        fetched_at: nullable(Type.Integer(), 'When it was downloaded (Unix seconds); null until then.'),
+      }),
+      Type.Null(),
+    ],
+    {
+      description:
+        '`access` and `portability`: the export that answers the request (docs/PRIVACY.md); null for `correction` and `deletion`.',
+    },
+  ),
 });
 export type SubjectRequestView = Static<typeof SubjectRequestView>;
 
@@ -80,7 +103,13 @@ function newRequestId(at: number): string {
   return `sr_${Math.max(0, Math.floor(at)).toString(16).padStart(12, '0')}${pooledRandomBytes(10).toString('hex')}`;
 }
 
-export function subjectRequestView(row: SubjectRequestRow): SubjectRequestView {
+const EXPORTING_KINDS: readonly SubjectRequestKind[] = ['access', 'portability'];
+
+export function subjectRequestView(
+  row: SubjectRequestRow,
+  made: SubjectExportRow | undefined,
+  now: number,
+): SubjectRequestView {
   return {
     request_id: row.request_id,
     kind: row.kind,
@@ -94,6 +123,15 @@ export function subjectRequestView(row: SubjectRequestRow): SubjectRequestView {
     created_at: seconds(Number(row.created_at)),
     updated_at: seconds(Number(row.updated_at)),
     ended_at: row.ended_at === null ? null : seconds(Number(row.ended_at)),
+    export: !EXPORTING_KINDS.includes(row.kind)
+      ? null
+      : made === undefined
+        ? { ready: false, expires_at: null, fetched_at: null }
+        : {
+            ready: made.erased_at === null && Number(made.expires_at) > now,
+            expires_at: seconds(Number(made.expires_at)),
+            fetched_at: made.fetched_at === null ? null : seconds(Number(made.fetched_at)),
+          },
   };
 }
 
@@ -147,13 +185,17 @@ export async function createSubjectRequest(
     ended_at: null,
   };
   try {
-    await insertSubjectRequest(ctx.store.db, row);
+    // An access or portability request queues its export's job with it: the call waits for nothing more.
+    await ctx.store.transaction(async (trx) => {
+      await insertSubjectRequest(trx, row);
+      if (EXPORTING_KINDS.includes(row.kind)) await enqueueJobs(trx, [subjectExportJob(row.request_id)], now);
+    });
   } catch (error) {
     // Two at once: the unique index on the open requests let one in.
     if (isUniqueViolation(error)) await open();
     throw error;
   }
-  return subjectRequestView(row);
+  return subjectRequestView(row, undefined, now);
 }
 
 export async function querySubjectRequest(
@@ -163,7 +205,8 @@ export async function querySubjectRequest(
 ): Promise<SubjectRequestView> {
   const row = await findSubjectRequest(ctx.store.db, partner.appId, requestId);
   if (row === undefined) throw new ServiceError('subjectRequestNotFound');
-  return subjectRequestView(row);
+  const made = await exportsOf(ctx.store.db, [row.request_id]);
+  return subjectRequestView(row, made.get(row.request_id), ctx.now());
 }
 
 export const SUBJECT_LIST_LIMIT = 100;
@@ -186,7 +229,13 @@ export async function listPartnerSubjectRequests(
     beforeId: query.cursor,
     limit: limit + 1,
   });
-  const items = rows.slice(0, limit).map(subjectRequestView);
+  const page = rows.slice(0, limit);
+  const made = await exportsOf(
+    ctx.store.db,
+    page.map((row) => row.request_id),
+  );
+  const now = ctx.now();
+  const items = page.map((row) => subjectRequestView(row, made.get(row.request_id), now));
   const last = items[items.length - 1];
   return { items, next_cursor: rows.length > limit && last !== undefined ? last.request_id : null };
 }

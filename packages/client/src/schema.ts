@@ -442,6 +442,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/mc-platformapi/v1/open/et/vs/card/subject-requests/download': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Download the export of an access or portability request, once
+     * @description The export (docs/PRIVACY.md, "The export") as a file, not in the `{code, data, msg}` envelope: the JSON document itself, `Content-Type: application/json`, `Content-Disposition: attachment`, `Cache-Control: no-store`, `X-Content-Type-Options: nosniff`, and `X-Export-SHA256` (hex SHA-256 of the body). Ready once the request is `completed` (`export.ready`); delivered once: it is erased as it is answered, and a second download is a 410 (`41060`). Not downloaded within `SUBJECT_EXPORT_HOURS` (72 by default) of being ready, it is erased (410, `41061`). Refusals come in the envelope. Every download, and every refused one, is audited.
+     */
+    post: operations['downloadSubjectExport'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   'application.submitted': {
@@ -10174,6 +10194,15 @@ export interface operations {
               updated_at: number;
               /** @description When it ended (Unix seconds); null while open. */
               ended_at: number | null;
+              /** @description `access` and `portability`: the export that answers the request (docs/PRIVACY.md); null for `correction` and `deletion`. */
+              export: {
+                /** @description True while the export waits for its one download (`.../subject-requests/download`): built, not yet downloaded, not expired. */
+                ready: boolean;
+                /** @description Until when (Unix seconds) it can be downloaded (`SUBJECT_EXPORT_HOURS` after it was ready); null until it is built. */
+                expires_at: number | null;
+                /** @description When it was downloaded (Unix seconds); null until then. */
+                fetched_at: number | null;
+              } | null;
             };
             /**
              * @description A success text.
@@ -10560,6 +10589,15 @@ export interface operations {
               updated_at: number;
               /** @description When it ended (Unix seconds); null while open. */
               ended_at: number | null;
+              /** @description `access` and `portability`: the export that answers the request (docs/PRIVACY.md); null for `correction` and `deletion`. */
+              export: {
+                /** @description True while the export waits for its one download (`.../subject-requests/download`): built, not yet downloaded, not expired. */
+                ready: boolean;
+                /** @description Until when (Unix seconds) it can be downloaded (`SUBJECT_EXPORT_HOURS` after it was ready); null until it is built. */
+                expires_at: number | null;
+                /** @description When it was downloaded (Unix seconds); null until then. */
+                fetched_at: number | null;
+              } | null;
             };
             /**
              * @description A success text.
@@ -10933,6 +10971,15 @@ export interface operations {
                 updated_at: number;
                 /** @description When it ended (Unix seconds); null while open. */
                 ended_at: number | null;
+                /** @description `access` and `portability`: the export that answers the request (docs/PRIVACY.md); null for `correction` and `deletion`. */
+                export: {
+                  /** @description True while the export waits for its one download (`.../subject-requests/download`): built, not yet downloaded, not expired. */
+                  ready: boolean;
+                  /** @description Until when (Unix seconds) it can be downloaded (`SUBJECT_EXPORT_HOURS` after it was ready); null until it is built. */
+                  expires_at: number | null;
+                  /** @description When it was downloaded (Unix seconds); null until then. */
+                  fetched_at: number | null;
+                } | null;
               }[];
               /** @description Pass as `cursor` for the next page; null on the last page. */
               next_cursor: string | null;
@@ -11106,6 +11153,1081 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             /** @enum {unknown} */
             code?: 42201 | 42202 | 42207 | 42204 | 42203 | 42206 | 42205;
+          };
+        };
+      };
+      /**
+       * @description `42901` rate_limited: app_id: rate limit exceeded; retry after {retry_after} seconds
+       *
+       *     `42904` concurrency_limited: app_id: {app_id} already has {limit} requests in progress, the most allowed at once; retry after {retry_after} seconds
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before the next request. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42901,
+           *       "data": {
+           *         "retry_after": 1
+           *       },
+           *       "msg": "app_id: rate limit exceeded; retry after 1 seconds"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42901 | 42904;
+          };
+        };
+      };
+      /** @description `50001` internal: internal error; the request was not completed */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50001,
+           *       "data": null,
+           *       "msg": "internal error; the request was not completed"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50001;
+          };
+        };
+      };
+      /** @description `50301` store_unavailable: service temporarily unavailable; retry later */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'retry-after'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 50301,
+           *       "data": null,
+           *       "msg": "service temporarily unavailable; retry later"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 50301;
+          };
+        };
+      };
+    };
+  };
+  downloadSubjectExport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Application identifier of the partner. */
+          app_id: string;
+          /** @description Request time as a Unix timestamp in seconds. */
+          timestamp: number;
+          /**
+           * @description The subject request id the create answered (`sr_` and 32 hexadecimal digits).
+           * @example sr_019ae1f3c2a07d3b5e61c0f4a9b28e7d
+           */
+          request_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The export: everything the service holds about the person for you. */
+      200: {
+        headers: {
+          /** @description `attachment; filename="subject-export-<request_id>.json"` */
+          'content-disposition'?: string;
+          /** @description Hex SHA-256 of the body. */
+          'x-export-sha256'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            format: 'cardapply.subject_export';
+            /**
+             * @description The format’s version: a reader refuses one it does not know.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The subject request this export answers. */
+            request_id: string;
+            /** @enum {unknown} */
+            kind: 'access' | 'portability';
+            /** @description The partner the data is held for. */
+            app_id: string;
+            /** @description When it was built (Unix seconds). */
+            generated_at: number;
+            /** @description Every application the request covers, oldest first. */
+            applications: {
+              /** @description The application’s serial number. */
+              busi_water_no: string;
+              /** @description Every value the partner submitted for the application, as the service holds it now (after any amend), decrypted: the submit’s own field names. Never `pay_pwd` (a credential) nor the full `card_no` (`status.card_no_masked` shows it masked). Empty for an application whose identity data retention erased. */
+              submitted: {
+                /**
+                 * @description Application identifier of the partner; must be the app of the token.
+                 * @example app_3kq8z1
+                 */
+                app_id?: string;
+                /**
+                 * @description Request time as a Unix timestamp in seconds; within the allowed skew of server time.
+                 * @example 1795000000
+                 */
+                timestamp?: number;
+                /**
+                 * @description Contact address. An address that names a mainland province is province-city-district-detail joined by `-` (short or full names; a municipality may leave out the city); any other is free text.
+                 * @example 广东省-深圳市-南山区-科技园路1号
+                 */
+                address?: string;
+                /**
+                 * @description Date of birth, YYYY-MM-DD.
+                 * @example 1990-03-07
+                 */
+                birthday?: string;
+                /**
+                 * @description `M` (male) or `F` (female).
+                 * @enum {unknown}
+                 */
+                sex?: 'M' | 'F';
+                /**
+                 * @description `00` identity card, `02` passport.
+                 * @enum {unknown}
+                 */
+                cert_type?: '00' | '02';
+                /**
+                 * @description Identity document number. Read in upper case, without spaces, and without the brackets around a check character (`A123456(3)` is `A1234563`).
+                 * @example 440305199003071236
+                 */
+                cert_id?: string;
+                /**
+                 * @description Country code (ISO 3166-1 alpha-2) from the `country` table.
+                 * @example CN
+                 */
+                country?: string;
+                /**
+                 * @description Front image of the identity card. An absolute https URL.
+                 * @example https://img.example.com/a/1.jpg
+                 */
+                id_card_img?: string;
+                /**
+                 * @description Back image of the identity card. An absolute https URL.
+                 * @example https://img.example.com/a/1.jpg
+                 */
+                id_card_back_img?: string;
+                /**
+                 * @description Document start date; may be omitted for a Hong Kong identity card.
+                 * @example 2015-06-01
+                 */
+                cert_start_date?: string;
+                /**
+                 * @description Document end date; `9999-12-31` for a document with no expiry.
+                 * @example 2035-06-01
+                 */
+                cert_end_date?: string;
+                /**
+                 * @description Passport image; required even when cert_type is 00. An absolute https URL.
+                 * @example https://img.example.com/a/1.jpg
+                 */
+                passport_img?: string;
+                /**
+                 * @description E-mail address of the applicant.
+                 * @example li.lei@example.com
+                 */
+                email?: string;
+                /**
+                 * @description Mobile number of the applicant, without the calling code; spaces, hyphens and parentheses are read past.
+                 * @example 138 0013 8000
+                 */
+                mob_no?: string;
+                /**
+                 * @description Calling code of the mobile number, with a leading plus sign.
+                 * @example +86
+                 */
+                mob_no_of?: string;
+                /**
+                 * @description Name in Chinese (a middle dot, or a look-alike, between the parts of a transliterated name); never digits.
+                 * @example 李雷
+                 */
+                name?: string;
+                /**
+                 * @description Name in English: for a mainland applicant (country CN) the capital-letter pinyin of name; for anyone else Latin letters in any case.
+                 * @example LI LEI
+                 */
+                name_en?: string;
+                /** @description Employer name. */
+                company_name?: string;
+                /** @description Employer address; the mainland form when it names a mainland province, as for address. */
+                office_address?: string;
+                /**
+                 * @description Employer telephone number; spaces, hyphens and parentheses are read past, and an extension may follow (`ext. 801`, `转801`).
+                 * @example 2600 0000
+                 */
+                office_tel_no?: string;
+                /**
+                 * @description Area code of the employer telephone number: a calling code (`+86`) or a mainland area code (`0755`, `755`).
+                 * @example 0755
+                 */
+                office_tel_no_of?: string;
+                /** @description Position code from the `position` table. */
+                position?: string;
+                /** @description Occupation code from the `profession` table. */
+                profession?: string;
+                /** @description Occupation in words; required when profession is the "other" code. */
+                profession_other?: string;
+                /**
+                 * @description Purposes of opening the account. Codes of the `purpose` table (see the codes endpoint); no code twice.
+                 * @example [
+                 *       "01"
+                 *     ]
+                 */
+                purpose?: string[];
+                /** @description Additional purpose in words; optional, also with the "other" code (its absence is shown to reviewers). */
+                purpose_other?: string;
+                /**
+                 * @description Image of the applicant's signature. An absolute https URL.
+                 * @example https://img.example.com/a/1.jpg
+                 */
+                sign_applicant?: string;
+                /**
+                 * @description Sources of funds. Codes of the `wealth_source` table (see the codes endpoint); no code twice.
+                 * @example [
+                 *       "01"
+                 *     ]
+                 */
+                wealth_source?: string[];
+                /** @description Additional source of funds in words; optional, also with the "other" code (its absence is shown to reviewers). */
+                wealth_source_other?: string;
+                /**
+                 * @description Annual income.
+                 * @example 200000
+                 */
+                yearly_income?: string;
+                /**
+                 * @description Years of employment.
+                 * @example 5
+                 */
+                years_of_service?: string;
+                /** @description Recipient of the delivery. */
+                consignee?: string;
+                /**
+                 * @description Recipient's telephone number, mobile or landline; spaces, hyphens and parentheses are read past.
+                 * @example 13800138000
+                 */
+                consignee_mob_no?: string;
+                /**
+                 * @description Calling code of the recipient's telephone number, with a leading plus sign.
+                 * @example +86
+                 */
+                consignee_mob_no_of?: string;
+                /**
+                 * @description Recipient's address; the mainland form when it names a mainland province, as for address.
+                 * @example 广东省-深圳市-南山区-科技园路1号
+                 */
+                consignee_address?: string;
+                /**
+                 * @description Image of the payment proof. An absolute https URL.
+                 * @example https://img.example.com/a/1.jpg
+                 */
+                pay_voucher?: string;
+                /** @description Custom extension fields. */
+                other_field?: {
+                  name: string;
+                  value: string;
+                  field: string;
+                }[];
+                /**
+                 * @description The partner's own reference (an order number): 1-64 printable ASCII characters. Unique per app among active applications; query, cancel and amend accept it in place of `busi_water_no`. Stored in the clear: it must not be identity data.
+                 * @example ORD-2026-000123
+                 */
+                external_id?: string;
+              };
+              /** @description The status view the query answers: state, history, outcomes. */
+              status: {
+                /**
+                 * @description Application serial number returned by the submit (32 characters of `[0-9A-Z]`).
+                 * @example 01M7Q5CQG03QZV91NCTJX2D43J5KC6E8
+                 */
+                busi_water_no: string;
+                /** @description The partner's own reference given at the submit, or null. */
+                external_id: string | null;
+                /**
+                 * @description Current state of the lifecycle.
+                 * @example SUBMITTED
+                 * @enum {unknown}
+                 */
+                status:
+                  | 'SUBMITTED'
+                  | 'IN_REVIEW'
+                  | 'APPROVED'
+                  | 'CARD_ISSUED'
+                  | 'SHIPPED'
+                  | 'DELIVERED'
+                  | 'REJECTED'
+                  | 'CANCELLED'
+                  | 'SUPPLEMENT_REQUIRED'
+                  | 'EXPIRED'
+                  | 'RETURNED';
+                /** @description Reason of the last change, if any. */
+                status_reason: string | null;
+                /**
+                 * @description Codes of the `reason` table given with the last change; empty when none.
+                 * @example [
+                 *       "document_unreadable"
+                 *     ]
+                 */
+                reason_codes: string[];
+                /**
+                 * @description While SUPPLEMENT_REQUIRED: the fields of the submit to send again with the amend; empty otherwise.
+                 * @example [
+                 *       "id_card_img"
+                 *     ]
+                 */
+                requested_fields: string[];
+                /**
+                 * @description First 6 and last 4 digits; the rest `*`.
+                 * @example 539966******1234
+                 */
+                card_no_masked: string;
+                /** @description Unix seconds. */
+                created_at: number;
+                /** @description Unix seconds. */
+                updated_at: number;
+                history: {
+                  status: string;
+                  /** @description Unix seconds. */
+                  at: number;
+                  reason: string | null;
+                  /**
+                   * @description Codes of the `reason` table given with this change.
+                   * @example [
+                   *       "document_unreadable"
+                   *     ]
+                   */
+                  reason_codes: string[];
+                  /** @description SUPPLEMENT_REQUIRED: the fields asked for. */
+                  requested_fields?: string[];
+                  /** @description An amendment: the fields sent again. */
+                  amended_fields?: string[];
+                  /** @description An amendment: the fields whose value changed. */
+                  changed_fields?: string[];
+                  /** @description Only for SHIPPED: the carrier, the tracking number and, if given, a tracking link. */
+                  details?: {
+                    carrier: string;
+                    tracking_no: string;
+                    /** @description A link to follow the shipment. */
+                    tracking_url?: string;
+                  };
+                }[];
+                /** @description Per image field the application carries: its document fetched by the service (after the acknowledgement), checked and kept. */
+                documents: {
+                  id_card_img?: {
+                    /**
+                     * @description What became of the fetch.
+                     * @enum {unknown}
+                     */
+                    state: 'pending' | 'kept' | 'failed';
+                    /**
+                     * @description kept: the type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description kept: bytes. */
+                    size?: number;
+                    /**
+                     * @description kept: hex SHA-256 of the bytes as served.
+                     * @example 9f86d08…
+                     */
+                    sha256?: string;
+                    /** @description kept image: pixels. */
+                    width?: number;
+                    /** @description kept image: pixels. */
+                    height?: number;
+                    /** @description kept: Unix seconds. */
+                    fetched_at?: number;
+                    /**
+                     * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                     * @enum {unknown}
+                     */
+                    reason?:
+                      | 'unreachable'
+                      | 'not_a_document'
+                      | 'truncated'
+                      | 'too_large'
+                      | 'too_small'
+                      | 'refused_address';
+                  };
+                  id_card_back_img?: {
+                    /**
+                     * @description What became of the fetch.
+                     * @enum {unknown}
+                     */
+                    state: 'pending' | 'kept' | 'failed';
+                    /**
+                     * @description kept: the type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description kept: bytes. */
+                    size?: number;
+                    /**
+                     * @description kept: hex SHA-256 of the bytes as served.
+                     * @example 9f86d08…
+                     */
+                    sha256?: string;
+                    /** @description kept image: pixels. */
+                    width?: number;
+                    /** @description kept image: pixels. */
+                    height?: number;
+                    /** @description kept: Unix seconds. */
+                    fetched_at?: number;
+                    /**
+                     * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                     * @enum {unknown}
+                     */
+                    reason?:
+                      | 'unreachable'
+                      | 'not_a_document'
+                      | 'truncated'
+                      | 'too_large'
+                      | 'too_small'
+                      | 'refused_address';
+                  };
+                  passport_img?: {
+                    /**
+                     * @description What became of the fetch.
+                     * @enum {unknown}
+                     */
+                    state: 'pending' | 'kept' | 'failed';
+                    /**
+                     * @description kept: the type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description kept: bytes. */
+                    size?: number;
+                    /**
+                     * @description kept: hex SHA-256 of the bytes as served.
+                     * @example 9f86d08…
+                     */
+                    sha256?: string;
+                    /** @description kept image: pixels. */
+                    width?: number;
+                    /** @description kept image: pixels. */
+                    height?: number;
+                    /** @description kept: Unix seconds. */
+                    fetched_at?: number;
+                    /**
+                     * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                     * @enum {unknown}
+                     */
+                    reason?:
+                      | 'unreachable'
+                      | 'not_a_document'
+                      | 'truncated'
+                      | 'too_large'
+                      | 'too_small'
+                      | 'refused_address';
+                  };
+                  sign_applicant?: {
+                    /**
+                     * @description What became of the fetch.
+                     * @enum {unknown}
+                     */
+                    state: 'pending' | 'kept' | 'failed';
+                    /**
+                     * @description kept: the type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description kept: bytes. */
+                    size?: number;
+                    /**
+                     * @description kept: hex SHA-256 of the bytes as served.
+                     * @example 9f86d08…
+                     */
+                    sha256?: string;
+                    /** @description kept image: pixels. */
+                    width?: number;
+                    /** @description kept image: pixels. */
+                    height?: number;
+                    /** @description kept: Unix seconds. */
+                    fetched_at?: number;
+                    /**
+                     * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                     * @enum {unknown}
+                     */
+                    reason?:
+                      | 'unreachable'
+                      | 'not_a_document'
+                      | 'truncated'
+                      | 'too_large'
+                      | 'too_small'
+                      | 'refused_address';
+                  };
+                  pay_voucher?: {
+                    /**
+                     * @description What became of the fetch.
+                     * @enum {unknown}
+                     */
+                    state: 'pending' | 'kept' | 'failed';
+                    /**
+                     * @description kept: the type read from the bytes.
+                     * @enum {unknown}
+                     */
+                    type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                    /** @description kept: bytes. */
+                    size?: number;
+                    /**
+                     * @description kept: hex SHA-256 of the bytes as served.
+                     * @example 9f86d08…
+                     */
+                    sha256?: string;
+                    /** @description kept image: pixels. */
+                    width?: number;
+                    /** @description kept image: pixels. */
+                    height?: number;
+                    /** @description kept: Unix seconds. */
+                    fetched_at?: number;
+                    /**
+                     * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                     * @enum {unknown}
+                     */
+                    reason?:
+                      | 'unreachable'
+                      | 'not_a_document'
+                      | 'truncated'
+                      | 'too_large'
+                      | 'too_small'
+                      | 'refused_address';
+                  };
+                };
+              };
+              /** @description The application’s events, oldest first, as the event list and webhooks carry them. */
+              events: {
+                /** @description The event id; the `webhook-id` header of its deliveries. */
+                id: string;
+                /**
+                 * @description `application.` and the state moved into, in lower case; `application.amended`; `application.documents_kept` and `application.document_failed` (no move: what became of the documents).
+                 * @example application.approved
+                 * @enum {unknown}
+                 */
+                type:
+                  | 'application.submitted'
+                  | 'application.in_review'
+                  | 'application.approved'
+                  | 'application.card_issued'
+                  | 'application.shipped'
+                  | 'application.delivered'
+                  | 'application.rejected'
+                  | 'application.cancelled'
+                  | 'application.supplement_required'
+                  | 'application.expired'
+                  | 'application.returned'
+                  | 'application.amended'
+                  | 'application.documents_kept'
+                  | 'application.document_failed';
+                /** @description Unix seconds. */
+                created_at: number;
+                data: {
+                  /** @description The serial number of the application. */
+                  busi_water_no: string;
+                  /** @description 1, 2, 3... per application: order an application's events by it. */
+                  sequence: number;
+                  /**
+                   * @description The state after the change.
+                   * @enum {unknown}
+                   */
+                  status:
+                    | 'SUBMITTED'
+                    | 'IN_REVIEW'
+                    | 'APPROVED'
+                    | 'CARD_ISSUED'
+                    | 'SHIPPED'
+                    | 'DELIVERED'
+                    | 'REJECTED'
+                    | 'CANCELLED'
+                    | 'SUPPLEMENT_REQUIRED'
+                    | 'EXPIRED'
+                    | 'RETURNED';
+                  /** @description The state before the change; null for the submission. */
+                  previous_status:
+                    | (
+                        | 'SUBMITTED'
+                        | 'IN_REVIEW'
+                        | 'APPROVED'
+                        | 'CARD_ISSUED'
+                        | 'SHIPPED'
+                        | 'DELIVERED'
+                        | 'REJECTED'
+                        | 'CANCELLED'
+                        | 'SUPPLEMENT_REQUIRED'
+                        | 'EXPIRED'
+                        | 'RETURNED'
+                      )
+                    | null;
+                  /** @description Why, when the change has a reason. */
+                  reason: string | null;
+                  /** @description Codes of the `reason` table (see the codes endpoint) given with the change; empty when none. */
+                  reason_codes: string[];
+                  /** @description First 6 and last 4 digits; the rest `*`. */
+                  card_no_masked: string;
+                  /** @description The partner's own reference of the application, or null. */
+                  external_id: string | null;
+                  /** @description application.supplement_required: the fields to send again with the amend. */
+                  requested_fields?: string[];
+                  /** @description application.amended: the fields sent again. */
+                  amended_fields?: string[];
+                  /** @description application.amended: the fields whose value changed. */
+                  changed_fields?: string[];
+                  /** @description application.documents_kept: every image the application carries, kept; application.document_failed: the field that failed for good, with its reason. */
+                  documents?: {
+                    id_card_img?: {
+                      /**
+                       * @description What became of the fetch.
+                       * @enum {unknown}
+                       */
+                      state: 'pending' | 'kept' | 'failed';
+                      /**
+                       * @description kept: the type read from the bytes.
+                       * @enum {unknown}
+                       */
+                      type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                      /** @description kept: bytes. */
+                      size?: number;
+                      /**
+                       * @description kept: hex SHA-256 of the bytes as served.
+                       * @example 9f86d08…
+                       */
+                      sha256?: string;
+                      /** @description kept image: pixels. */
+                      width?: number;
+                      /** @description kept image: pixels. */
+                      height?: number;
+                      /** @description kept: Unix seconds. */
+                      fetched_at?: number;
+                      /**
+                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                       * @enum {unknown}
+                       */
+                      reason?:
+                        | 'unreachable'
+                        | 'not_a_document'
+                        | 'truncated'
+                        | 'too_large'
+                        | 'too_small'
+                        | 'refused_address';
+                    };
+                    id_card_back_img?: {
+                      /**
+                       * @description What became of the fetch.
+                       * @enum {unknown}
+                       */
+                      state: 'pending' | 'kept' | 'failed';
+                      /**
+                       * @description kept: the type read from the bytes.
+                       * @enum {unknown}
+                       */
+                      type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                      /** @description kept: bytes. */
+                      size?: number;
+                      /**
+                       * @description kept: hex SHA-256 of the bytes as served.
+                       * @example 9f86d08…
+                       */
+                      sha256?: string;
+                      /** @description kept image: pixels. */
+                      width?: number;
+                      /** @description kept image: pixels. */
+                      height?: number;
+                      /** @description kept: Unix seconds. */
+                      fetched_at?: number;
+                      /**
+                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                       * @enum {unknown}
+                       */
+                      reason?:
+                        | 'unreachable'
+                        | 'not_a_document'
+                        | 'truncated'
+                        | 'too_large'
+                        | 'too_small'
+                        | 'refused_address';
+                    };
+                    passport_img?: {
+                      /**
+                       * @description What became of the fetch.
+                       * @enum {unknown}
+                       */
+                      state: 'pending' | 'kept' | 'failed';
+                      /**
+                       * @description kept: the type read from the bytes.
+                       * @enum {unknown}
+                       */
+                      type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                      /** @description kept: bytes. */
+                      size?: number;
+                      /**
+                       * @description kept: hex SHA-256 of the bytes as served.
+                       * @example 9f86d08…
+                       */
+                      sha256?: string;
+                      /** @description kept image: pixels. */
+                      width?: number;
+                      /** @description kept image: pixels. */
+                      height?: number;
+                      /** @description kept: Unix seconds. */
+                      fetched_at?: number;
+                      /**
+                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                       * @enum {unknown}
+                       */
+                      reason?:
+                        | 'unreachable'
+                        | 'not_a_document'
+                        | 'truncated'
+                        | 'too_large'
+                        | 'too_small'
+                        | 'refused_address';
+                    };
+                    sign_applicant?: {
+                      /**
+                       * @description What became of the fetch.
+                       * @enum {unknown}
+                       */
+                      state: 'pending' | 'kept' | 'failed';
+                      /**
+                       * @description kept: the type read from the bytes.
+                       * @enum {unknown}
+                       */
+                      type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                      /** @description kept: bytes. */
+                      size?: number;
+                      /**
+                       * @description kept: hex SHA-256 of the bytes as served.
+                       * @example 9f86d08…
+                       */
+                      sha256?: string;
+                      /** @description kept image: pixels. */
+                      width?: number;
+                      /** @description kept image: pixels. */
+                      height?: number;
+                      /** @description kept: Unix seconds. */
+                      fetched_at?: number;
+                      /**
+                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                       * @enum {unknown}
+                       */
+                      reason?:
+                        | 'unreachable'
+                        | 'not_a_document'
+                        | 'truncated'
+                        | 'too_large'
+                        | 'too_small'
+                        | 'refused_address';
+                    };
+                    pay_voucher?: {
+                      /**
+                       * @description What became of the fetch.
+                       * @enum {unknown}
+                       */
+                      state: 'pending' | 'kept' | 'failed';
+                      /**
+                       * @description kept: the type read from the bytes.
+                       * @enum {unknown}
+                       */
+                      type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                      /** @description kept: bytes. */
+                      size?: number;
+                      /**
+                       * @description kept: hex SHA-256 of the bytes as served.
+                       * @example 9f86d08…
+                       */
+                      sha256?: string;
+                      /** @description kept image: pixels. */
+                      width?: number;
+                      /** @description kept image: pixels. */
+                      height?: number;
+                      /** @description kept: Unix seconds. */
+                      fetched_at?: number;
+                      /**
+                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                       * @enum {unknown}
+                       */
+                      reason?:
+                        | 'unreachable'
+                        | 'not_a_document'
+                        | 'truncated'
+                        | 'too_large'
+                        | 'too_small'
+                        | 'refused_address';
+                    };
+                  };
+                };
+              }[];
+              /** @description Every image field the application carries, in the order of the submit’s fields. */
+              documents: {
+                /**
+                 * @description The image field of the submit.
+                 * @enum {unknown}
+                 */
+                field: 'id_card_img' | 'id_card_back_img' | 'passport_img' | 'sign_applicant' | 'pay_voucher';
+                /**
+                 * @description `kept`: the copy the service holds, its bytes below; `pending`: not fetched yet; `failed`: refused or unreachable (`reason`). Only `kept` carries bytes.
+                 * @enum {unknown}
+                 */
+                state: 'pending' | 'kept' | 'failed';
+                /** @description `failed`: why; null otherwise. */
+                reason: string | null;
+                /** @description `kept`: the type read from the bytes. */
+                content_type:
+                  ('image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf') | null;
+                /** @description `kept`: bytes. */
+                byte_size: number | null;
+                /** @description `kept`: hex SHA-256 of the bytes, checked as they were exported. */
+                sha256: string | null;
+                /** @description `kept`: the bytes exactly as the partner’s server served them, base64 (RFC 4648). */
+                content_base64: string | null;
+              }[];
+            }[];
+          };
+        };
+      };
+      /**
+       * @description `40001` body_not_json: body: is not valid JSON
+       *
+       *     `40002` body_not_object: body: must be a JSON object
+       *
+       *     `40003` body_duplicate_key: {field}: appears more than once in the body
+       *
+       *     `40004` body_bad_encoding: body: is not valid UTF-8
+       *
+       *     `40005` body_forbidden_key: {field}: this key name is not allowed
+       *
+       *     `40006` body_too_deep: body: is nested deeper than {max} levels
+       *
+       *     `40007` body_empty: body: is empty; a JSON object is required
+       *
+       *     `40009` request_malformed: request: is malformed
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40001,
+           *       "data": null,
+           *       "msg": "body: is not valid JSON"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40001 | 40002 | 40003 | 40004 | 40005 | 40006 | 40007 | 40009;
+          };
+        };
+      };
+      /**
+       * @description `40101` token_missing: Authorization: header is required
+       *
+       *     `40102` token_invalid: Authorization: token is unknown or revoked
+       *
+       *     `40103` token_expired: Authorization: token has expired
+       *
+       *     `40105` timestamp_skew: timestamp: is {skew} seconds away from server time; the allowed skew is {allowed} seconds{hint}
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40101,
+           *       "data": null,
+           *       "msg": "Authorization: header is required"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40101 | 40102 | 40103 | 40105;
+          };
+        };
+      };
+      /**
+       * @description `40301` app_mismatch: app_id: does not match the app of the token
+       *
+       *     `40302` app_disabled: app_id: app is disabled
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40301,
+           *       "data": null,
+           *       "msg": "app_id: does not match the app of the token"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40301 | 40302;
+          };
+        };
+      };
+      /** @description `40460` subject_request_not_found: request_id: no such subject request */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40460,
+           *       "data": null,
+           *       "msg": "request_id: no such subject request"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40460;
+          };
+        };
+      };
+      /** @description `40998` subject_export_not_ready: request_id: the export of this request is not ready */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 40998,
+           *       "data": null,
+           *       "msg": "request_id: the export of this request is not ready"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 40998;
+          };
+        };
+      };
+      /**
+       * @description `41060` subject_export_delivered: request_id: the export of this request was already downloaded
+       *
+       *     `41061` subject_export_expired: request_id: the export of this request has expired
+       */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41060,
+           *       "data": null,
+           *       "msg": "request_id: the export of this request was already downloaded"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41060 | 41061;
+          };
+        };
+      };
+      /** @description `41301` body_too_large: body: is larger than {max} bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41301,
+           *       "data": null,
+           *       "msg": "body: is larger than 32 bytes"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41301;
+          };
+        };
+      };
+      /** @description `41501` unsupported_content_type: Content-Type: must be application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 41501,
+           *       "data": null,
+           *       "msg": "Content-Type: must be application/json"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 41501;
+          };
+        };
+      };
+      /**
+       * @description `42201` field_required: {field}: is required
+       *
+       *     `42202` field_type: {field}: must be {expected}
+       *
+       *     `42207` field_unknown: {field}: is not a known field
+       *
+       *     `42204` field_empty: {field}: must not be empty
+       *
+       *     `42203` field_too_long: {field}: must be at most {max} characters
+       *
+       *     `42205` field_format: {field}: {rule}
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "code": 42201,
+           *       "data": {
+           *         "errors": [
+           *           {
+           *             "field": "cert_id",
+           *             "code": 42201,
+           *             "message": "cert_id: is required"
+           *           }
+           *         ]
+           *       },
+           *       "msg": "cert_id: is required"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            /** @enum {unknown} */
+            code?: 42201 | 42202 | 42207 | 42204 | 42203 | 42205;
           };
         };
       };

@@ -12,6 +12,8 @@ import {
   SUBJECT_REQUEST_STATUSES,
   SubjectRequestView,
 } from '../../subjects/subjectRequests.ts';
+import { downloadSubjectExport } from '../../subjects/downloadExport.ts';
+import { SubjectExport } from '../../subjects/subjectExport.ts';
 import { guardPartnerRoutes, partnerOf } from '../partnerAuth.ts';
 import { success } from '../envelope.ts';
 import { PATHS } from '../paths.ts';
@@ -67,7 +69,7 @@ const ListResponse = Type.Object({
   }),
 });
 
-/** The partner's side of an applicant's rights (docs/PRIVACY.md): ask, list, query. */
+/** The partner's side of an applicant's rights (docs/PRIVACY.md): ask, list, query, download. */
 export function subjectRequestRoutes(ctx: ServiceContext) {
   return async (app: TypedApp) => {
     guardPartnerRoutes(app, ctx);
@@ -145,6 +147,53 @@ export function subjectRequestRoutes(ctx: ServiceContext) {
       },
       async (request) =>
         success(request, await listPartnerSubjectRequests(ctx, partnerOf(request), request.body)),
+    );
+
+    app.post(
+      PATHS.subjectRequestDownload,
+      {
+        config: { operation: 'subject_request.download' },
+        schema: {
+          operationId: 'downloadSubjectExport',
+          summary: 'Download the export of an access or portability request, once',
+          description:
+            'The export (docs/PRIVACY.md, "The export") as a file, not in the `{code, data, msg}` envelope: the JSON document itself, `Content-Type: application/json`, `Content-Disposition: attachment`, `Cache-Control: no-store`, `X-Content-Type-Options: nosniff`, and `X-Export-SHA256` (hex SHA-256 of the body). Ready once the request is `completed` (`export.ready`); delivered once: it is erased as it is answered, and a second download is a 410 (`41060`). Not downloaded within `SUBJECT_EXPORT_HOURS` (72 by default) of being ready, it is erased (410, `41061`). Refusals come in the envelope. Every download, and every refused one, is audited.',
+          tags: ['subject_requests'],
+          body: QueryRequest,
+          response: {
+            200: {
+              description: 'The export: everything the service holds about the person for you.',
+              headers: {
+                'content-disposition': Type.String({
+                  description: '`attachment; filename="subject-export-<request_id>.json"`',
+                }),
+                'x-export-sha256': Type.String({ description: 'Hex SHA-256 of the body.' }),
+              },
+              content: {
+                // The stored file, sent as it is (never re-serialised): documented by its format.
+                'application/json': { schema: Type.Unsafe<Buffer>(SubjectExport) },
+              },
+            },
+            ...errorResponses([
+              ...PARTNER_ERRORS,
+              'fieldEmpty',
+              'fieldTooLong',
+              'subjectRequestNotFound',
+              'subjectExportNotReady',
+              'subjectExportDelivered',
+              'subjectExportExpired',
+            ]),
+          },
+        },
+      },
+      async (request, reply) => {
+        const delivered = await downloadSubjectExport(ctx, partnerOf(request), request.body.request_id);
+        return reply
+          .header('content-type', 'application/json; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${delivered.fileName}"`)
+          .header('x-export-sha256', delivered.sha256)
+          .send(delivered.body);
+      },
     );
   };
 }

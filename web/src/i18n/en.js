@@ -488,6 +488,8 @@ export default {
   'audit.target.event': 'Event',
   'audit.target.retention': 'Retention run',
   'audit.target.screening_list': 'Screening list',
+  'audit.action.subject_request.export_download': 'Subject request export downloaded (or refused)',
+  'audit.target.subject_request': 'Subject request',
   'events.type.application.amended': 'Amended by the partner',
   'events.type.application.documents_kept': 'Images kept',
   'events.type.application.document_failed': 'An image could not be kept',

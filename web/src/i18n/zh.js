@@ -478,6 +478,8 @@ export default {
   'audit.target.event': '事件',
   'audit.target.retention': '保留期清理',
   'audit.target.screening_list': '筛查名单',
+  'audit.action.subject_request.export_download': '下载个人信息导出文件（或被拒绝）',
+  'audit.target.subject_request': '个人信息权利请求',
   'events.type.application.amended': '合作方已修改',
   'events.type.application.documents_kept': '图片已留存',
   'events.type.application.document_failed': '有图片未能留存',
