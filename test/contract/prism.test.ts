@@ -8,6 +8,9 @@ import { PATHS } from '../../src/http/paths.ts';
 import { ERRORS } from '../../src/errors/catalogue.ts';
 import { createOperator } from '../../src/operators/operators.ts';
 import { SENSITIVE_FIELDS } from '../../src/redaction.ts';
+import { createLogger } from '../../src/logger.ts';
+import { SUBJECT_JOB_KINDS } from '../../src/subjects/subjectExportJob.ts';
+import { startJobRunner, type JobRunner } from '../../src/worker/jobRunner.ts';
 import {
   proxyViolations,
   servedDocuments,
@@ -98,6 +101,8 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
   let applications: Applications;
   let document: ServedDocument;
   let eventId: string;
+  /** Builds the exports of access requests, so that the download answers its file through Prism. */
+  let exportRunner: JobRunner;
 
   before(async () => {
     service = await startService('sqlite', {
@@ -109,6 +114,10 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
       OPERATOR_REVEALS_PER_HOUR: '100000',
     });
     receiver = await startReceiver();
+    exportRunner = startJobRunner(service.ctx, createLogger({ logLevel: 'silent' }), {
+      kinds: SUBJECT_JOB_KINDS,
+      pollIntervalMs: 20,
+    });
     partner = await newPartner(service, 'contract partner');
     otherPartner = await newPartner(service, 'another contract partner');
     admin = await newOperator(service, 'admin');
@@ -126,6 +135,7 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
   });
   after(async () => {
     await prism?.stop();
+    await exportRunner?.stop();
     await receiver?.close();
     await service?.close();
   });
@@ -156,7 +166,8 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
       values['id'] = endpoint;
     }
     if (names.has('event_id')) values['event_id'] = eventId;
-    if (names.has('request_id')) values['request_id'] = await subjectRequestId();
+    if (names.has('request_id'))
+      values['request_id'] = await subjectRequestId(operation.id === 'downloadSubjectExport');
     if (names.has('url')) values['url'] = `${receiver.url}/hook`;
     if (names.has('app_secret')) values['app_secret'] = partner.secret;
     const path: Record<string, string> = {};
@@ -226,7 +237,8 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
     call(service, 'POST', `${ADMIN}/${path}`, { token, body: {} });
 
   /** A subject request of the partner's, on an application of its own. */
-  async function subjectRequestId(): Promise<string> {
+  /** An access request of a new applicant; `ready`: once its export is built (the download's 200). */
+  async function subjectRequestId(ready = false): Promise<string> {
     const reply = await post(
       service.baseUrl,
       PATHS.subjectRequests,
@@ -238,7 +250,20 @@ describe('contract: generated requests through a validating proxy (Stoplight Pri
       },
       { token: partner.token },
     );
-    return (reply.body.data as { request_id: string }).request_id;
+    const requestId = (reply.body.data as { request_id: string }).request_id;
+    const deadline = Date.now() + 30_000;
+    while (ready) {
+      const query = await post(
+        service.baseUrl,
+        PATHS.subjectRequestQuery,
+        { app_id: partner.appId, timestamp: nowSeconds(), request_id: requestId },
+        { token: partner.token },
+      );
+      if ((query.body.data as { status: string }).status === 'completed') break;
+      assert.ok(Date.now() < deadline, `the export of ${requestId} was not built`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return requestId;
   }
 
   async function registerEndpoint(): Promise<string> {
