@@ -115,7 +115,7 @@ for (const storeName of storeNames()) {
     }
 
     async function completed(who: TestPartner, requestId: string): Promise<RequestView> {
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + 60_000;
       for (;;) {
         const reply = await call(who, PATHS.subjectRequestQuery, { request_id: requestId });
         assert.equal(reply.status, 200, reply.text);
@@ -131,7 +131,7 @@ for (const storeName of storeNames()) {
       const reply = await post(service.baseUrl, PATHS.apply, body, { token: partner.token });
       assert.equal(reply.status, 200, reply.text);
       const serial = (reply.body.data as { busi_water_no: string }).busi_water_no;
-      await settledDocuments(service, partner, serial);
+      await settledDocuments(service, partner, serial, 60_000);
       return { serial, body };
     }
 
@@ -217,7 +217,7 @@ for (const storeName of storeNames()) {
         source: 'test',
       });
       // The risk job (run by the document service's runner) assesses each submission.
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + 60_000;
       for (;;) {
         const assessed = await service.ctx.store.db
           .selectFrom('risk_assessments')
@@ -371,6 +371,29 @@ for (const storeName of storeNames()) {
       assert.ok(view.export?.fetched_at !== null && view.export?.fetched_at !== undefined);
     });
 
+    test('two downloads at once: one gets the file, the other a 410; one audit row each', async () => {
+      const made = await request(partner, 'access', first);
+      await completed(partner, made.request_id);
+      const replies = await Promise.all([
+        download(partner, made.request_id),
+        download(partner, made.request_id),
+      ]);
+      const answers = await Promise.all(
+        replies.map(async (reply) => ({ status: reply.status, text: await reply.text() })),
+      );
+      assert.deepEqual(
+        answers.map((a) => a.status).sort(),
+        [200, 410],
+        answers.map((a) => a.text.slice(0, 200)).join(' | '),
+      );
+      const file = JSON.parse(answers.find((a) => a.status === 200)!.text) as Exported;
+      assert.equal(file.request_id, made.request_id);
+      const outcomes = (await downloadAudits(made.request_id)).map(
+        (a) => (JSON.parse(a.details ?? '{}') as { outcome: string }).outcome,
+      );
+      assert.deepEqual(outcomes.sort(), ['already_delivered', 'delivered']);
+    });
+
     test('an export not downloaded in SUBJECT_EXPORT_HOURS is erased by its job; a request without an export has none to download', async () => {
       const made = await request(partner, 'portability', second);
       const done = await completed(partner, made.request_id);
@@ -387,7 +410,7 @@ for (const storeName of storeNames()) {
       const realNow = service.ctx.now;
       Object.assign(service.ctx, { now: () => Date.now() + 2 * HOUR_MS + 60_000 });
       try {
-        const deadline = Date.now() + 30_000;
+        const deadline = Date.now() + 60_000;
         while ((await chunks()).length > 0) {
           if (Date.now() > deadline) assert.fail('the expired export was not erased');
           await new Promise((resolve) => setTimeout(resolve, 50));
