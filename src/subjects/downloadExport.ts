@@ -75,21 +75,29 @@ export async function downloadSubjectExport(
   const refusal = refusalOf(made, ctx.now());
   if (refusal !== null) return refuse(refusal);
 
-  const body = await readExport(ctx, requestId, {
-    byteSize: Number(made.byte_size),
-    sha256: made.sha256,
-    chunkCount: Number(made.chunk_count),
-  });
+  /** Why it cannot be delivered any more, read again now; null while it still can. */
+  const refusalNow = async () => refusalOf((await findExport(ctx.store.db, requestId)) ?? made, ctx.now());
+  let body: Buffer;
+  try {
+    // Read outside the transaction: a large export does not hold the store's write lock meanwhile.
+    body = await readExport(ctx, requestId, {
+      byteSize: Number(made.byte_size),
+      sha256: made.sha256,
+      chunkCount: Number(made.chunk_count),
+    });
+  } catch (error) {
+    // Another download (or the expiry) deleted the chunks while they were read: refused as such.
+    const refusal = await refusalNow();
+    if (refusal !== null) return refuse(refusal);
+    throw error;
+  }
   const delivered = await ctx.store.transaction(async (trx) => {
     if (!(await markExportFetched(trx, requestId, ctx.now()))) return false;
     await deleteExportChunks(trx, requestId);
     await audit(trx, 'delivered');
     return true;
   });
-  if (!delivered) {
-    // Another download took it first, or its time ran out meanwhile.
-    const now = await findExport(ctx.store.db, requestId);
-    return refuse(now === undefined ? 'expired' : (refusalOf(now, ctx.now()) ?? 'expired'));
-  }
+  // Another download took it first, or its time ran out meanwhile.
+  if (!delivered) return refuse((await refusalNow()) ?? 'expired');
   return { body, fileName: `subject-export-${requestId}.json`, sha256: made.sha256 };
 }
