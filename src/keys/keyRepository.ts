@@ -9,7 +9,8 @@ import type { Database } from '../store/tables.ts';
  */
 
 /** The tables with encrypted values (each with a `key_id` column). */
-export type EncryptedTable = 'applications' | 'webhook_secrets' | 'operator_totp' | 'document_chunks';
+export type EncryptedTable =
+  'applications' | 'webhook_secrets' | 'operator_totp' | 'document_chunks' | 'subject_export_chunks';
 
 /** Where a table keeps its encrypted values: primary key, encrypted column, the column its aad needs. */
 export interface EncryptedPlace {

@@ -3,6 +3,7 @@ import { totpAad } from '../operators/totp.ts';
 import { secretAad } from '../webhooks/endpoints.ts';
 import type { Keys } from '../crypto/liveKeyRing.ts';
 import { chunkAad } from '../documents/documentStore.ts';
+import { exportChunkAad } from '../subjects/subjectExportStore.ts';
 import {
   rewriteEncrypted,
   rowsUnderKeyAfter,
@@ -57,6 +58,15 @@ export const ENCRYPTED_COLUMNS: readonly EncryptedColumn[] = [
     column: 'chunk_enc',
     aadColumn: 'busi_water_no',
     aad: (row) => chunkAad(row.aad_part, row.pk),
+  },
+  // An export waiting for its download (hours): moved like the rest, so a retired key leaves none.
+  {
+    table: 'subject_export_chunks',
+    bytes: true,
+    pk: 'chunk_id',
+    column: 'chunk_enc',
+    aadColumn: 'request_id',
+    aad: (row) => exportChunkAad(row.pk),
   },
 ];
 
