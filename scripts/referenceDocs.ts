@@ -101,6 +101,12 @@ function eventMeaning(type: string): string {
   if (type === AMENDED_EVENT) return "the partner's amend: back to `IN_REVIEW`, naming the fields sent again";
   if (type === 'application.documents_kept') return 'every image of the application is fetched and kept';
   if (type === 'application.document_failed') return 'an image could not be fetched or kept (its reason)';
+  if (type === 'subject_request.completed')
+    return "an applicant's request (access, portability, correction, deletion) was answered (PRIVACY.md)";
+  if (type === 'subject_request.restricted')
+    return 'a deletion is kept under anti-money-laundering record keeping until `restricted_until`, then erased';
+  if (type === 'subject_request.refused')
+    return "an applicant's request was refused (`reason_code`, `reason`)";
   const status = STATUSES.find((s) => eventTypeFor(s) === type);
   if (status === undefined) throw new Error(`${type}: an event type with no meaning written down`);
   return status === 'SUBMITTED' ? 'the submission, acknowledged' : `the application moved to \`${status}\``;

@@ -29,6 +29,7 @@ export const AUDIT_ACTIONS = [
   'application.reassign',
   'application.review_open',
   'application.approval_request',
+  'application.restrict',
   'key.rotate',
   'key.retire',
   'key.reencrypt',
@@ -44,6 +45,7 @@ export const AUDIT_ACTIONS = [
   'operator.mfa_enrol_start',
   'operator.mfa_enrol',
   'operator.mfa_reset',
+  'operator.compliance',
   'app.create',
   'app.disable',
   'app.enable',
@@ -68,6 +70,8 @@ export const AUDIT_ACTIONS = [
   'screening.reject',
   'audit.read',
   'subject_request.export_download',
+  'subject_request.start',
+  'subject_request.end',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,3 +1,4 @@
+import { refuseIfRestricted } from '../record/restriction.ts';
 import { applicationExists } from '../record/applicationRepository.ts';
 import { isSerialNumber } from '../record/serialNumber.ts';
 import type { ServiceContext } from '../context.ts';
@@ -68,6 +69,7 @@ export async function openDocument(
   }
   if (!isSerialNumber(busiWaterNo)) throw new ServiceError('applicationNotFound');
   if (!(await applicationExists(ctx.store.db, busiWaterNo))) throw new ServiceError('applicationNotFound');
+  await refuseIfRestricted(ctx.store.db, busiWaterNo, operator);
   const safeField = isDocumentField(field) ? field : 'field';
   if (!(await openedInSession(ctx, busiWaterNo, field, operator)))
     throw new ServiceError('documentNotOpened', { params: { field: safeField } });

@@ -1,5 +1,6 @@
 import { pooledRandomBytes } from '../crypto/randomPool.ts';
 import type { DocumentOutcomes } from './documentOutcomes.ts';
+import type { SubjectRequestEventPayload } from './subjectRequestPayload.ts';
 import type { EventHistory, EventsTable } from '../store/tables.ts';
 
 /**
@@ -50,7 +51,8 @@ const MAX_MILLIS = 0xffff_ffff_ffff;
 export interface NewEvent {
   appId: string;
   type: string;
-  payload: ApplicationEventPayload;
+  /** An application's change, or (`subject_request.*`) the end of a request naming it. */
+  payload: ApplicationEventPayload | SubjectRequestEventPayload;
   at: number;
   history?: EventHistory | undefined;
 }

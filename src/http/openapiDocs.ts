@@ -7,7 +7,18 @@ import {
   type Status,
 } from '../record/lifecycle.ts';
 import { signature } from '../crypto/webhookSignature.ts';
-import { amendedExample, documentsExample, eventExample, OPERATION_EXAMPLES } from './openapiExamples.ts';
+import {
+  amendedExample,
+  documentsExample,
+  eventExample,
+  OPERATION_EXAMPLES,
+  subjectRequestExample,
+} from './openapiExamples.ts';
+import {
+  isSubjectRequestEventType,
+  SUBJECT_REQUEST_EVENT_TYPES,
+  type SubjectRequestEventType,
+} from '../events/subjectRequestPayload.ts';
 import { EventView } from '../applications/views/eventView.ts';
 
 /**
@@ -115,12 +126,29 @@ const WEBHOOK_HEADERS = [
 ];
 
 /** What happened, in words, per event type (a move, the amendment, or the documents). */
-function webhookEvent(status: Status | typeof AMENDED_EVENT | (typeof DOCUMENT_EVENT_TYPES)[number]): {
+function webhookEvent(
+  status: Status | typeof AMENDED_EVENT | (typeof DOCUMENT_EVENT_TYPES)[number] | SubjectRequestEventType,
+): {
   type: string;
   summary: string;
   what: string;
   example: unknown;
 } {
+  if (isSubjectRequestEventType(status)) {
+    const end = status.slice('subject_request.'.length);
+    return {
+      type: status,
+      summary: `an applicant's request through the partner ended ${end}`,
+      what: `is named by an applicant's request (access, portability, correction, deletion; docs/PRIVACY.md) that ends \`${end}\`${
+        end === 'restricted'
+          ? ' (a deletion kept under anti-money-laundering record keeping until `data.subject_request.restricted_until`, then erased)'
+          : end === 'refused'
+            ? ' (with `reason_code` and `reason`)'
+            : ''
+      }: \`data.subject_request\` is the request as its query answers it`,
+      example: subjectRequestExample(status),
+    };
+  }
   if (status === AMENDED_EVENT) {
     return {
       type: AMENDED_EVENT,
@@ -156,36 +184,41 @@ const WEBHOOK_DESCRIPTION = (what: string) =>
 /** The `webhooks` section (OpenAPI 3.1): one entry per event type, all with the same body. */
 export function webhooksSection() {
   return Object.fromEntries(
-    ([...STATUSES, AMENDED_EVENT, ...DOCUMENT_EVENT_TYPES] as const).map((status) => {
-      const event = webhookEvent(status);
-      const type = event.type;
-      const operation = {
-        operationId: `${type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase())}Webhook`,
-        summary: `${type}: ${event.summary}`,
-        description: WEBHOOK_DESCRIPTION(event.what),
-        tags: ['webhooks'],
-        security: [],
-        parameters: WEBHOOK_HEADERS,
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: { $ref: '#/components/schemas/WebhookEvent' },
-              example: event.example,
+    ([...STATUSES, AMENDED_EVENT, ...DOCUMENT_EVENT_TYPES, ...SUBJECT_REQUEST_EVENT_TYPES] as const).map(
+      (status) => {
+        const event = webhookEvent(status);
+        const type = event.type;
+        const operation = {
+          operationId: `${type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase())}Webhook`,
+          summary: `${type}: ${event.summary}`,
+          description: WEBHOOK_DESCRIPTION(event.what),
+          tags: ['webhooks'],
+          security: [],
+          parameters: WEBHOOK_HEADERS,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: { $ref: '#/components/schemas/WebhookEvent' },
+                example: event.example,
+              },
             },
           },
-        },
-        responses: {
-          '200': { description: 'Any 2xx status acknowledges the delivery; the body is ignored.' },
-          '500': { description: 'Any other answer, or none within the time-out: the delivery is retried.' },
-        },
-      };
-      return [type, { post: operation }];
-    }),
+          responses: {
+            '200': { description: 'Any 2xx status acknowledges the delivery; the body is ignored.' },
+            '500': { description: 'Any other answer, or none within the time-out: the delivery is retried.' },
+          },
+        };
+        return [type, { post: operation }];
+      },
+    ),
   );
 }
 
 /** Shared schemas of the document: the webhook body. */
 export const DOCUMENT_SCHEMAS = {
-  WebhookEvent: { ...EventView, description: 'A webhook body: one state change of an application.' },
+  WebhookEvent: {
+    ...EventView,
+    description: "A webhook body: one state change of an application, or the end of an applicant's request.",
+  },
 };

@@ -1,3 +1,8 @@
+import {
+  SUBJECT_REQUEST_EVENT_TYPES,
+  type SubjectRequestEnd,
+  type SubjectRequestEventType,
+} from '../events/subjectRequestPayload.ts';
 import type { DOCUMENT_EVENT_TYPES } from '../record/lifecycle.ts';
 import { AMENDED_EVENT, eventTypeFor, type Status } from '../record/lifecycle.ts';
 import { defaultCodeTables, TABLE_NAMES, type TableName } from '../codes/tables.ts';
@@ -359,6 +364,42 @@ export function amendedExample() {
       previous_status: 'SUPPLEMENT_REQUIRED',
       amended_fields: ['id_card_img'],
       changed_fields: ['id_card_img'],
+    },
+  };
+}
+
+/** subject_request.completed, .restricted or .refused: an applicant's request through the partner ended. */
+export function subjectRequestExample(type: SubjectRequestEventType) {
+  const status = type.slice('subject_request.'.length) as SubjectRequestEnd;
+  const created = SUBMITTED_AT + 10 * 86_400;
+  const ended = created + 3 * 86_400;
+  const refusal = status === 'refused';
+  const restricted = status === 'restricted';
+  return {
+    id: `evt_4f1d2c3b4a5968778695a4b3c2d1e0c${SUBJECT_REQUEST_EVENT_TYPES.indexOf(type) + 1}`,
+    type,
+    created_at: ended,
+    data: {
+      busi_water_no: SERIAL,
+      sequence: 7,
+      subject_request: {
+        request_id: 'sr_019ae1f3c2a07d3b5e61c0f4a9b28e7d',
+        kind: refusal ? 'correction' : 'deletion',
+        status,
+        busi_water_no: SERIAL,
+        applications: [SERIAL],
+        reason_code: refusal ? 'data_accurate' : restricted ? 'aml_record_keeping' : null,
+        reason: refusal
+          ? 'The name matches the identity document as submitted.'
+          : restricted
+            ? 'kept under anti-money-laundering record keeping until 2031-12-10, then erased'
+            : null,
+        restricted_until: restricted ? ended + 5 * 365 * 86_400 + 86_400 : null,
+        due_at: created + 15 * 86_400,
+        created_at: created,
+        updated_at: ended,
+        ended_at: ended,
+      },
     },
   };
 }

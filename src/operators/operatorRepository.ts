@@ -14,7 +14,7 @@ export async function findOperator(db: Kysely<Database>, username: string) {
 export async function listOperators(db: Kysely<Database>) {
   return db
     .selectFrom('operators')
-    .select(['username', 'role', 'disabled', 'created_at', 'updated_at'])
+    .select(['username', 'role', 'disabled', 'compliance', 'created_at', 'updated_at'])
     .orderBy('username')
     .execute();
 }
@@ -23,6 +23,7 @@ export async function updateOperator(
   db: Kysely<Database>,
   username: string,
   changes: Partial<Pick<OperatorsTable, 'role' | 'disabled' | 'password_hash' | 'locked_until'>> & {
+    compliance?: number;
     failed_logins?: number;
     updated_at: number;
   },
@@ -73,6 +74,7 @@ export async function findSessionWithOperator(db: Kysely<Database>, tokenHash: s
       'operator_sessions.scope',
       'operators.role',
       'operators.disabled',
+      'operators.compliance',
     ])
     .where('operator_sessions.token_hash', '=', tokenHash)
     .executeTakeFirst();

@@ -28,6 +28,8 @@ export interface OperatorView {
   username: string;
   role: Role;
   disabled: boolean;
+  /** A compliance duty: sees the applications a deletion restricted (docs/PRIVACY.md). */
+  compliance: boolean;
   created_at: number;
   updated_at: number;
 }
@@ -37,6 +39,7 @@ function viewOf(row: {
   username: string;
   role: Role;
   disabled: number;
+  compliance?: number | undefined;
   created_at: number;
   updated_at: number;
 }): OperatorView {
@@ -44,6 +47,7 @@ function viewOf(row: {
     username: row.username,
     role: row.role,
     disabled: row.disabled === 1,
+    compliance: Number(row.compliance ?? 0) === 1,
     created_at: Math.floor(row.created_at / 1000),
     updated_at: Math.floor(row.updated_at / 1000),
   };
@@ -114,15 +118,17 @@ async function change(
   ctx: ServiceContext,
   username: string,
   by: ChangedBy,
-  work: (current: { role: Role; disabled: number; password_hash: string }) => {
+  work: (current: { role: Role; disabled: number; password_hash: string; compliance?: number }) => {
     changes: {
       role?: Role;
       disabled?: number;
+      compliance?: number;
       password_hash?: string;
       failed_logins?: number;
       locked_until?: null;
     };
-    action: 'operator.disable' | 'operator.enable' | 'operator.role' | 'operator.password';
+    action:
+      'operator.disable' | 'operator.enable' | 'operator.role' | 'operator.password' | 'operator.compliance';
     details?: Record<string, unknown>;
     revokeSessions: boolean;
   },
@@ -187,6 +193,25 @@ export async function setOperatorRole(
       revokeSessions: false,
     };
   });
+}
+
+/**
+ * The compliance duty: an operator with it still sees the applications a deletion request restricted
+ * under anti-money-laundering record keeping (docs/PRIVACY.md). Apart from the role, which stays
+ * linear; takes effect on the next request.
+ */
+export async function setOperatorCompliance(
+  ctx: ServiceContext,
+  username: string,
+  compliance: boolean,
+  by: ChangedBy,
+): Promise<OperatorView> {
+  return change(ctx, username, by, (current) => ({
+    changes: { compliance: compliance ? 1 : 0 },
+    action: 'operator.compliance',
+    details: { from: Number(current.compliance ?? 0) === 1, to: compliance },
+    revokeSessions: false,
+  }));
 }
 
 /** A new password (not one of the last four) ends every session of the operator. */

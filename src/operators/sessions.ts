@@ -37,6 +37,8 @@ export interface OperatorIdentity {
   sessionHash: string;
   /** `enrol`: signed in with a password alone where a second factor is required; may only enrol. */
   scope: 'full' | 'enrol';
+  /** A compliance duty: sees the applications a deletion restricted (docs/PRIVACY.md). */
+  compliance: boolean;
 }
 
 export interface LoginResult {
@@ -203,7 +205,13 @@ export async function authenticateOperator(
   }
   if (options.background !== true && now - row.last_seen_at > TOUCH_SLACK_MS)
     await touchSession(ctx.store.db, sessionHash, now, TOUCH_SLACK_MS);
-  return { username: row.username, role: row.role, sessionHash, scope: row.scope };
+  return {
+    username: row.username,
+    role: row.role,
+    sessionHash,
+    scope: row.scope,
+    compliance: Number(row.compliance) === 1,
+  };
 }
 
 export async function logout(ctx: ServiceContext, operator: OperatorIdentity, source: string): Promise<void> {

@@ -112,6 +112,8 @@ export interface ApplicationFilter {
   riskRank?: number | undefined;
   /** By (risk_rank, created_at, busi_water_no) instead: by tier, then as the listing orders. */
   byRisk?: boolean | undefined;
+  /** Leave out the applications a deletion request restricted (record/restriction.ts). */
+  withoutRestricted?: boolean | undefined;
 }
 
 const SUMMARY_COLUMNS = [
@@ -150,6 +152,7 @@ export async function listApplicationRows(
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.busiWaterNo !== undefined) query = query.where('busi_water_no', '=', filter.busiWaterNo);
   if (filter.externalId !== undefined) query = query.where('external_id', '=', filter.externalId);
+  if (filter.withoutRestricted === true) query = query.where('restricted_until', 'is', null);
   if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
   if (filter.createdBefore !== undefined) query = query.where('created_at', '<', filter.createdBefore);
   const quoted = filter.quoted;
@@ -399,4 +402,62 @@ export async function serialsOfAppIn(
     .where('status', 'in', statuses)
     .execute();
   return rows.map((row) => row.busi_water_no);
+}
+
+/**
+ * What a deletion request weighs of the applications it covers (docs/PRIVACY.md): their state, when
+ * they last changed, whether they are erased or restricted already. That app's only.
+ */
+export async function findCoveredApplications(
+  db: Kysely<Database>,
+  appId: string,
+  serials: readonly string[],
+) {
+  if (serials.length === 0) return [];
+  const rows = await db
+    .selectFrom('applications')
+    .select(['busi_water_no', 'status', 'updated_at', 'erased_at', 'restricted_until'])
+    .where('app_id', '=', appId)
+    .where('busi_water_no', 'in', serials)
+    .orderBy('busi_water_no')
+    .execute();
+  return rows.map((row) => ({
+    ...row,
+    updated_at: Number(row.updated_at),
+    erased_at: row.erased_at == null ? null : Number(row.erased_at),
+    restricted_until: row.restricted_until == null ? null : Number(row.restricted_until),
+  }));
+}
+
+/**
+ * Marks applications restricted until `until` (ms): kept under record keeping, withdrawn from every
+ * operator but a compliance one, erased by retention at that date. A later date never shortens an
+ * earlier one's.
+ */
+export async function restrictApplications(
+  db: Kysely<Database>,
+  serials: readonly string[],
+  until: number,
+): Promise<void> {
+  if (serials.length === 0) return;
+  await db
+    .updateTable('applications')
+    .set({ restricted_until: until })
+    .where('busi_water_no', 'in', serials)
+    .where((eb) => eb.or([eb('restricted_until', 'is', null), eb('restricted_until', '<', until)]))
+    .execute();
+}
+
+/** When an application is restricted until (ms), or null; undefined when there is none. */
+export async function findRestriction(
+  db: Kysely<Database>,
+  busiWaterNo: string,
+): Promise<{ restricted_until: number | null } | undefined> {
+  const row = await db
+    .selectFrom('applications')
+    .select('restricted_until')
+    .where('busi_water_no', '=', busiWaterNo)
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  return { restricted_until: row.restricted_until == null ? null : Number(row.restricted_until) };
 }

@@ -5,6 +5,7 @@
 // The states are the store's too (its status columns hold nothing else): they are declared with the
 // tables, below every reader, and this table of moves is built on them.
 import { STATUSES, type Status } from '../store/applicationTables.ts';
+import { SUBJECT_REQUEST_EVENT_TYPES } from '../events/subjectRequestPayload.ts';
 
 export { STATUSES, type Status };
 
@@ -141,9 +142,14 @@ export const AMENDED_EVENT = 'application.amended';
 /** The events of an application's documents (documents/fetchDocuments.ts): no move, a fact. */
 export const DOCUMENT_EVENT_TYPES = ['application.documents_kept', 'application.document_failed'] as const;
 
-/** Every event type: one per state an application can move into, the amendment, the documents. */
+/**
+ * Every event type: one per state an application can move into, the amendment, the documents, and
+ * the end of an applicant's request through the partner (docs/PRIVACY.md), told under the
+ * application the partner named.
+ */
 export const EVENT_TYPES: readonly string[] = [
   ...STATUSES.map(eventTypeFor),
   AMENDED_EVENT,
   ...DOCUMENT_EVENT_TYPES,
+  ...SUBJECT_REQUEST_EVENT_TYPES,
 ];

@@ -1,9 +1,11 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { recordAudit } from '../audit/auditTrail.ts';
 import { erasedPayload } from '../record/erasure.ts';
 import {
   erasableAfter,
   eraseIfEligible,
+  eraseNow,
+  restrictedDue,
   type ErasableRow,
 } from '../applications/repositories/applicationMaintenanceRepository.ts';
 import type { ServiceContext } from '../context.ts';
@@ -58,6 +60,11 @@ export interface RetentionReport {
    * when that failed (retried after the next erasure), null when nothing was erased.
    */
   store_compacted: boolean | null;
+  /**
+   * Of `count`, the applications a deletion request restricted under record keeping whose date came
+   * (docs/PRIVACY.md): erased whatever the retention period.
+   */
+  restricted: number;
 }
 
 export async function runRetention(ctx: ServiceContext, options: RetentionOptions): Promise<RetentionReport> {
@@ -70,6 +77,7 @@ export async function runRetention(ctx: ServiceContext, options: RetentionOption
     count: 0,
     serials: [],
     store_compacted: null,
+    restricted: 0,
   };
   const note = (serial: string) => {
     report.count++;
@@ -99,6 +107,11 @@ export async function runRetention(ctx: ServiceContext, options: RetentionOption
     after = { updatedAt: last.updated_at, busiWaterNo: last.busi_water_no };
   }
 
+  const restricted = await eraseRestricted(ctx, options);
+  for (const serial of restricted.serials) note(serial);
+  report.count += restricted.count - restricted.serials.length;
+  report.restricted = restricted.count;
+
   if (!options.dryRun && report.count > 0) report.store_compacted = await dropOldVersions(ctx);
   if (!options.dryRun) ctx.metrics.erasures.inc(report.count);
   return report;
@@ -121,24 +134,121 @@ async function erase(
     cutoff,
   });
   if (!erased) return false;
-  // The kept documents are identity data too (PIPL: sensitive personal information).
-  await eraseDocuments(trx, row.busi_water_no);
-  // Keyed hashes of its mobile number and e-mail: nothing may link it to another applicant now.
-  await deleteContacts(trx, row.busi_water_no);
-  await recordAudit(trx, {
+  await eraseTheRest(trx, row.busi_water_no, {
     actor: 'system',
-    action: 'application.erase',
-    targetType: 'application',
-    targetId: row.busi_water_no,
+    source: options.source,
+    at: now,
     details: {
       status: row.status,
       final_at: Math.floor(row.updated_at / 1000),
       retention_days: options.days,
     },
-    source: options.source,
-    at: now,
   });
   return true;
+}
+
+/** What goes with an application's payload: its documents and contacts, and the audit entry. */
+async function eraseTheRest(
+  trx: Kysely<Database>,
+  busiWaterNo: string,
+  entry: { actor: string; source: string; at: number; details: Record<string, unknown> },
+): Promise<void> {
+  // The kept documents are identity data too (PIPL: sensitive personal information).
+  await eraseDocuments(trx, busiWaterNo);
+  // Keyed hashes of its mobile number and e-mail: nothing may link it to another applicant now.
+  await deleteContacts(trx, busiWaterNo);
+  await recordAudit(trx, {
+    actor: entry.actor,
+    action: 'application.erase',
+    targetType: 'application',
+    targetId: busiWaterNo,
+    details: entry.details,
+    source: entry.source,
+    at: entry.at,
+  });
+}
+
+/**
+ * Erases one application now, whatever its state or age, inside the caller's transaction, exactly
+ * as retention erases (payload, document hash, documents, contacts, one audit entry): a deletion
+ * request with no record-keeping duty (docs/PRIVACY.md). False when it was erased already. The
+ * store's old copies go at the next `compactAfterErasure`.
+ */
+export async function eraseApplicationNow(
+  ctx: ServiceContext,
+  trx: Kysely<Database>,
+  busiWaterNo: string,
+  entry: { actor: string; source: string; details: Record<string, unknown> },
+): Promise<boolean> {
+  const now = ctx.now();
+  const tombstone = sealTombstone(ctx.keyRing, busiWaterNo, erasedPayload(now));
+  const erased = await eraseNow(ctx.store, trx, {
+    busiWaterNo,
+    tombstone,
+    keyId: ctx.keyRing.keyIdOf(tombstone),
+    erasedAt: now,
+  });
+  if (!erased) return false;
+  await eraseTheRest(trx, busiWaterNo, { ...entry, at: now });
+  ctx.metrics.erasures.inc(1);
+  return true;
+}
+
+/**
+ * The restricted applications whose record keeping has ended (`restricted_until` passed): erased
+ * by the retention run with nobody acting, whether or not RETENTION_DAYS is set. Each in its own
+ * conditional update, audited once, as the rest of retention.
+ */
+export async function eraseRestricted(
+  ctx: ServiceContext,
+  options: Pick<RetentionOptions, 'dryRun' | 'source' | 'batchSize' | 'shouldStop' | 'onBatch'>,
+): Promise<{ count: number; serials: string[] }> {
+  const batchSize = options.batchSize ?? 200;
+  const done = { count: 0, serials: [] as string[] };
+  const now = ctx.now();
+  if (options.dryRun) {
+    const rows = await restrictedDue(ctx.store, ctx.store.db, now, LISTED, false);
+    done.count = rows.length;
+    done.serials = rows.map((row) => row.busi_water_no);
+    options.onBatch?.(rows.length);
+    return done;
+  }
+  for (;;) {
+    if (options.shouldStop?.() === true) break;
+    const batch = await ctx.store.transaction(async (trx) => {
+      const rows = await restrictedDue(ctx.store, trx, now, batchSize, true);
+      let erased = 0;
+      for (const row of rows) {
+        const tombstone = sealTombstone(ctx.keyRing, row.busi_water_no, erasedPayload(now));
+        const ok = await eraseNow(ctx.store, trx, {
+          busiWaterNo: row.busi_water_no,
+          tombstone,
+          keyId: ctx.keyRing.keyIdOf(tombstone),
+          erasedAt: now,
+          restrictedBy: now,
+        });
+        if (!ok) continue;
+        await eraseTheRest(trx, row.busi_water_no, {
+          actor: 'system',
+          source: options.source,
+          at: now,
+          details: { status: row.status, restricted: true, record_keeping_ended: Math.floor(now / 1000) },
+        });
+        erased++;
+        done.count++;
+        if (done.serials.length < LISTED) done.serials.push(row.busi_water_no);
+      }
+      return { rows: rows.length, erased };
+    });
+    options.onBatch?.(batch.erased);
+    if (batch.rows < batchSize) break;
+  }
+  return done;
+}
+
+/** After erasures outside a retention run (a deletion request): the store's old copies go too. */
+export async function compactAfterErasure(ctx: ServiceContext): Promise<boolean> {
+  return dropOldVersions(ctx);
 }
 
 /**

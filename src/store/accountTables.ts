@@ -73,6 +73,8 @@ export interface OperatorsTable {
   failed_logins: Generated<number>;
   /** Until when sign-in is refused after too many failures (ms), or null. */
   locked_until: number | null;
+  /** 0 or 1: a compliance duty; sees applications a deletion restricted (migration 0120). */
+  compliance?: Generated<number>;
 }
 
 export interface OperatorTotpTable {

@@ -56,6 +56,12 @@ export interface ApplicationsTable {
    * risk_assessments): 0 not yet rated, 1 low, 2 medium, 3 high, 4 prohibited.
    */
   risk_rank?: number;
+  /**
+   * Kept under anti-money-laundering record keeping until then (ms) after a deletion request, and
+   * erased by retention at that date; withdrawn meanwhile from every operator but a compliance one's
+   * (migration 0120). Null: not restricted.
+   */
+  restricted_until?: number | null;
   /** Optimistic concurrency: incremented by every change. */
   version: number;
   created_at: number;

@@ -18,4 +18,6 @@ export interface SubjectRequestsTable {
   created_at: number;
   updated_at: number;
   ended_at: number | null;
+  /** A correction answered by a request for information: the application asked (migration 0120). */
+  linked_serial?: string | null;
 }

@@ -3,13 +3,8 @@ import type { ServiceContext } from '../context.ts';
 import type { ClaimedJob, JobKind, JobResult, JobSpec } from '../jobs/jobQueue.ts';
 import { enqueueJobs } from '../jobs/jobRepository.ts';
 import { subjectExportPieces } from './subjectExport.ts';
-import {
-  deleteExportChunks,
-  findExport,
-  findSubjectRequestById,
-  insertExport,
-  markExportErased,
-} from './subjectExportRepository.ts';
+import { deleteExportChunks, findExport, insertExport, markExportErased } from './subjectExportRepository.ts';
+import { findSubjectRequestById } from './subjectRequestRepository.ts';
 import { ExportWriter } from './subjectExportStore.ts';
 import { endSubjectRequest } from './subjectOutcomes.ts';
 

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Store } from '../store/store.ts';
 import type { Database, SubjectExportChunksTable, SubjectExportsTable } from '../store/tables.ts';
-import type { SubjectRequestRow } from './subjectRequestRepository.ts';
 
 /**
  * Every query of `subject_exports` and `subject_export_chunks` (migration 0125): the sealed export
@@ -10,32 +9,6 @@ import type { SubjectRequestRow } from './subjectRequestRepository.ts';
  */
 
 export type SubjectExportRow = SubjectExportsTable;
-
-/** A request by its id alone: for the job, which acts for no app in particular. */
-export async function findSubjectRequestById(
-  db: Kysely<Database>,
-  requestId: string,
-): Promise<SubjectRequestRow | undefined> {
-  return db.selectFrom('subject_requests').selectAll().where('request_id', '=', requestId).executeTakeFirst();
-}
-
-/** Ends an open request (received or in progress); false when it is not open. */
-export async function endRequestRow(
-  db: Kysely<Database>,
-  requestId: string,
-  set: Pick<
-    SubjectRequestRow,
-    'status' | 'reason_code' | 'reason' | 'restricted_until' | 'updated_at' | 'ended_at'
-  >,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('subject_requests')
-    .set(set)
-    .where('request_id', '=', requestId)
-    .where('status', 'in', ['received', 'in_progress'])
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
 
 export async function insertExportChunks(
   store: Store,

@@ -51,3 +51,78 @@ export async function listSubjectRequests(
   if (query.beforeId !== undefined) select = select.where('request_id', '<', query.beforeId);
   return select.orderBy('request_id', 'desc').limit(query.limit).execute();
 }
+
+/** One request, whichever app's: the operators' side. */
+export async function findSubjectRequestById(db: Kysely<Database>, requestId: string) {
+  return db.selectFrom('subject_requests').selectAll().where('request_id', '=', requestId).executeTakeFirst();
+}
+
+/**
+ * Moves an open request (received or in progress) to `changes.status`, if it is still in one of
+ * `from`: false when it no longer is (it ended, or another operator moved it first).
+ */
+export async function moveSubjectRequest(
+  db: Kysely<Database>,
+  requestId: string,
+  from: readonly SubjectRequestRow['status'][],
+  changes: Partial<
+    Pick<
+      SubjectRequestRow,
+      'status' | 'reason_code' | 'reason' | 'restricted_until' | 'ended_at' | 'linked_serial'
+    >
+  > & { updated_at: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('subject_requests')
+    .set(changes)
+    .where('request_id', '=', requestId)
+    .where('status', 'in', [...from])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Every app's requests for the operators, newest first, below the cursor's id. */
+export async function listAllSubjectRequests(
+  db: Kysely<Database>,
+  query: {
+    appId?: string | undefined;
+    status?: SubjectRequestRow['status'] | undefined;
+    kind?: SubjectRequestRow['kind'] | undefined;
+    open?: boolean | undefined;
+    beforeId?: string | undefined;
+    limit: number;
+  },
+) {
+  let select = db.selectFrom('subject_requests').selectAll();
+  if (query.appId !== undefined) select = select.where('app_id', '=', query.appId);
+  if (query.status !== undefined) select = select.where('status', '=', query.status);
+  if (query.open === true) select = select.where('status', 'in', ['received', 'in_progress']);
+  if (query.kind !== undefined) select = select.where('kind', '=', query.kind);
+  if (query.beforeId !== undefined) select = select.where('request_id', '<', query.beforeId);
+  return select.orderBy('request_id', 'desc').limit(query.limit).execute();
+}
+
+/** How many open requests are past their due date, and the oldest due date among them. */
+export async function countOverdueSubjectRequests(
+  db: Kysely<Database>,
+  now: number,
+): Promise<{ count: number; oldestDueAt: number | null }> {
+  const row = await db
+    .selectFrom('subject_requests')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('due_at').as('oldest')])
+    .where('status', 'in', ['received', 'in_progress'])
+    .where('due_at', '<', now)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), oldestDueAt: row.oldest === null ? null : Number(row.oldest) };
+}
+
+/** The open correction requests answered by a request for information on this application. */
+export async function findCorrectionsLinkedTo(db: Kysely<Database>, busiWaterNo: string) {
+  return db
+    .selectFrom('subject_requests')
+    .select('request_id')
+    .where('linked_serial', '=', busiWaterNo)
+    .where('status', 'in', ['received', 'in_progress'])
+    .where('kind', '=', 'correction')
+    .execute();
+}

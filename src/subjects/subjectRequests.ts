@@ -1,4 +1,10 @@
-import { Type, type Static } from 'typebox';
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/tables.ts';
+import type {
+  SubjectRequestKind,
+  SubjectRequestStatus,
+  SubjectRequestView,
+} from '../events/subjectRequestPayload.ts';
 import type { ServiceContext } from '../context.ts';
 import { pooledRandomBytes } from '../crypto/randomPool.ts';
 import { ServiceError } from '../errors/serviceError.ts';
@@ -8,7 +14,7 @@ import { findCertHashOf, findSerialsOfPerson } from '../record/applicationReposi
 import { ERASED_CERT_HASH } from '../record/erasure.ts';
 import { enqueueJobs } from '../jobs/jobRepository.ts';
 import { isUniqueViolation } from '../store/errors.ts';
-import { exportsOf, type SubjectExportRow } from './subjectExportRepository.ts';
+import { exportsOf, findExport, type SubjectExportRow } from './subjectExportRepository.ts';
 import { subjectExportJob } from './subjectExportJob.ts';
 import {
   findOpenRequest,
@@ -25,75 +31,15 @@ import {
  * duplicate check matches them. It is due `SUBJECT_REQUEST_DAYS` after it is received.
  */
 
-export const SUBJECT_REQUEST_KINDS = ['access', 'portability', 'correction', 'deletion'] as const;
-export const SUBJECT_REQUEST_STATUSES = [
-  'received',
-  'in_progress',
-  'completed',
-  'restricted',
-  'refused',
-] as const;
-export type SubjectRequestKind = (typeof SUBJECT_REQUEST_KINDS)[number];
-export type SubjectRequestStatus = (typeof SUBJECT_REQUEST_STATUSES)[number];
-
-export const RequestId = Type.String({
-  minLength: 1,
-  maxLength: 64,
-  description: 'The subject request id the create answered (`sr_` and 32 hexadecimal digits).',
-  examples: ['sr_019ae1f3c2a07d3b5e61c0f4a9b28e7d'],
-});
-
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
-  Type.Union([schema, Type.Null()], { description });
-
-/** A request as its partner sees it. Never an identity value: serials and codes only. */
-export const SubjectRequestView = Type.Object({
-  request_id: RequestId,
-  kind: Type.Enum([...SUBJECT_REQUEST_KINDS], {
-    description:
-      '`access` (a copy to read, PIPL art. 45), `portability` (a machine-readable copy for another processor, art. 45), `correction` (art. 46), `deletion` (art. 47).',
-  }),
-  status: Type.Enum([...SUBJECT_REQUEST_STATUSES], {
-    description:
-      '`received`, `in_progress`; ended: `completed`, `restricted` (a deletion the issuer’s anti-money-laundering record keeping forbids until `restricted_until`), `refused` (with `reason_code` and `reason`).',
-  }),
-  busi_water_no: Type.String({ description: 'The application the partner named.' }),
-  applications: Type.Array(Type.String(), {
-    description:
-      'Every application of that person at this partner the request covers (their serials, oldest first), matched by identity document.',
-  }),
-  reason_code: nullable(Type.String(), 'Why it was refused or restricted; null otherwise.'),
-  reason: nullable(Type.String(), 'The reason in words; null when none.'),
-  restricted_until: nullable(
-    Type.Integer(),
-    '`restricted`: until when (Unix seconds) the data is kept under record keeping; it is erased then.',
-  ),
-  due_at: Type.Integer({ description: 'When the issuer must have answered (Unix seconds).' }),
-  created_at: Type.Integer({ description: 'Unix seconds.' }),
-  updated_at: Type.Integer({ description: 'Unix seconds.' }),
-  ended_at: nullable(Type.Integer(), 'When it ended (Unix seconds); null while open.'),
-  export: Type.Union(
-    [
-      Type.Object({
-        ready: Type.Boolean({
-          description:
-            'True while the export waits for its one download (`.../subject-requests/download`): built, not yet downloaded, not expired.',
-        }),
-        expires_at: nullable(
-          Type.Integer(),
-          'Until when (Unix seconds) it can be downloaded (`SUBJECT_EXPORT_HOURS` after it was ready); null until it is built.',
-        ),
-        fetched_at: nullable(Type.Integer(), 'When it was downloaded (Unix seconds); null until then.'),
-      }),
-      Type.Null(),
-    ],
-    {
-      description:
-        '`access` and `portability`: the export that answers the request (docs/PRIVACY.md); null for `correction` and `deletion`.',
-    },
-  ),
-});
-export type SubjectRequestView = Static<typeof SubjectRequestView>;
+// The request's view is the events' own shape too (a `subject_request.*` event carries it).
+export {
+  RequestId,
+  SUBJECT_REQUEST_KINDS,
+  SUBJECT_REQUEST_STATUSES,
+  SubjectRequestView,
+  type SubjectRequestKind,
+  type SubjectRequestStatus,
+} from '../events/subjectRequestPayload.ts';
 
 const DAY_MS = 86_400_000;
 const seconds = (ms: number) => Math.floor(ms / 1000);
@@ -133,6 +79,15 @@ export function subjectRequestView(
             fetched_at: made.fetched_at === null ? null : seconds(Number(made.fetched_at)),
           },
   };
+}
+
+/** A request's view with its export read (one query): what every answer after a change shows. */
+export async function viewOfSubjectRequest(
+  db: Kysely<Database>,
+  row: SubjectRequestRow,
+  now: number,
+): Promise<SubjectRequestView> {
+  return subjectRequestView(row, await findExport(db, row.request_id), now);
 }
 
 export interface NewSubjectRequest extends ApplicationReference {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { StatusView } from '../../src/applications/views/queryApplication.ts';
 import { expireSupplements } from '../../src/applications/commands/supplementExpiry.ts';
-import type { EventView } from '../../src/applications/views/eventView.ts';
+import type { ApplicationEventView as EventView } from '../../src/applications/views/eventView.ts';
 import { PATHS } from '../../src/http/paths.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
 import { ADMIN, call, newOperator, type TestOperator } from '../helpers/operators.ts';

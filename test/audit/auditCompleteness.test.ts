@@ -9,6 +9,8 @@ import { createOperator } from '../../src/operators/operators.ts';
 import { claimApplication } from '../../src/applications/commands/reviewClaims.ts';
 import { startEnrolment } from '../../src/operators/totp.ts';
 import { addEndpoint } from '../../src/webhooks/endpoints.ts';
+import { createSubjectRequest } from '../../src/subjects/subjectRequests.ts';
+import type { Status } from '../../src/record/lifecycle.ts';
 import { cardapplyJson } from '../helpers/cli.ts';
 import { commandTable, routeTable } from '../helpers/routeTable.ts';
 import {
@@ -16,6 +18,7 @@ import {
   Applications,
   call,
   newOperator,
+  partnerOf,
   TEST_PASSWORD,
   uniqueName,
   type TestOperator,
@@ -118,6 +121,13 @@ for (const storeName of storeNames()) {
       const username = await newTarget();
       const enrolment = await startEnrolment(service.ctx, username, { actor: SYSTEM, source: 'test' });
       return { username, totp: OTPAuth.URI.parse(enrolment.otpauth_uri) };
+    };
+
+    /** A request of a new person whose one application is in `status`. */
+    const subjectRequest = async (kind: 'access' | 'portability' | 'deletion', status: Status) => {
+      const serial = await applications.inState(appId, status);
+      return (await createSubjectRequest(service.ctx, partnerOf(appId), { kind, busi_water_no: serial }))
+        .request_id;
     };
 
     const claimed = async () => {
@@ -298,6 +308,42 @@ for (const storeName of storeNames()) {
         path: `/operators/${await newTarget()}/role`,
         body: { role: 'reviewer' },
       }),
+      'POST /admin/v1/operators/:username/compliance': async () => ({
+        path: `/operators/${await newTarget()}/compliance`,
+        body: { compliance: true },
+      }),
+      'POST /admin/v1/subject-requests/:request_id/start': async () => ({
+        path: `/subject-requests/${await subjectRequest('access', 'DELIVERED')}/start`,
+        body: {},
+        token: reviewer.token,
+      }),
+      'POST /admin/v1/subject-requests/:request_id/refuse': async () => ({
+        path: `/subject-requests/${await subjectRequest('portability', 'DELIVERED')}/refuse`,
+        body: { reason_code: 'excessive', reason: 'The same copy was sent last week.' },
+        token: reviewer.token,
+      }),
+      // Two changes: the cancelled application's erasure (application.erase) and the request's end.
+      'POST /admin/v1/subject-requests/:request_id/delete': async () => ({
+        path: `/subject-requests/${await subjectRequest('deletion', 'CANCELLED')}/delete`,
+        body: {},
+        token: reviewer.token,
+        rows: 2,
+      }),
+      // Two changes: the application's request for information (application.transition) and the
+      // request's start, linked to it.
+      'POST /admin/v1/subject-requests/:request_id/request-information': async () => {
+        const serial = await applications.inState(appId, 'IN_REVIEW');
+        const { request_id } = await createSubjectRequest(service.ctx, partnerOf(appId), {
+          kind: 'correction',
+          busi_water_no: serial,
+        });
+        return {
+          path: `/subject-requests/${request_id}/request-information`,
+          body: { busi_water_no: serial, requested_fields: ['email'], reason_codes: ['other'] },
+          token: reviewer.token,
+          rows: 2,
+        };
+      },
       'POST /admin/v1/operators/:username/password': async () => ({
         path: `/operators/${await newTarget()}/password`,
         body: { password: 'another long password' },

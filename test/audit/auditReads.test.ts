@@ -37,6 +37,8 @@ const NOT_TRAIL_READS: Record<string, string> = {
   'GET /admin/v1/webhooks/:id': 'a webhook endpoint',
   'GET /admin/v1/webhooks/:id/deliveries': 'deliveries',
   'GET /admin/v1/events/:event_id/deliveries': 'deliveries',
+  'GET /admin/v1/subject-requests': "applicants' requests through the partners",
+  'GET /admin/v1/subject-requests/:request_id': "an applicant's request",
 };
 
 /** CLI groups (or lone commands) that never read the audit trail, and why. */

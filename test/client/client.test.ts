@@ -379,7 +379,7 @@ for (const storeName of storeNames()) {
         assert.equal(submitted.error, undefined);
         assert.equal(submitted.event!.data.busi_water_no, serial);
         assert.equal(submitted.event!.id, submitted.headers['webhook-id']);
-        assert.equal(submitted.event!.data.status, 'SUBMITTED');
+        assert.equal((submitted.event!.data as { status?: string }).status, 'SUBMITTED');
 
         const parsedAgain = JSON.stringify(JSON.parse(submitted.raw.toString('utf8')) as unknown, null, 2);
         assert.throws(

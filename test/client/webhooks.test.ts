@@ -46,7 +46,7 @@ describe('verifyWebhook', () => {
     const key = secret();
     const headers = signed([key]);
     const parsed = verifyWebhook(body, headers, key);
-    assert.equal(parsed.data.reason, 'café');
+    assert.equal((parsed.data as { reason?: string }).reason, 'café');
     assert.equal(parsed.type, 'application.cancelled');
     assert.equal(parsed.data.sequence, 2);
     verifyWebhook(Buffer.from(body), headers, key);

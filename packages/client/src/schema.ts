@@ -133,7 +133,7 @@ export interface paths {
     put?: never;
     /**
      * Send the information an operator asked for
-     * @description Only while the application is SUPPLEMENT_REQUIRED (otherwise 423 `amend_not_open`, naming its state), with exactly the fields of its `requested_fields` (a field not asked for is a 422, as is one asked for and missing). The whole application, as amended, is checked again as the submit checks it (also the duplicate-document rule and the card number); it is stored encrypted, recorded in the history with an `application.amended` event, and returns to IN_REVIEW.
+     * @description Only while the application is SUPPLEMENT_REQUIRED (otherwise 423 `amend_not_open`, naming its state), with exactly the fields of its `requested_fields` (a field not asked for is a 422, as is one asked for and missing). The whole application, as amended, is checked again as the submit checks it (also the duplicate-document rule and the card number); it is stored encrypted, recorded in the history with an `application.amended` event, and returns to IN_REVIEW. A correction request the operator answered with this request for information completes with it (`subject_request.completed`).
      */
     post: operations['amendApplication'];
     delete?: never;
@@ -744,15 +744,75 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'subject_request.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * subject_request.completed: an applicant's request through the partner ended completed
+     * @description Sent to every webhook endpoint registered for the app (`npx cardapply webhooks add`) when one of its applications is named by an applicant's request (access, portability, correction, deletion; docs/PRIVACY.md) that ends `completed`: `data.subject_request` is the request as its query answers it. The body is the same object as an item of the events list (`POST /mc-platformapi/v1/open/et/vs/card/events/list`). Signed as Standard Webhooks specifies (see the headers). Delivered at least once: answer 2xx quickly (within the delivery time-out, 10 s by default); anything else, a time-out or a refused connection is retried with exponential backoff for at least a day. Deliveries of one application may arrive out of order: order them by `data.sequence`.
+     */
+    post: operations['subjectRequestCompletedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'subject_request.restricted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * subject_request.restricted: an applicant's request through the partner ended restricted
+     * @description Sent to every webhook endpoint registered for the app (`npx cardapply webhooks add`) when one of its applications is named by an applicant's request (access, portability, correction, deletion; docs/PRIVACY.md) that ends `restricted` (a deletion kept under anti-money-laundering record keeping until `data.subject_request.restricted_until`, then erased): `data.subject_request` is the request as its query answers it. The body is the same object as an item of the events list (`POST /mc-platformapi/v1/open/et/vs/card/events/list`). Signed as Standard Webhooks specifies (see the headers). Delivered at least once: answer 2xx quickly (within the delivery time-out, 10 s by default); anything else, a time-out or a refused connection is retried with exponential backoff for at least a day. Deliveries of one application may arrive out of order: order them by `data.sequence`.
+     */
+    post: operations['subjectRequestRestrictedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'subject_request.refused': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * subject_request.refused: an applicant's request through the partner ended refused
+     * @description Sent to every webhook endpoint registered for the app (`npx cardapply webhooks add`) when one of its applications is named by an applicant's request (access, portability, correction, deletion; docs/PRIVACY.md) that ends `refused` (with `reason_code` and `reason`): `data.subject_request` is the request as its query answers it. The body is the same object as an item of the events list (`POST /mc-platformapi/v1/open/et/vs/card/events/list`). Signed as Standard Webhooks specifies (see the headers). Delivered at least once: answer 2xx quickly (within the delivery time-out, 10 s by default); anything else, a time-out or a refused connection is retried with exponential backoff for at least a day. Deliveries of one application may arrive out of order: order them by `data.sequence`.
+     */
+    post: operations['subjectRequestRefusedWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
-    /** @description A webhook body: one state change of an application. */
+    /** @description A webhook body: one state change of an application, or the end of an applicant's request. */
     WebhookEvent: {
       /** @description The event id; the `webhook-id` header of its deliveries. */
       id: string;
       /**
-       * @description `application.` and the state moved into, in lower case; `application.amended`; `application.documents_kept` and `application.document_failed` (no move: what became of the documents).
+       * @description `application.` and the state moved into, in lower case; `application.amended`; `application.documents_kept` and `application.document_failed` (no move: what became of the documents); `subject_request.completed`, `subject_request.restricted` and `subject_request.refused` (an applicant's request through the partner ended: `data.subject_request`).
        * @example application.approved
        * @enum {unknown}
        */
@@ -770,33 +830,23 @@ export interface components {
         | 'application.returned'
         | 'application.amended'
         | 'application.documents_kept'
-        | 'application.document_failed';
+        | 'application.document_failed'
+        | 'subject_request.completed'
+        | 'subject_request.restricted'
+        | 'subject_request.refused';
       /** @description Unix seconds. */
       created_at: number;
-      data: {
-        /** @description The serial number of the application. */
-        busi_water_no: string;
-        /** @description 1, 2, 3... per application: order an application's events by it. */
-        sequence: number;
-        /**
-         * @description The state after the change.
-         * @enum {unknown}
-         */
-        status:
-          | 'SUBMITTED'
-          | 'IN_REVIEW'
-          | 'APPROVED'
-          | 'CARD_ISSUED'
-          | 'SHIPPED'
-          | 'DELIVERED'
-          | 'REJECTED'
-          | 'CANCELLED'
-          | 'SUPPLEMENT_REQUIRED'
-          | 'EXPIRED'
-          | 'RETURNED';
-        /** @description The state before the change; null for the submission. */
-        previous_status:
-          | (
+      data:
+        | {
+            /** @description The serial number of the application. */
+            busi_water_no: string;
+            /** @description 1, 2, 3... per application: order an application's events by it. */
+            sequence: number;
+            /**
+             * @description The state after the change.
+             * @enum {unknown}
+             */
+            status:
               | 'SUBMITTED'
               | 'IN_REVIEW'
               | 'APPROVED'
@@ -807,182 +857,272 @@ export interface components {
               | 'CANCELLED'
               | 'SUPPLEMENT_REQUIRED'
               | 'EXPIRED'
-              | 'RETURNED'
-            )
-          | null;
-        /** @description Why, when the change has a reason. */
-        reason: string | null;
-        /** @description Codes of the `reason` table (see the codes endpoint) given with the change; empty when none. */
-        reason_codes: string[];
-        /** @description First 6 and last 4 digits; the rest `*`. */
-        card_no_masked: string;
-        /** @description The partner's own reference of the application, or null. */
-        external_id: string | null;
-        /** @description application.supplement_required: the fields to send again with the amend. */
-        requested_fields?: string[];
-        /** @description application.amended: the fields sent again. */
-        amended_fields?: string[];
-        /** @description application.amended: the fields whose value changed. */
-        changed_fields?: string[];
-        /** @description application.documents_kept: every image the application carries, kept; application.document_failed: the field that failed for good, with its reason. */
-        documents?: {
-          id_card_img?: {
-            /**
-             * @description What became of the fetch.
-             * @enum {unknown}
-             */
-            state: 'pending' | 'kept' | 'failed';
-            /**
-             * @description kept: the type read from the bytes.
-             * @enum {unknown}
-             */
-            type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-            /** @description kept: bytes. */
-            size?: number;
-            /**
-             * @description kept: hex SHA-256 of the bytes as served.
-             * @example 9f86d08…
-             */
-            sha256?: string;
-            /** @description kept image: pixels. */
-            width?: number;
-            /** @description kept image: pixels. */
-            height?: number;
-            /** @description kept: Unix seconds. */
-            fetched_at?: number;
-            /**
-             * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
-             * @enum {unknown}
-             */
-            reason?:
-              'unreachable' | 'not_a_document' | 'truncated' | 'too_large' | 'too_small' | 'refused_address';
+              | 'RETURNED';
+            /** @description The state before the change; null for the submission. */
+            previous_status:
+              | (
+                  | 'SUBMITTED'
+                  | 'IN_REVIEW'
+                  | 'APPROVED'
+                  | 'CARD_ISSUED'
+                  | 'SHIPPED'
+                  | 'DELIVERED'
+                  | 'REJECTED'
+                  | 'CANCELLED'
+                  | 'SUPPLEMENT_REQUIRED'
+                  | 'EXPIRED'
+                  | 'RETURNED'
+                )
+              | null;
+            /** @description Why, when the change has a reason. */
+            reason: string | null;
+            /** @description Codes of the `reason` table (see the codes endpoint) given with the change; empty when none. */
+            reason_codes: string[];
+            /** @description First 6 and last 4 digits; the rest `*`. */
+            card_no_masked: string;
+            /** @description The partner's own reference of the application, or null. */
+            external_id: string | null;
+            /** @description application.supplement_required: the fields to send again with the amend. */
+            requested_fields?: string[];
+            /** @description application.amended: the fields sent again. */
+            amended_fields?: string[];
+            /** @description application.amended: the fields whose value changed. */
+            changed_fields?: string[];
+            /** @description application.documents_kept: every image the application carries, kept; application.document_failed: the field that failed for good, with its reason. */
+            documents?: {
+              id_card_img?: {
+                /**
+                 * @description What became of the fetch.
+                 * @enum {unknown}
+                 */
+                state: 'pending' | 'kept' | 'failed';
+                /**
+                 * @description kept: the type read from the bytes.
+                 * @enum {unknown}
+                 */
+                type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                /** @description kept: bytes. */
+                size?: number;
+                /**
+                 * @description kept: hex SHA-256 of the bytes as served.
+                 * @example 9f86d08…
+                 */
+                sha256?: string;
+                /** @description kept image: pixels. */
+                width?: number;
+                /** @description kept image: pixels. */
+                height?: number;
+                /** @description kept: Unix seconds. */
+                fetched_at?: number;
+                /**
+                 * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                 * @enum {unknown}
+                 */
+                reason?:
+                  | 'unreachable'
+                  | 'not_a_document'
+                  | 'truncated'
+                  | 'too_large'
+                  | 'too_small'
+                  | 'refused_address';
+              };
+              id_card_back_img?: {
+                /**
+                 * @description What became of the fetch.
+                 * @enum {unknown}
+                 */
+                state: 'pending' | 'kept' | 'failed';
+                /**
+                 * @description kept: the type read from the bytes.
+                 * @enum {unknown}
+                 */
+                type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                /** @description kept: bytes. */
+                size?: number;
+                /**
+                 * @description kept: hex SHA-256 of the bytes as served.
+                 * @example 9f86d08…
+                 */
+                sha256?: string;
+                /** @description kept image: pixels. */
+                width?: number;
+                /** @description kept image: pixels. */
+                height?: number;
+                /** @description kept: Unix seconds. */
+                fetched_at?: number;
+                /**
+                 * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                 * @enum {unknown}
+                 */
+                reason?:
+                  | 'unreachable'
+                  | 'not_a_document'
+                  | 'truncated'
+                  | 'too_large'
+                  | 'too_small'
+                  | 'refused_address';
+              };
+              passport_img?: {
+                /**
+                 * @description What became of the fetch.
+                 * @enum {unknown}
+                 */
+                state: 'pending' | 'kept' | 'failed';
+                /**
+                 * @description kept: the type read from the bytes.
+                 * @enum {unknown}
+                 */
+                type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                /** @description kept: bytes. */
+                size?: number;
+                /**
+                 * @description kept: hex SHA-256 of the bytes as served.
+                 * @example 9f86d08…
+                 */
+                sha256?: string;
+                /** @description kept image: pixels. */
+                width?: number;
+                /** @description kept image: pixels. */
+                height?: number;
+                /** @description kept: Unix seconds. */
+                fetched_at?: number;
+                /**
+                 * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                 * @enum {unknown}
+                 */
+                reason?:
+                  | 'unreachable'
+                  | 'not_a_document'
+                  | 'truncated'
+                  | 'too_large'
+                  | 'too_small'
+                  | 'refused_address';
+              };
+              sign_applicant?: {
+                /**
+                 * @description What became of the fetch.
+                 * @enum {unknown}
+                 */
+                state: 'pending' | 'kept' | 'failed';
+                /**
+                 * @description kept: the type read from the bytes.
+                 * @enum {unknown}
+                 */
+                type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                /** @description kept: bytes. */
+                size?: number;
+                /**
+                 * @description kept: hex SHA-256 of the bytes as served.
+                 * @example 9f86d08…
+                 */
+                sha256?: string;
+                /** @description kept image: pixels. */
+                width?: number;
+                /** @description kept image: pixels. */
+                height?: number;
+                /** @description kept: Unix seconds. */
+                fetched_at?: number;
+                /**
+                 * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                 * @enum {unknown}
+                 */
+                reason?:
+                  | 'unreachable'
+                  | 'not_a_document'
+                  | 'truncated'
+                  | 'too_large'
+                  | 'too_small'
+                  | 'refused_address';
+              };
+              pay_voucher?: {
+                /**
+                 * @description What became of the fetch.
+                 * @enum {unknown}
+                 */
+                state: 'pending' | 'kept' | 'failed';
+                /**
+                 * @description kept: the type read from the bytes.
+                 * @enum {unknown}
+                 */
+                type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                /** @description kept: bytes. */
+                size?: number;
+                /**
+                 * @description kept: hex SHA-256 of the bytes as served.
+                 * @example 9f86d08…
+                 */
+                sha256?: string;
+                /** @description kept image: pixels. */
+                width?: number;
+                /** @description kept image: pixels. */
+                height?: number;
+                /** @description kept: Unix seconds. */
+                fetched_at?: number;
+                /**
+                 * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                 * @enum {unknown}
+                 */
+                reason?:
+                  | 'unreachable'
+                  | 'not_a_document'
+                  | 'truncated'
+                  | 'too_large'
+                  | 'too_small'
+                  | 'refused_address';
+              };
+            };
+          }
+        | {
+            /** @description The application the partner named in the request. */
+            busi_water_no: string;
+            /** @description 1, 2, 3... per application: the request's end takes its place among the named application's events. */
+            sequence: number;
+            /** @description subject_request.*: the request as it ended, as its query answers it. */
+            subject_request: {
+              /**
+               * @description The subject request id the create answered (`sr_` and 32 hexadecimal digits).
+               * @example sr_019ae1f3c2a07d3b5e61c0f4a9b28e7d
+               */
+              request_id: string;
+              /**
+               * @description `access` (a copy to read, PIPL art. 45), `portability` (a machine-readable copy for another processor, art. 45), `correction` (art. 46), `deletion` (art. 47).
+               * @enum {unknown}
+               */
+              kind: 'access' | 'portability' | 'correction' | 'deletion';
+              /**
+               * @description `received`, `in_progress`; ended: `completed`, `restricted` (a deletion the issuer’s anti-money-laundering record keeping forbids until `restricted_until`), `refused` (with `reason_code` and `reason`).
+               * @enum {unknown}
+               */
+              status: 'received' | 'in_progress' | 'completed' | 'restricted' | 'refused';
+              /** @description The application the partner named. */
+              busi_water_no: string;
+              /** @description Every application of that person at this partner the request covers (their serials, oldest first), matched by identity document. */
+              applications: string[];
+              /** @description Why it was refused or restricted; null otherwise. */
+              reason_code: string | null;
+              /** @description The reason in words; null when none. */
+              reason: string | null;
+              /** @description `restricted`: until when (Unix seconds) the data is kept under record keeping; it is erased then. */
+              restricted_until: number | null;
+              /** @description When the issuer must have answered (Unix seconds). */
+              due_at: number;
+              /** @description Unix seconds. */
+              created_at: number;
+              /** @description Unix seconds. */
+              updated_at: number;
+              /** @description When it ended (Unix seconds); null while open. */
+              ended_at: number | null;
+              /** @description `access` and `portability`: the export that answers the request (docs/PRIVACY.md); null for `correction` and `deletion`. */
+              export: {
+                /** @description True while the export waits for its one download (`.../subject-requests/download`): built, not yet downloaded, not expired. */
+                ready: boolean;
+                /** @description Until when (Unix seconds) it can be downloaded (`SUBJECT_EXPORT_HOURS` after it was ready); null until it is built. */
+                expires_at: number | null;
+                /** @description When it was downloaded (Unix seconds); null until then. */
+                fetched_at: number | null;
+              } | null;
+            };
           };
-          id_card_back_img?: {
-            /**
-             * @description What became of the fetch.
-             * @enum {unknown}
-             */
-            state: 'pending' | 'kept' | 'failed';
-            /**
-             * @description kept: the type read from the bytes.
-             * @enum {unknown}
-             */
-            type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-            /** @description kept: bytes. */
-            size?: number;
-            /**
-             * @description kept: hex SHA-256 of the bytes as served.
-             * @example 9f86d08…
-             */
-            sha256?: string;
-            /** @description kept image: pixels. */
-            width?: number;
-            /** @description kept image: pixels. */
-            height?: number;
-            /** @description kept: Unix seconds. */
-            fetched_at?: number;
-            /**
-             * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
-             * @enum {unknown}
-             */
-            reason?:
-              'unreachable' | 'not_a_document' | 'truncated' | 'too_large' | 'too_small' | 'refused_address';
-          };
-          passport_img?: {
-            /**
-             * @description What became of the fetch.
-             * @enum {unknown}
-             */
-            state: 'pending' | 'kept' | 'failed';
-            /**
-             * @description kept: the type read from the bytes.
-             * @enum {unknown}
-             */
-            type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-            /** @description kept: bytes. */
-            size?: number;
-            /**
-             * @description kept: hex SHA-256 of the bytes as served.
-             * @example 9f86d08…
-             */
-            sha256?: string;
-            /** @description kept image: pixels. */
-            width?: number;
-            /** @description kept image: pixels. */
-            height?: number;
-            /** @description kept: Unix seconds. */
-            fetched_at?: number;
-            /**
-             * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
-             * @enum {unknown}
-             */
-            reason?:
-              'unreachable' | 'not_a_document' | 'truncated' | 'too_large' | 'too_small' | 'refused_address';
-          };
-          sign_applicant?: {
-            /**
-             * @description What became of the fetch.
-             * @enum {unknown}
-             */
-            state: 'pending' | 'kept' | 'failed';
-            /**
-             * @description kept: the type read from the bytes.
-             * @enum {unknown}
-             */
-            type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-            /** @description kept: bytes. */
-            size?: number;
-            /**
-             * @description kept: hex SHA-256 of the bytes as served.
-             * @example 9f86d08…
-             */
-            sha256?: string;
-            /** @description kept image: pixels. */
-            width?: number;
-            /** @description kept image: pixels. */
-            height?: number;
-            /** @description kept: Unix seconds. */
-            fetched_at?: number;
-            /**
-             * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
-             * @enum {unknown}
-             */
-            reason?:
-              'unreachable' | 'not_a_document' | 'truncated' | 'too_large' | 'too_small' | 'refused_address';
-          };
-          pay_voucher?: {
-            /**
-             * @description What became of the fetch.
-             * @enum {unknown}
-             */
-            state: 'pending' | 'kept' | 'failed';
-            /**
-             * @description kept: the type read from the bytes.
-             * @enum {unknown}
-             */
-            type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-            /** @description kept: bytes. */
-            size?: number;
-            /**
-             * @description kept: hex SHA-256 of the bytes as served.
-             * @example 9f86d08…
-             */
-            sha256?: string;
-            /** @description kept image: pixels. */
-            width?: number;
-            /** @description kept image: pixels. */
-            height?: number;
-            /** @description kept: Unix seconds. */
-            fetched_at?: number;
-            /**
-             * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
-             * @enum {unknown}
-             */
-            reason?:
-              'unreachable' | 'not_a_document' | 'truncated' | 'too_large' | 'too_small' | 'refused_address';
-          };
-        };
-      };
     };
     /** @description Every error answer: `code` names the error (see the response descriptions), `msg` says it. */
     ErrorEnvelope: {
@@ -6090,7 +6230,10 @@ export interface operations {
             | 'application.returned'
             | 'application.amended'
             | 'application.documents_kept'
-            | 'application.document_failed';
+            | 'application.document_failed'
+            | 'subject_request.completed'
+            | 'subject_request.restricted'
+            | 'subject_request.refused';
           /** @description Only the events of this application. */
           busi_water_no?: string;
         };
@@ -6155,7 +6298,7 @@ export interface operations {
                 /** @description The event id; the `webhook-id` header of its deliveries. */
                 id: string;
                 /**
-                 * @description `application.` and the state moved into, in lower case; `application.amended`; `application.documents_kept` and `application.document_failed` (no move: what became of the documents).
+                 * @description `application.` and the state moved into, in lower case; `application.amended`; `application.documents_kept` and `application.document_failed` (no move: what became of the documents); `subject_request.completed`, `subject_request.restricted` and `subject_request.refused` (an applicant's request through the partner ended: `data.subject_request`).
                  * @example application.approved
                  * @enum {unknown}
                  */
@@ -6173,33 +6316,23 @@ export interface operations {
                   | 'application.returned'
                   | 'application.amended'
                   | 'application.documents_kept'
-                  | 'application.document_failed';
+                  | 'application.document_failed'
+                  | 'subject_request.completed'
+                  | 'subject_request.restricted'
+                  | 'subject_request.refused';
                 /** @description Unix seconds. */
                 created_at: number;
-                data: {
-                  /** @description The serial number of the application. */
-                  busi_water_no: string;
-                  /** @description 1, 2, 3... per application: order an application's events by it. */
-                  sequence: number;
-                  /**
-                   * @description The state after the change.
-                   * @enum {unknown}
-                   */
-                  status:
-                    | 'SUBMITTED'
-                    | 'IN_REVIEW'
-                    | 'APPROVED'
-                    | 'CARD_ISSUED'
-                    | 'SHIPPED'
-                    | 'DELIVERED'
-                    | 'REJECTED'
-                    | 'CANCELLED'
-                    | 'SUPPLEMENT_REQUIRED'
-                    | 'EXPIRED'
-                    | 'RETURNED';
-                  /** @description The state before the change; null for the submission. */
-                  previous_status:
-                    | (
+                data:
+                  | {
+                      /** @description The serial number of the application. */
+                      busi_water_no: string;
+                      /** @description 1, 2, 3... per application: order an application's events by it. */
+                      sequence: number;
+                      /**
+                       * @description The state after the change.
+                       * @enum {unknown}
+                       */
+                      status:
                         | 'SUBMITTED'
                         | 'IN_REVIEW'
                         | 'APPROVED'
@@ -6210,207 +6343,272 @@ export interface operations {
                         | 'CANCELLED'
                         | 'SUPPLEMENT_REQUIRED'
                         | 'EXPIRED'
-                        | 'RETURNED'
-                      )
-                    | null;
-                  /** @description Why, when the change has a reason. */
-                  reason: string | null;
-                  /** @description Codes of the `reason` table (see the codes endpoint) given with the change; empty when none. */
-                  reason_codes: string[];
-                  /** @description First 6 and last 4 digits; the rest `*`. */
-                  card_no_masked: string;
-                  /** @description The partner's own reference of the application, or null. */
-                  external_id: string | null;
-                  /** @description application.supplement_required: the fields to send again with the amend. */
-                  requested_fields?: string[];
-                  /** @description application.amended: the fields sent again. */
-                  amended_fields?: string[];
-                  /** @description application.amended: the fields whose value changed. */
-                  changed_fields?: string[];
-                  /** @description application.documents_kept: every image the application carries, kept; application.document_failed: the field that failed for good, with its reason. */
-                  documents?: {
-                    id_card_img?: {
-                      /**
-                       * @description What became of the fetch.
-                       * @enum {unknown}
-                       */
-                      state: 'pending' | 'kept' | 'failed';
-                      /**
-                       * @description kept: the type read from the bytes.
-                       * @enum {unknown}
-                       */
-                      type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                      /** @description kept: bytes. */
-                      size?: number;
-                      /**
-                       * @description kept: hex SHA-256 of the bytes as served.
-                       * @example 9f86d08…
-                       */
-                      sha256?: string;
-                      /** @description kept image: pixels. */
-                      width?: number;
-                      /** @description kept image: pixels. */
-                      height?: number;
-                      /** @description kept: Unix seconds. */
-                      fetched_at?: number;
-                      /**
-                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
-                       * @enum {unknown}
-                       */
-                      reason?:
-                        | 'unreachable'
-                        | 'not_a_document'
-                        | 'truncated'
-                        | 'too_large'
-                        | 'too_small'
-                        | 'refused_address';
+                        | 'RETURNED';
+                      /** @description The state before the change; null for the submission. */
+                      previous_status:
+                        | (
+                            | 'SUBMITTED'
+                            | 'IN_REVIEW'
+                            | 'APPROVED'
+                            | 'CARD_ISSUED'
+                            | 'SHIPPED'
+                            | 'DELIVERED'
+                            | 'REJECTED'
+                            | 'CANCELLED'
+                            | 'SUPPLEMENT_REQUIRED'
+                            | 'EXPIRED'
+                            | 'RETURNED'
+                          )
+                        | null;
+                      /** @description Why, when the change has a reason. */
+                      reason: string | null;
+                      /** @description Codes of the `reason` table (see the codes endpoint) given with the change; empty when none. */
+                      reason_codes: string[];
+                      /** @description First 6 and last 4 digits; the rest `*`. */
+                      card_no_masked: string;
+                      /** @description The partner's own reference of the application, or null. */
+                      external_id: string | null;
+                      /** @description application.supplement_required: the fields to send again with the amend. */
+                      requested_fields?: string[];
+                      /** @description application.amended: the fields sent again. */
+                      amended_fields?: string[];
+                      /** @description application.amended: the fields whose value changed. */
+                      changed_fields?: string[];
+                      /** @description application.documents_kept: every image the application carries, kept; application.document_failed: the field that failed for good, with its reason. */
+                      documents?: {
+                        id_card_img?: {
+                          /**
+                           * @description What became of the fetch.
+                           * @enum {unknown}
+                           */
+                          state: 'pending' | 'kept' | 'failed';
+                          /**
+                           * @description kept: the type read from the bytes.
+                           * @enum {unknown}
+                           */
+                          type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                          /** @description kept: bytes. */
+                          size?: number;
+                          /**
+                           * @description kept: hex SHA-256 of the bytes as served.
+                           * @example 9f86d08…
+                           */
+                          sha256?: string;
+                          /** @description kept image: pixels. */
+                          width?: number;
+                          /** @description kept image: pixels. */
+                          height?: number;
+                          /** @description kept: Unix seconds. */
+                          fetched_at?: number;
+                          /**
+                           * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                           * @enum {unknown}
+                           */
+                          reason?:
+                            | 'unreachable'
+                            | 'not_a_document'
+                            | 'truncated'
+                            | 'too_large'
+                            | 'too_small'
+                            | 'refused_address';
+                        };
+                        id_card_back_img?: {
+                          /**
+                           * @description What became of the fetch.
+                           * @enum {unknown}
+                           */
+                          state: 'pending' | 'kept' | 'failed';
+                          /**
+                           * @description kept: the type read from the bytes.
+                           * @enum {unknown}
+                           */
+                          type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                          /** @description kept: bytes. */
+                          size?: number;
+                          /**
+                           * @description kept: hex SHA-256 of the bytes as served.
+                           * @example 9f86d08…
+                           */
+                          sha256?: string;
+                          /** @description kept image: pixels. */
+                          width?: number;
+                          /** @description kept image: pixels. */
+                          height?: number;
+                          /** @description kept: Unix seconds. */
+                          fetched_at?: number;
+                          /**
+                           * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                           * @enum {unknown}
+                           */
+                          reason?:
+                            | 'unreachable'
+                            | 'not_a_document'
+                            | 'truncated'
+                            | 'too_large'
+                            | 'too_small'
+                            | 'refused_address';
+                        };
+                        passport_img?: {
+                          /**
+                           * @description What became of the fetch.
+                           * @enum {unknown}
+                           */
+                          state: 'pending' | 'kept' | 'failed';
+                          /**
+                           * @description kept: the type read from the bytes.
+                           * @enum {unknown}
+                           */
+                          type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                          /** @description kept: bytes. */
+                          size?: number;
+                          /**
+                           * @description kept: hex SHA-256 of the bytes as served.
+                           * @example 9f86d08…
+                           */
+                          sha256?: string;
+                          /** @description kept image: pixels. */
+                          width?: number;
+                          /** @description kept image: pixels. */
+                          height?: number;
+                          /** @description kept: Unix seconds. */
+                          fetched_at?: number;
+                          /**
+                           * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                           * @enum {unknown}
+                           */
+                          reason?:
+                            | 'unreachable'
+                            | 'not_a_document'
+                            | 'truncated'
+                            | 'too_large'
+                            | 'too_small'
+                            | 'refused_address';
+                        };
+                        sign_applicant?: {
+                          /**
+                           * @description What became of the fetch.
+                           * @enum {unknown}
+                           */
+                          state: 'pending' | 'kept' | 'failed';
+                          /**
+                           * @description kept: the type read from the bytes.
+                           * @enum {unknown}
+                           */
+                          type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                          /** @description kept: bytes. */
+                          size?: number;
+                          /**
+                           * @description kept: hex SHA-256 of the bytes as served.
+                           * @example 9f86d08…
+                           */
+                          sha256?: string;
+                          /** @description kept image: pixels. */
+                          width?: number;
+                          /** @description kept image: pixels. */
+                          height?: number;
+                          /** @description kept: Unix seconds. */
+                          fetched_at?: number;
+                          /**
+                           * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                           * @enum {unknown}
+                           */
+                          reason?:
+                            | 'unreachable'
+                            | 'not_a_document'
+                            | 'truncated'
+                            | 'too_large'
+                            | 'too_small'
+                            | 'refused_address';
+                        };
+                        pay_voucher?: {
+                          /**
+                           * @description What became of the fetch.
+                           * @enum {unknown}
+                           */
+                          state: 'pending' | 'kept' | 'failed';
+                          /**
+                           * @description kept: the type read from the bytes.
+                           * @enum {unknown}
+                           */
+                          type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                          /** @description kept: bytes. */
+                          size?: number;
+                          /**
+                           * @description kept: hex SHA-256 of the bytes as served.
+                           * @example 9f86d08…
+                           */
+                          sha256?: string;
+                          /** @description kept image: pixels. */
+                          width?: number;
+                          /** @description kept image: pixels. */
+                          height?: number;
+                          /** @description kept: Unix seconds. */
+                          fetched_at?: number;
+                          /**
+                           * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                           * @enum {unknown}
+                           */
+                          reason?:
+                            | 'unreachable'
+                            | 'not_a_document'
+                            | 'truncated'
+                            | 'too_large'
+                            | 'too_small'
+                            | 'refused_address';
+                        };
+                      };
+                    }
+                  | {
+                      /** @description The application the partner named in the request. */
+                      busi_water_no: string;
+                      /** @description 1, 2, 3... per application: the request's end takes its place among the named application's events. */
+                      sequence: number;
+                      /** @description subject_request.*: the request as it ended, as its query answers it. */
+                      subject_request: {
+                        /**
+                         * @description The subject request id the create answered (`sr_` and 32 hexadecimal digits).
+                         * @example sr_019ae1f3c2a07d3b5e61c0f4a9b28e7d
+                         */
+                        request_id: string;
+                        /**
+                         * @description `access` (a copy to read, PIPL art. 45), `portability` (a machine-readable copy for another processor, art. 45), `correction` (art. 46), `deletion` (art. 47).
+                         * @enum {unknown}
+                         */
+                        kind: 'access' | 'portability' | 'correction' | 'deletion';
+                        /**
+                         * @description `received`, `in_progress`; ended: `completed`, `restricted` (a deletion the issuer’s anti-money-laundering record keeping forbids until `restricted_until`), `refused` (with `reason_code` and `reason`).
+                         * @enum {unknown}
+                         */
+                        status: 'received' | 'in_progress' | 'completed' | 'restricted' | 'refused';
+                        /** @description The application the partner named. */
+                        busi_water_no: string;
+                        /** @description Every application of that person at this partner the request covers (their serials, oldest first), matched by identity document. */
+                        applications: string[];
+                        /** @description Why it was refused or restricted; null otherwise. */
+                        reason_code: string | null;
+                        /** @description The reason in words; null when none. */
+                        reason: string | null;
+                        /** @description `restricted`: until when (Unix seconds) the data is kept under record keeping; it is erased then. */
+                        restricted_until: number | null;
+                        /** @description When the issuer must have answered (Unix seconds). */
+                        due_at: number;
+                        /** @description Unix seconds. */
+                        created_at: number;
+                        /** @description Unix seconds. */
+                        updated_at: number;
+                        /** @description When it ended (Unix seconds); null while open. */
+                        ended_at: number | null;
+                        /** @description `access` and `portability`: the export that answers the request (docs/PRIVACY.md); null for `correction` and `deletion`. */
+                        export: {
+                          /** @description True while the export waits for its one download (`.../subject-requests/download`): built, not yet downloaded, not expired. */
+                          ready: boolean;
+                          /** @description Until when (Unix seconds) it can be downloaded (`SUBJECT_EXPORT_HOURS` after it was ready); null until it is built. */
+                          expires_at: number | null;
+                          /** @description When it was downloaded (Unix seconds); null until then. */
+                          fetched_at: number | null;
+                        } | null;
+                      };
                     };
-                    id_card_back_img?: {
-                      /**
-                       * @description What became of the fetch.
-                       * @enum {unknown}
-                       */
-                      state: 'pending' | 'kept' | 'failed';
-                      /**
-                       * @description kept: the type read from the bytes.
-                       * @enum {unknown}
-                       */
-                      type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                      /** @description kept: bytes. */
-                      size?: number;
-                      /**
-                       * @description kept: hex SHA-256 of the bytes as served.
-                       * @example 9f86d08…
-                       */
-                      sha256?: string;
-                      /** @description kept image: pixels. */
-                      width?: number;
-                      /** @description kept image: pixels. */
-                      height?: number;
-                      /** @description kept: Unix seconds. */
-                      fetched_at?: number;
-                      /**
-                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
-                       * @enum {unknown}
-                       */
-                      reason?:
-                        | 'unreachable'
-                        | 'not_a_document'
-                        | 'truncated'
-                        | 'too_large'
-                        | 'too_small'
-                        | 'refused_address';
-                    };
-                    passport_img?: {
-                      /**
-                       * @description What became of the fetch.
-                       * @enum {unknown}
-                       */
-                      state: 'pending' | 'kept' | 'failed';
-                      /**
-                       * @description kept: the type read from the bytes.
-                       * @enum {unknown}
-                       */
-                      type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                      /** @description kept: bytes. */
-                      size?: number;
-                      /**
-                       * @description kept: hex SHA-256 of the bytes as served.
-                       * @example 9f86d08…
-                       */
-                      sha256?: string;
-                      /** @description kept image: pixels. */
-                      width?: number;
-                      /** @description kept image: pixels. */
-                      height?: number;
-                      /** @description kept: Unix seconds. */
-                      fetched_at?: number;
-                      /**
-                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
-                       * @enum {unknown}
-                       */
-                      reason?:
-                        | 'unreachable'
-                        | 'not_a_document'
-                        | 'truncated'
-                        | 'too_large'
-                        | 'too_small'
-                        | 'refused_address';
-                    };
-                    sign_applicant?: {
-                      /**
-                       * @description What became of the fetch.
-                       * @enum {unknown}
-                       */
-                      state: 'pending' | 'kept' | 'failed';
-                      /**
-                       * @description kept: the type read from the bytes.
-                       * @enum {unknown}
-                       */
-                      type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                      /** @description kept: bytes. */
-                      size?: number;
-                      /**
-                       * @description kept: hex SHA-256 of the bytes as served.
-                       * @example 9f86d08…
-                       */
-                      sha256?: string;
-                      /** @description kept image: pixels. */
-                      width?: number;
-                      /** @description kept image: pixels. */
-                      height?: number;
-                      /** @description kept: Unix seconds. */
-                      fetched_at?: number;
-                      /**
-                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
-                       * @enum {unknown}
-                       */
-                      reason?:
-                        | 'unreachable'
-                        | 'not_a_document'
-                        | 'truncated'
-                        | 'too_large'
-                        | 'too_small'
-                        | 'refused_address';
-                    };
-                    pay_voucher?: {
-                      /**
-                       * @description What became of the fetch.
-                       * @enum {unknown}
-                       */
-                      state: 'pending' | 'kept' | 'failed';
-                      /**
-                       * @description kept: the type read from the bytes.
-                       * @enum {unknown}
-                       */
-                      type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                      /** @description kept: bytes. */
-                      size?: number;
-                      /**
-                       * @description kept: hex SHA-256 of the bytes as served.
-                       * @example 9f86d08…
-                       */
-                      sha256?: string;
-                      /** @description kept image: pixels. */
-                      width?: number;
-                      /** @description kept image: pixels. */
-                      height?: number;
-                      /** @description kept: Unix seconds. */
-                      fetched_at?: number;
-                      /**
-                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
-                       * @enum {unknown}
-                       */
-                      reason?:
-                        | 'unreachable'
-                        | 'not_a_document'
-                        | 'truncated'
-                        | 'too_large'
-                        | 'too_small'
-                        | 'refused_address';
-                    };
-                  };
-                };
               }[];
               /** @description Pass it as `cursor` for the next page; null on the last page. */
               next_cursor: string | null;
@@ -6695,6 +6893,9 @@ export interface operations {
             | 'application.amended'
             | 'application.documents_kept'
             | 'application.document_failed'
+            | 'subject_request.completed'
+            | 'subject_request.restricted'
+            | 'subject_request.refused'
           )[];
         };
       };
@@ -11723,7 +11924,7 @@ export interface operations {
                 /** @description The event id; the `webhook-id` header of its deliveries. */
                 id: string;
                 /**
-                 * @description `application.` and the state moved into, in lower case; `application.amended`; `application.documents_kept` and `application.document_failed` (no move: what became of the documents).
+                 * @description `application.` and the state moved into, in lower case; `application.amended`; `application.documents_kept` and `application.document_failed` (no move: what became of the documents); `subject_request.completed`, `subject_request.restricted` and `subject_request.refused` (an applicant's request through the partner ended: `data.subject_request`).
                  * @example application.approved
                  * @enum {unknown}
                  */
@@ -11741,33 +11942,23 @@ export interface operations {
                   | 'application.returned'
                   | 'application.amended'
                   | 'application.documents_kept'
-                  | 'application.document_failed';
+                  | 'application.document_failed'
+                  | 'subject_request.completed'
+                  | 'subject_request.restricted'
+                  | 'subject_request.refused';
                 /** @description Unix seconds. */
                 created_at: number;
-                data: {
-                  /** @description The serial number of the application. */
-                  busi_water_no: string;
-                  /** @description 1, 2, 3... per application: order an application's events by it. */
-                  sequence: number;
-                  /**
-                   * @description The state after the change.
-                   * @enum {unknown}
-                   */
-                  status:
-                    | 'SUBMITTED'
-                    | 'IN_REVIEW'
-                    | 'APPROVED'
-                    | 'CARD_ISSUED'
-                    | 'SHIPPED'
-                    | 'DELIVERED'
-                    | 'REJECTED'
-                    | 'CANCELLED'
-                    | 'SUPPLEMENT_REQUIRED'
-                    | 'EXPIRED'
-                    | 'RETURNED';
-                  /** @description The state before the change; null for the submission. */
-                  previous_status:
-                    | (
+                data:
+                  | {
+                      /** @description The serial number of the application. */
+                      busi_water_no: string;
+                      /** @description 1, 2, 3... per application: order an application's events by it. */
+                      sequence: number;
+                      /**
+                       * @description The state after the change.
+                       * @enum {unknown}
+                       */
+                      status:
                         | 'SUBMITTED'
                         | 'IN_REVIEW'
                         | 'APPROVED'
@@ -11778,207 +11969,272 @@ export interface operations {
                         | 'CANCELLED'
                         | 'SUPPLEMENT_REQUIRED'
                         | 'EXPIRED'
-                        | 'RETURNED'
-                      )
-                    | null;
-                  /** @description Why, when the change has a reason. */
-                  reason: string | null;
-                  /** @description Codes of the `reason` table (see the codes endpoint) given with the change; empty when none. */
-                  reason_codes: string[];
-                  /** @description First 6 and last 4 digits; the rest `*`. */
-                  card_no_masked: string;
-                  /** @description The partner's own reference of the application, or null. */
-                  external_id: string | null;
-                  /** @description application.supplement_required: the fields to send again with the amend. */
-                  requested_fields?: string[];
-                  /** @description application.amended: the fields sent again. */
-                  amended_fields?: string[];
-                  /** @description application.amended: the fields whose value changed. */
-                  changed_fields?: string[];
-                  /** @description application.documents_kept: every image the application carries, kept; application.document_failed: the field that failed for good, with its reason. */
-                  documents?: {
-                    id_card_img?: {
-                      /**
-                       * @description What became of the fetch.
-                       * @enum {unknown}
-                       */
-                      state: 'pending' | 'kept' | 'failed';
-                      /**
-                       * @description kept: the type read from the bytes.
-                       * @enum {unknown}
-                       */
-                      type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                      /** @description kept: bytes. */
-                      size?: number;
-                      /**
-                       * @description kept: hex SHA-256 of the bytes as served.
-                       * @example 9f86d08…
-                       */
-                      sha256?: string;
-                      /** @description kept image: pixels. */
-                      width?: number;
-                      /** @description kept image: pixels. */
-                      height?: number;
-                      /** @description kept: Unix seconds. */
-                      fetched_at?: number;
-                      /**
-                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
-                       * @enum {unknown}
-                       */
-                      reason?:
-                        | 'unreachable'
-                        | 'not_a_document'
-                        | 'truncated'
-                        | 'too_large'
-                        | 'too_small'
-                        | 'refused_address';
+                        | 'RETURNED';
+                      /** @description The state before the change; null for the submission. */
+                      previous_status:
+                        | (
+                            | 'SUBMITTED'
+                            | 'IN_REVIEW'
+                            | 'APPROVED'
+                            | 'CARD_ISSUED'
+                            | 'SHIPPED'
+                            | 'DELIVERED'
+                            | 'REJECTED'
+                            | 'CANCELLED'
+                            | 'SUPPLEMENT_REQUIRED'
+                            | 'EXPIRED'
+                            | 'RETURNED'
+                          )
+                        | null;
+                      /** @description Why, when the change has a reason. */
+                      reason: string | null;
+                      /** @description Codes of the `reason` table (see the codes endpoint) given with the change; empty when none. */
+                      reason_codes: string[];
+                      /** @description First 6 and last 4 digits; the rest `*`. */
+                      card_no_masked: string;
+                      /** @description The partner's own reference of the application, or null. */
+                      external_id: string | null;
+                      /** @description application.supplement_required: the fields to send again with the amend. */
+                      requested_fields?: string[];
+                      /** @description application.amended: the fields sent again. */
+                      amended_fields?: string[];
+                      /** @description application.amended: the fields whose value changed. */
+                      changed_fields?: string[];
+                      /** @description application.documents_kept: every image the application carries, kept; application.document_failed: the field that failed for good, with its reason. */
+                      documents?: {
+                        id_card_img?: {
+                          /**
+                           * @description What became of the fetch.
+                           * @enum {unknown}
+                           */
+                          state: 'pending' | 'kept' | 'failed';
+                          /**
+                           * @description kept: the type read from the bytes.
+                           * @enum {unknown}
+                           */
+                          type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                          /** @description kept: bytes. */
+                          size?: number;
+                          /**
+                           * @description kept: hex SHA-256 of the bytes as served.
+                           * @example 9f86d08…
+                           */
+                          sha256?: string;
+                          /** @description kept image: pixels. */
+                          width?: number;
+                          /** @description kept image: pixels. */
+                          height?: number;
+                          /** @description kept: Unix seconds. */
+                          fetched_at?: number;
+                          /**
+                           * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                           * @enum {unknown}
+                           */
+                          reason?:
+                            | 'unreachable'
+                            | 'not_a_document'
+                            | 'truncated'
+                            | 'too_large'
+                            | 'too_small'
+                            | 'refused_address';
+                        };
+                        id_card_back_img?: {
+                          /**
+                           * @description What became of the fetch.
+                           * @enum {unknown}
+                           */
+                          state: 'pending' | 'kept' | 'failed';
+                          /**
+                           * @description kept: the type read from the bytes.
+                           * @enum {unknown}
+                           */
+                          type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                          /** @description kept: bytes. */
+                          size?: number;
+                          /**
+                           * @description kept: hex SHA-256 of the bytes as served.
+                           * @example 9f86d08…
+                           */
+                          sha256?: string;
+                          /** @description kept image: pixels. */
+                          width?: number;
+                          /** @description kept image: pixels. */
+                          height?: number;
+                          /** @description kept: Unix seconds. */
+                          fetched_at?: number;
+                          /**
+                           * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                           * @enum {unknown}
+                           */
+                          reason?:
+                            | 'unreachable'
+                            | 'not_a_document'
+                            | 'truncated'
+                            | 'too_large'
+                            | 'too_small'
+                            | 'refused_address';
+                        };
+                        passport_img?: {
+                          /**
+                           * @description What became of the fetch.
+                           * @enum {unknown}
+                           */
+                          state: 'pending' | 'kept' | 'failed';
+                          /**
+                           * @description kept: the type read from the bytes.
+                           * @enum {unknown}
+                           */
+                          type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                          /** @description kept: bytes. */
+                          size?: number;
+                          /**
+                           * @description kept: hex SHA-256 of the bytes as served.
+                           * @example 9f86d08…
+                           */
+                          sha256?: string;
+                          /** @description kept image: pixels. */
+                          width?: number;
+                          /** @description kept image: pixels. */
+                          height?: number;
+                          /** @description kept: Unix seconds. */
+                          fetched_at?: number;
+                          /**
+                           * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                           * @enum {unknown}
+                           */
+                          reason?:
+                            | 'unreachable'
+                            | 'not_a_document'
+                            | 'truncated'
+                            | 'too_large'
+                            | 'too_small'
+                            | 'refused_address';
+                        };
+                        sign_applicant?: {
+                          /**
+                           * @description What became of the fetch.
+                           * @enum {unknown}
+                           */
+                          state: 'pending' | 'kept' | 'failed';
+                          /**
+                           * @description kept: the type read from the bytes.
+                           * @enum {unknown}
+                           */
+                          type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                          /** @description kept: bytes. */
+                          size?: number;
+                          /**
+                           * @description kept: hex SHA-256 of the bytes as served.
+                           * @example 9f86d08…
+                           */
+                          sha256?: string;
+                          /** @description kept image: pixels. */
+                          width?: number;
+                          /** @description kept image: pixels. */
+                          height?: number;
+                          /** @description kept: Unix seconds. */
+                          fetched_at?: number;
+                          /**
+                           * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                           * @enum {unknown}
+                           */
+                          reason?:
+                            | 'unreachable'
+                            | 'not_a_document'
+                            | 'truncated'
+                            | 'too_large'
+                            | 'too_small'
+                            | 'refused_address';
+                        };
+                        pay_voucher?: {
+                          /**
+                           * @description What became of the fetch.
+                           * @enum {unknown}
+                           */
+                          state: 'pending' | 'kept' | 'failed';
+                          /**
+                           * @description kept: the type read from the bytes.
+                           * @enum {unknown}
+                           */
+                          type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
+                          /** @description kept: bytes. */
+                          size?: number;
+                          /**
+                           * @description kept: hex SHA-256 of the bytes as served.
+                           * @example 9f86d08…
+                           */
+                          sha256?: string;
+                          /** @description kept image: pixels. */
+                          width?: number;
+                          /** @description kept image: pixels. */
+                          height?: number;
+                          /** @description kept: Unix seconds. */
+                          fetched_at?: number;
+                          /**
+                           * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
+                           * @enum {unknown}
+                           */
+                          reason?:
+                            | 'unreachable'
+                            | 'not_a_document'
+                            | 'truncated'
+                            | 'too_large'
+                            | 'too_small'
+                            | 'refused_address';
+                        };
+                      };
+                    }
+                  | {
+                      /** @description The application the partner named in the request. */
+                      busi_water_no: string;
+                      /** @description 1, 2, 3... per application: the request's end takes its place among the named application's events. */
+                      sequence: number;
+                      /** @description subject_request.*: the request as it ended, as its query answers it. */
+                      subject_request: {
+                        /**
+                         * @description The subject request id the create answered (`sr_` and 32 hexadecimal digits).
+                         * @example sr_019ae1f3c2a07d3b5e61c0f4a9b28e7d
+                         */
+                        request_id: string;
+                        /**
+                         * @description `access` (a copy to read, PIPL art. 45), `portability` (a machine-readable copy for another processor, art. 45), `correction` (art. 46), `deletion` (art. 47).
+                         * @enum {unknown}
+                         */
+                        kind: 'access' | 'portability' | 'correction' | 'deletion';
+                        /**
+                         * @description `received`, `in_progress`; ended: `completed`, `restricted` (a deletion the issuer’s anti-money-laundering record keeping forbids until `restricted_until`), `refused` (with `reason_code` and `reason`).
+                         * @enum {unknown}
+                         */
+                        status: 'received' | 'in_progress' | 'completed' | 'restricted' | 'refused';
+                        /** @description The application the partner named. */
+                        busi_water_no: string;
+                        /** @description Every application of that person at this partner the request covers (their serials, oldest first), matched by identity document. */
+                        applications: string[];
+                        /** @description Why it was refused or restricted; null otherwise. */
+                        reason_code: string | null;
+                        /** @description The reason in words; null when none. */
+                        reason: string | null;
+                        /** @description `restricted`: until when (Unix seconds) the data is kept under record keeping; it is erased then. */
+                        restricted_until: number | null;
+                        /** @description When the issuer must have answered (Unix seconds). */
+                        due_at: number;
+                        /** @description Unix seconds. */
+                        created_at: number;
+                        /** @description Unix seconds. */
+                        updated_at: number;
+                        /** @description When it ended (Unix seconds); null while open. */
+                        ended_at: number | null;
+                        /** @description `access` and `portability`: the export that answers the request (docs/PRIVACY.md); null for `correction` and `deletion`. */
+                        export: {
+                          /** @description True while the export waits for its one download (`.../subject-requests/download`): built, not yet downloaded, not expired. */
+                          ready: boolean;
+                          /** @description Until when (Unix seconds) it can be downloaded (`SUBJECT_EXPORT_HOURS` after it was ready); null until it is built. */
+                          expires_at: number | null;
+                          /** @description When it was downloaded (Unix seconds); null until then. */
+                          fetched_at: number | null;
+                        } | null;
+                      };
                     };
-                    id_card_back_img?: {
-                      /**
-                       * @description What became of the fetch.
-                       * @enum {unknown}
-                       */
-                      state: 'pending' | 'kept' | 'failed';
-                      /**
-                       * @description kept: the type read from the bytes.
-                       * @enum {unknown}
-                       */
-                      type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                      /** @description kept: bytes. */
-                      size?: number;
-                      /**
-                       * @description kept: hex SHA-256 of the bytes as served.
-                       * @example 9f86d08…
-                       */
-                      sha256?: string;
-                      /** @description kept image: pixels. */
-                      width?: number;
-                      /** @description kept image: pixels. */
-                      height?: number;
-                      /** @description kept: Unix seconds. */
-                      fetched_at?: number;
-                      /**
-                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
-                       * @enum {unknown}
-                       */
-                      reason?:
-                        | 'unreachable'
-                        | 'not_a_document'
-                        | 'truncated'
-                        | 'too_large'
-                        | 'too_small'
-                        | 'refused_address';
-                    };
-                    passport_img?: {
-                      /**
-                       * @description What became of the fetch.
-                       * @enum {unknown}
-                       */
-                      state: 'pending' | 'kept' | 'failed';
-                      /**
-                       * @description kept: the type read from the bytes.
-                       * @enum {unknown}
-                       */
-                      type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                      /** @description kept: bytes. */
-                      size?: number;
-                      /**
-                       * @description kept: hex SHA-256 of the bytes as served.
-                       * @example 9f86d08…
-                       */
-                      sha256?: string;
-                      /** @description kept image: pixels. */
-                      width?: number;
-                      /** @description kept image: pixels. */
-                      height?: number;
-                      /** @description kept: Unix seconds. */
-                      fetched_at?: number;
-                      /**
-                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
-                       * @enum {unknown}
-                       */
-                      reason?:
-                        | 'unreachable'
-                        | 'not_a_document'
-                        | 'truncated'
-                        | 'too_large'
-                        | 'too_small'
-                        | 'refused_address';
-                    };
-                    sign_applicant?: {
-                      /**
-                       * @description What became of the fetch.
-                       * @enum {unknown}
-                       */
-                      state: 'pending' | 'kept' | 'failed';
-                      /**
-                       * @description kept: the type read from the bytes.
-                       * @enum {unknown}
-                       */
-                      type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                      /** @description kept: bytes. */
-                      size?: number;
-                      /**
-                       * @description kept: hex SHA-256 of the bytes as served.
-                       * @example 9f86d08…
-                       */
-                      sha256?: string;
-                      /** @description kept image: pixels. */
-                      width?: number;
-                      /** @description kept image: pixels. */
-                      height?: number;
-                      /** @description kept: Unix seconds. */
-                      fetched_at?: number;
-                      /**
-                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
-                       * @enum {unknown}
-                       */
-                      reason?:
-                        | 'unreachable'
-                        | 'not_a_document'
-                        | 'truncated'
-                        | 'too_large'
-                        | 'too_small'
-                        | 'refused_address';
-                    };
-                    pay_voucher?: {
-                      /**
-                       * @description What became of the fetch.
-                       * @enum {unknown}
-                       */
-                      state: 'pending' | 'kept' | 'failed';
-                      /**
-                       * @description kept: the type read from the bytes.
-                       * @enum {unknown}
-                       */
-                      type?: 'image/jpeg' | 'image/png' | 'image/webp' | 'image/heic' | 'application/pdf';
-                      /** @description kept: bytes. */
-                      size?: number;
-                      /**
-                       * @description kept: hex SHA-256 of the bytes as served.
-                       * @example 9f86d08…
-                       */
-                      sha256?: string;
-                      /** @description kept image: pixels. */
-                      width?: number;
-                      /** @description kept image: pixels. */
-                      height?: number;
-                      /** @description kept: Unix seconds. */
-                      fetched_at?: number;
-                      /**
-                       * @description failed: `unreachable` (tried until DOCUMENT_FETCH_HOURS), `not_a_document` (not a JPEG, PNG, WebP, HEIC/HEIF or PDF, or one whose structure is broken or padded past its end), `truncated` (the file ends before its format end: no IEND, EOI, RIFF end, last box, or startxref and %%EOF), `too_large` (over DOCUMENT_MAX_BYTES, or an image over DOCUMENT_MAX_PIXELS by its header), `too_small` (an image under 300 px on its short side), `refused_address` (a private or special-use address, or not https).
-                       * @enum {unknown}
-                       */
-                      reason?:
-                        | 'unreachable'
-                        | 'not_a_document'
-                        | 'truncated'
-                        | 'too_large'
-                        | 'too_small'
-                        | 'refused_address';
-                    };
-                  };
-                };
               }[];
               /** @description Every image field the application carries, in the order of the submit’s fields. */
               documents: {
@@ -13079,6 +13335,195 @@ export interface operations {
          *             "state": "failed",
          *             "reason": "not_a_document"
          *           }
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['WebhookEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status acknowledges the delivery; the body is ignored. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within the time-out: the delivery is retried. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  subjectRequestCompletedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (`evt_...`), the same on every retry of one event: process each id once (deliveries are at least once). */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed. Refuse messages more than a few minutes from your clock (replays). */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256, keyed with the base64-decoded part of the endpoint secret after `whsec_`, of `${webhook-id}.${webhook-timestamp}.${raw body}`. During a secret rotation there is one per secret; accept the message when any one matches. Compute it over the raw bytes received: a body parsed and serialised again will not verify. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_4f1d2c3b4a5968778695a4b3c2d1e0c1",
+         *       "type": "subject_request.completed",
+         *       "created_at": 1796123200,
+         *       "data": {
+         *         "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+         *         "sequence": 7,
+         *         "subject_request": {
+         *           "request_id": "sr_019ae1f3c2a07d3b5e61c0f4a9b28e7d",
+         *           "kind": "deletion",
+         *           "status": "completed",
+         *           "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+         *           "applications": [
+         *             "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8"
+         *           ],
+         *           "reason_code": null,
+         *           "reason": null,
+         *           "restricted_until": null,
+         *           "due_at": 1797160000,
+         *           "created_at": 1795864000,
+         *           "updated_at": 1796123200,
+         *           "ended_at": 1796123200
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['WebhookEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status acknowledges the delivery; the body is ignored. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within the time-out: the delivery is retried. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  subjectRequestRestrictedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (`evt_...`), the same on every retry of one event: process each id once (deliveries are at least once). */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed. Refuse messages more than a few minutes from your clock (replays). */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256, keyed with the base64-decoded part of the endpoint secret after `whsec_`, of `${webhook-id}.${webhook-timestamp}.${raw body}`. During a secret rotation there is one per secret; accept the message when any one matches. Compute it over the raw bytes received: a body parsed and serialised again will not verify. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_4f1d2c3b4a5968778695a4b3c2d1e0c2",
+         *       "type": "subject_request.restricted",
+         *       "created_at": 1796123200,
+         *       "data": {
+         *         "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+         *         "sequence": 7,
+         *         "subject_request": {
+         *           "request_id": "sr_019ae1f3c2a07d3b5e61c0f4a9b28e7d",
+         *           "kind": "deletion",
+         *           "status": "restricted",
+         *           "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+         *           "applications": [
+         *             "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8"
+         *           ],
+         *           "reason_code": "aml_record_keeping",
+         *           "reason": "kept under anti-money-laundering record keeping until 2031-12-10, then erased",
+         *           "restricted_until": 1953889600,
+         *           "due_at": 1797160000,
+         *           "created_at": 1795864000,
+         *           "updated_at": 1796123200,
+         *           "ended_at": 1796123200
+         *         }
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['WebhookEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx status acknowledges the delivery; the body is ignored. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within the time-out: the delivery is retried. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  subjectRequestRefusedWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event id (`evt_...`), the same on every retry of one event: process each id once (deliveries are at least once). */
+        'webhook-id': string;
+        /** @description Unix seconds when this attempt was signed. Refuse messages more than a few minutes from your clock (replays). */
+        'webhook-timestamp': string;
+        /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256, keyed with the base64-decoded part of the endpoint secret after `whsec_`, of `${webhook-id}.${webhook-timestamp}.${raw body}`. During a secret rotation there is one per secret; accept the message when any one matches. Compute it over the raw bytes received: a body parsed and serialised again will not verify. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "evt_4f1d2c3b4a5968778695a4b3c2d1e0c3",
+         *       "type": "subject_request.refused",
+         *       "created_at": 1796123200,
+         *       "data": {
+         *         "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+         *         "sequence": 7,
+         *         "subject_request": {
+         *           "request_id": "sr_019ae1f3c2a07d3b5e61c0f4a9b28e7d",
+         *           "kind": "correction",
+         *           "status": "refused",
+         *           "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+         *           "applications": [
+         *             "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8"
+         *           ],
+         *           "reason_code": "data_accurate",
+         *           "reason": "The name matches the identity document as submitted.",
+         *           "restricted_until": null,
+         *           "due_at": 1797160000,
+         *           "created_at": 1795864000,
+         *           "updated_at": 1796123200,
+         *           "ended_at": 1796123200
          *         }
          *       }
          *     }

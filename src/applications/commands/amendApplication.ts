@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../store/tables.ts';
 import { restartDocuments } from '../../documents/fetchDocuments.ts';
 import { actorName } from '../../audit/actor.ts';
 import type { Partner } from '../../partners/credentials.ts';
@@ -34,6 +36,13 @@ export async function amendApplication(
   ctx: ServiceContext,
   partner: Partner,
   body: Record<string, unknown>,
+  options: {
+    /**
+     * Writes that belong to the amendment, in its transaction after it is recorded (a correction
+     * request it answers ends: subjects/): a throw rolls the amendment back.
+     */
+    alsoInTransaction?: ((trx: Kysely<Database>, busiWaterNo: string) => Promise<void>) | undefined;
+  } = {},
 ): Promise<StatusView> {
   const reference = referenceOf(body);
   const serial = await resolveSerial(ctx, partner, reference);
@@ -110,6 +119,7 @@ export async function amendApplication(
       });
       // The image fields sent again are fetched again (documents.fetch): pending from this commit.
       await restartDocuments(ctx, trx, serial, amended, now);
+      await options.alsoInTransaction?.(trx, serial);
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;

@@ -140,3 +140,40 @@ export async function eraseIfEligible(
       and erased_at is null and status in ${FINAL_IN} and updated_at < ${erasure.cutoff}`.execute(trx);
   return Number(updated.numAffectedRows ?? 0n) === 1;
 }
+
+/** Restricted applications (a deletion under record keeping) whose date has come, oldest date first. */
+export async function restrictedDue(
+  store: Store,
+  db: Kysely<Database>,
+  now: number,
+  limit: number,
+  lock: boolean,
+): Promise<ErasableRow[]> {
+  const rows = await sql<ErasableRow>`
+    select busi_water_no, status, updated_at from ${store.table('applications')}
+    where restricted_until is not null and restricted_until <= ${now} and erased_at is null
+    order by restricted_until, busi_water_no
+    limit ${limit}${lock ? store.skipLockedClause : sql``}`.execute(db);
+  return rows.rows.map((r) => ({ ...r, updated_at: Number(r.updated_at) }));
+}
+
+/**
+ * Erases an application now, whatever its age (a deletion request: docs/PRIVACY.md), or at its
+ * restriction's date: the same tombstone and marker as retention's, the restriction lifted (nothing
+ * is left to withdraw), the document no longer held active. False when it was erased already.
+ */
+export async function eraseNow(
+  store: Store,
+  trx: Kysely<Database>,
+  erasure: { busiWaterNo: string; tombstone: string; keyId: string; erasedAt: number; restrictedBy?: number },
+): Promise<boolean> {
+  const due =
+    erasure.restrictedBy === undefined ? sql`` : sql` and restricted_until <= ${erasure.restrictedBy}`;
+  const updated = await sql`
+    update ${store.table('applications')}
+    set payload_enc = ${erasure.tombstone}, key_id = ${erasure.keyId},
+      cert_hash = ${ERASED_CERT_HASH}, active_cert_hash = null, erased_at = ${erasure.erasedAt},
+      restricted_until = null
+    where busi_water_no = ${erasure.busiWaterNo} and erased_at is null${due}`.execute(trx);
+  return Number(updated.numAffectedRows ?? 0n) === 1;
+}

@@ -1,3 +1,4 @@
+import { seesRestricted, type Viewer } from '../../record/restriction.ts';
 import type { Partner } from '../../partners/credentials.ts';
 import type { ServiceContext } from '../../context.ts';
 import { problem, type FieldProblem } from '../../errors/problems.ts';
@@ -228,7 +229,9 @@ export function summaryOf(row: ApplicationSummaryRow): ApplicationSummary {
 export async function searchApplications(
   ctx: ServiceContext,
   query: ApplicationQuery,
+  viewer?: Viewer,
 ): Promise<Page<ApplicationSummary>> {
-  const result = await page(ctx, filterOf(query));
+  // Restricted by a deletion request: withdrawn from every search but a compliance operator's.
+  const result = await page(ctx, { ...filterOf(query), withoutRestricted: !seesRestricted(viewer) });
   return { items: result.items.map(summaryOf), next_cursor: result.next_cursor };
 }

@@ -1,3 +1,4 @@
+import { refuseIfRestricted, type Viewer } from '../../record/restriction.ts';
 import { recordAudit } from '../../audit/auditTrail.ts';
 import { documentRiskFlags } from '../../documents/documentRisk.ts';
 import { documentRows } from '../../documents/documentRepository.ts';
@@ -63,8 +64,10 @@ async function load(ctx: ServiceContext, busiWaterNo: string) {
 export async function showApplication(
   ctx: ServiceContext,
   busiWaterNo: string,
-  viewer: { role: Role },
+  viewer: { role: Role } & Viewer,
 ): Promise<OperatorApplicationView> {
+  // Restricted by a deletion request: as if it did not exist, but to a compliance operator.
+  if (isSerialNumber(busiWaterNo)) await refuseIfRestricted(ctx.store.db, busiWaterNo, viewer);
   const { row, application } = await load(ctx, busiWaterNo);
   const history = await listHistory(ctx.store.db, busiWaterNo);
   const erased = isErasedPayload(application);
@@ -121,7 +124,7 @@ export async function revealField(
     busiWaterNo: string;
     field: string;
     purpose: RevealPurpose;
-    operator: { username: string; role: Role };
+    operator: { username: string; role: Role } & Viewer;
     source: string;
   },
 ): Promise<{ busi_water_no: string; field: string; value: unknown }> {
@@ -144,6 +147,7 @@ export async function revealField(
     if (!isSerialNumber(request.busiWaterNo)) throw new ServiceError('applicationNotFound');
     const row = await findApplication(trx, request.busiWaterNo);
     if (row === undefined) throw new ServiceError('applicationNotFound');
+    await refuseIfRestricted(trx, request.busiWaterNo, operator);
     await takeReveal(ctx, trx, operator.username, request.purpose);
     const application: Record<string, unknown> = openApplication(
       ctx.keyRing,

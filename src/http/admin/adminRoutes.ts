@@ -11,6 +11,7 @@ import { manageRoutes } from './manageRoutes.ts';
 import { mfaRoutes } from './mfaRoutes.ts';
 import { sessionCsrfRoutes } from './sessionCsrfRoutes.ts';
 import { sessionRoutes } from './sessionRoutes.ts';
+import { subjectRequestAdminRoutes } from './subjectRequestAdminRoutes.ts';
 
 /** Where the admin API lives. */
 export const ADMIN_PREFIX = '/admin/v1';
@@ -34,5 +35,6 @@ export function adminRoutes(ctx: ServiceContext) {
     await app.register(documentRoutes(ctx));
     await app.register(workloadRoutes(ctx));
     await app.register(screeningRoutes(ctx));
+    await app.register(subjectRequestAdminRoutes(ctx));
   };
 }

@@ -52,21 +52,25 @@ function registerReadRoutes(app: TypedApp, ctx: ServiceContext): void {
     }),
     async (request) => {
       const { query } = request;
-      const page = await searchApplications(ctx, {
-        status: query.status,
-        app_id: query.app_id,
-        busi_water_no: query.busi_water_no,
-        external_id: query.external_id,
-        created_from: numberOf(query.created_from),
-        created_to: numberOf(query.created_to),
-        cursor: query.cursor,
-        limit: numberOf(query.limit),
-        order: query.order ?? 'asc',
-        screening: query.screening,
-        q: query.q,
-        risk_tier: query.risk_tier,
-        sort: query.sort,
-      });
+      const page = await searchApplications(
+        ctx,
+        {
+          status: query.status,
+          app_id: query.app_id,
+          busi_water_no: query.busi_water_no,
+          external_id: query.external_id,
+          created_from: numberOf(query.created_from),
+          created_to: numberOf(query.created_to),
+          cursor: query.cursor,
+          limit: numberOf(query.limit),
+          order: query.order ?? 'asc',
+          screening: query.screening,
+          q: query.q,
+          risk_tier: query.risk_tier,
+          sort: query.sort,
+        },
+        operatorOf(request),
+      );
       // The queue's rows told apart: partner, masked applicant name, who holds it.
       const details = await queueDetails(ctx, page.items);
       return success(request, {
@@ -113,7 +117,7 @@ function registerReadRoutes(app: TypedApp, ctx: ServiceContext): void {
           busiWaterNo: busi_water_no,
           field: body.field,
           purpose: checkPurpose(body.purpose, body.purpose_text),
-          operator: { username: operator.username, role: operator.role },
+          operator: { username: operator.username, role: operator.role, compliance: operator.compliance },
           source: adminSource(request),
         }),
       );

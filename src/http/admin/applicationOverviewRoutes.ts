@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { countApplicationsByStatus, StatusCounts } from '../../applications/views/countApplications.ts';
 import { LIMITS } from '../../record/schema.ts';
 import type { ServiceContext } from '../../context.ts';
+import { refuseIfRestricted } from '../../record/restriction.ts';
 import { ApplicationEvent, listApplicationEvents } from '../../webhooks/applicationEvents.ts';
 import { hasRole } from '../../access/roles.ts';
 import { success } from '../envelope.ts';
@@ -65,6 +66,8 @@ export function applicationOverviewRoutes(ctx: ServiceContext) {
       }),
       async (request) => {
         const { busi_water_no } = request.params;
+        // Restricted by a deletion request: as if it did not exist, but to a compliance operator.
+        await refuseIfRestricted(ctx.store.db, busi_water_no, operatorOf(request));
         const withDeliveries = hasRole(operatorOf(request).role, 'reviewer');
         return success(request, await listApplicationEvents(ctx, busi_water_no, { withDeliveries }));
       },

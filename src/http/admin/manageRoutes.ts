@@ -9,6 +9,7 @@ import {
   listOperatorViews,
   setOperatorDisabled,
   setOperatorPassword,
+  setOperatorCompliance,
   setOperatorRole,
 } from '../../operators/operators.ts';
 import { DEFAULT_LIMIT } from '../../applications/views/listApplications.ts';
@@ -173,6 +174,31 @@ function registerOperatorRoutes(app: TypedApp, ctx: ServiceContext): void {
       const { username } = request.params;
       const { role } = request.body;
       return success(request, await setOperatorRole(ctx, username, role, changedBy(request)));
+    },
+  );
+
+  app.post(
+    '/operators/:username/compliance',
+    adminRoute(ctx, {
+      caller: 'admin',
+      operation: 'admin.operator.compliance',
+      operationId: 'adminSetOperatorCompliance',
+      summary: "Give or take an operator's compliance duty",
+      description:
+        'Admin; audited. An operator with the duty still sees the applications a deletion request restricted under anti-money-laundering record keeping (docs/PRIVACY.md); everyone else finds them nowhere. Apart from the role, which stays linear.',
+      errors: ['operatorNotFound'],
+      schema: {
+        params: UsernameParams,
+        body: Type.Object({ compliance: Type.Boolean() }, { additionalProperties: false }),
+        response: ok(OperatorView),
+      },
+    }),
+    async (request) => {
+      const { username } = request.params;
+      return success(
+        request,
+        await setOperatorCompliance(ctx, username, request.body.compliance, changedBy(request)),
+      );
     },
   );
 

@@ -9,7 +9,7 @@ import { FACTOR_CODES } from '../../policies/riskPolicy.ts';
 
 /** The body of an operator's move of an application (approve, reject, ship, ...). */
 
-const Reason = Type.String({
+export const Reason = Type.String({
   minLength: 1,
   maxLength: LIMITS.freeText,
   description: 'Why; shown to the partner. Must not contain identity or card numbers.',
@@ -28,7 +28,7 @@ export const ReasonCodesBody = Type.Array(Type.String({ minLength: 1, maxLength:
   examples: [['document_unreadable']],
 });
 
-const RequestedFields = Type.Array(Type.Enum([...AMENDABLE_FIELDS]), {
+export const RequestedFields = Type.Array(Type.Enum([...AMENDABLE_FIELDS]), {
   minItems: 1,
   maxItems: AMENDABLE_FIELDS.length,
   description: 'The fields of the submit the partner is to send again with its amend.',

@@ -30,6 +30,9 @@ export const OperatorView = Type.Object({
   username: Type.String(),
   role: Type.String(),
   disabled: Type.Boolean(),
+  compliance: Type.Boolean({
+    description: 'A compliance duty: sees the applications a deletion request restricted (docs/PRIVACY.md).',
+  }),
   created_at: Type.Integer(),
   updated_at: Type.Integer(),
 });

@@ -6,6 +6,7 @@ import { success } from '../envelope.ts';
 import { adminRoute } from './adminRoute.ts';
 import { ok } from './schemas.ts';
 import { TIERS } from '../../policies/riskPolicy.ts';
+import { OverdueSubjectRequests, overdueSubjectRequests } from '../../subjects/operatorSubjectRequests.ts';
 
 const nullableInt = (description: string) => Type.Union([Type.Integer(), Type.Null()], { description });
 
@@ -54,6 +55,7 @@ const WorkloadView = Type.Object({
         'The risk rating of the waiting applications and the straight-through share (docs/RISK.md).',
     },
   ),
+  subject_requests: OverdueSubjectRequests,
 });
 
 /** The review workload: counts, ages and SLA per status, and the backlog of the last week. */
@@ -68,7 +70,11 @@ export function workloadRoutes(ctx: ServiceContext) {
         summary: 'The review workload: per status count, oldest, median, SLA; the backlog of 7 days',
         schema: { response: ok(WorkloadView) },
       }),
-      async (request) => success(request, await reviewWorkload(ctx)),
+      async (request) =>
+        success(request, {
+          ...(await reviewWorkload(ctx)),
+          subject_requests: await overdueSubjectRequests(ctx),
+        }),
     );
   };
 }

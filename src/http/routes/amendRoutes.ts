@@ -1,6 +1,7 @@
 import type { TypedApp } from '../typedApp.ts';
 import { Type, type TSchema } from 'typebox';
 import { amendApplication } from '../../applications/commands/amendApplication.ts';
+import { completeCorrections } from '../../subjects/subjectActions.ts';
 import { StatusView } from '../../applications/views/queryApplication.ts';
 import { ApplicationRequest, ExternalId, SerialNumber } from '../../record/schema.ts';
 import type { ServiceContext } from '../../context.ts';
@@ -43,7 +44,7 @@ export function registerAmendRoute(app: TypedApp, ctx: ServiceContext, submitErr
         operationId: 'amendApplication',
         summary: 'Send the information an operator asked for',
         description:
-          'Only while the application is SUPPLEMENT_REQUIRED (otherwise 423 `amend_not_open`, naming its state), with exactly the fields of its `requested_fields` (a field not asked for is a 422, as is one asked for and missing). The whole application, as amended, is checked again as the submit checks it (also the duplicate-document rule and the card number); it is stored encrypted, recorded in the history with an `application.amended` event, and returns to IN_REVIEW.',
+          'Only while the application is SUPPLEMENT_REQUIRED (otherwise 423 `amend_not_open`, naming its state), with exactly the fields of its `requested_fields` (a field not asked for is a 422, as is one asked for and missing). The whole application, as amended, is checked again as the submit checks it (also the duplicate-document rule and the card number); it is stored encrypted, recorded in the history with an `application.amended` event, and returns to IN_REVIEW. A correction request the operator answered with this request for information completes with it (`subject_request.completed`).',
         tags: ['applications'],
         body: AmendRequest,
         response: {
@@ -61,6 +62,15 @@ export function registerAmendRoute(app: TypedApp, ctx: ServiceContext, submitErr
         },
       },
     },
-    async (request) => success(request, await amendApplication(ctx, partnerOf(request), request.body)),
+    async (request) => {
+      const partner = partnerOf(request);
+      // A correction request an operator answered with this request for information ends with it.
+      const answered = (trx: Parameters<typeof completeCorrections>[1], serial: string) =>
+        completeCorrections(ctx, trx, serial, { actor: `caller:${partner.appId}`, source: 'caller-api' });
+      return success(
+        request,
+        await amendApplication(ctx, partner, request.body, { alsoInTransaction: answered }),
+      );
+    },
   );
 }

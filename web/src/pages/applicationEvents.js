@@ -12,7 +12,7 @@ import { errorText, mono } from '../ui.js';
 /**
  * @typedef {{ started_at_ms: number, duration_ms: number | null, status_code: number | null, error: string | null, worker: string }} Attempt
  * @typedef {{ id: string, endpoint_id: string, status: string, attempt_count: number, last_status_code: number | null, last_error: string | null, delivered_at: number | null, next_attempt_at: number | null, attempts: Attempt[] }} Delivery
- * @typedef {{ id: string, type: string, created_at: number, data: { sequence: number, status: string, previous_status: string | null, reason: string | null }, deliveries: Delivery[] | null }} AppEvent
+ * @typedef {{ id: string, type: string, created_at: number, data: { sequence: number, status: string, previous_status: string | null, reason: string | null } | { sequence: number, subject_request: { kind: string, status: string } }, deliveries: Delivery[] | null }} AppEvent
  */
 
 /** @param {Delivery} d */
@@ -59,9 +59,11 @@ export function eventList(events, { ctx, reload }) {
         h(
           'div',
           { class: 'small muted' },
-          event.data.previous_status === null
-            ? statusLabel(event.data.status)
-            : `${statusLabel(event.data.previous_status)} → ${statusLabel(event.data.status)}`,
+          'subject_request' in event.data
+            ? `${t(`subjects.kind.${event.data.subject_request.kind}`)} · ${t(`subjects.status.${event.data.subject_request.status}`)}`
+            : event.data.previous_status === null
+              ? statusLabel(event.data.status)
+              : `${statusLabel(event.data.previous_status)} → ${statusLabel(event.data.status)}`,
           ' · ',
           mono(event.id),
         ),
