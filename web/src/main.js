@@ -11,6 +11,7 @@ import { renderOperators } from './pages/operators/index.js';
 import { renderQueue } from './pages/queue/index.js';
 import { renderScreeningLists } from './pages/screeningLists.js';
 import { renderSignIn } from './pages/signIn.js';
+import { renderSubjectRequests } from './pages/subjectRequests.js';
 import { toast } from './toast.js';
 import { screeningBanner } from './screeningBanner.js';
 
@@ -36,6 +37,7 @@ const ROUTES = [
   [/^\/console\/mfa$/, renderMfa, 'viewer'],
   [/^\/console\/dashboard$/, renderDashboard, 'viewer'],
   [/^\/console\/screening$/, renderScreeningLists, 'viewer'],
+  [/^\/console\/subject-requests$/, renderSubjectRequests, 'viewer'],
 ];
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -155,6 +157,7 @@ function header(path) {
       can('admin') ? link('/console/operators', t('nav.operators'), path === '/console/operators') : null,
       link('/console/dashboard', t('nav.dashboard'), path === '/console/dashboard'),
       link('/console/screening', t('nav.screening'), path === '/console/screening'),
+      link('/console/subject-requests', t('nav.subjects'), path === '/console/subject-requests'),
       link('/console/audit', t('nav.audit'), path === '/console/audit'),
       link('/console/mfa', t('nav.mfa'), path === '/console/mfa'),
     ),

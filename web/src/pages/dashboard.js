@@ -20,12 +20,45 @@ export function renderDashboard(main, ctx) {
   api('GET', '/workload')
     .then((workload) => {
       if (!stopped)
-        replace(body, statusTable(workload.statuses), riskSection(workload.risk), chart(workload.backlog));
+        replace(
+          body,
+          subjectsSection(workload.subject_requests),
+          statusTable(workload.statuses),
+          riskSection(workload.risk),
+          chart(workload.backlog),
+        );
     })
     .catch((error) => replace(body, errorPanel(error)));
   return () => {
     stopped = true;
   };
+}
+
+/**
+ * Applicants' requests past their due date (docs/PRIVACY.md): flagged, with a link to the queue.
+ * @param {{ overdue: number, oldest_due_at: number | null }} subjects
+ */
+function subjectsSection(subjects) {
+  return h(
+    'section',
+    {
+      class: `card workload-subjects${subjects.overdue > 0 ? ' alert' : ''}`,
+      'aria-labelledby': 'workload-subjects-title',
+      'data-overdue': String(subjects.overdue),
+    },
+    h('h2', { id: 'workload-subjects-title' }, t('dashboard.subjects')),
+    h(
+      'p',
+      { role: subjects.overdue > 0 ? 'alert' : null },
+      subjects.overdue > 0
+        ? h(
+            'a',
+            { href: '/console/subject-requests?open=true' },
+            t('dashboard.subjectsOverdue', { n: subjects.overdue }),
+          )
+        : t('dashboard.subjectsNone'),
+    ),
+  );
 }
 
 /** @param {number | null} seconds */
