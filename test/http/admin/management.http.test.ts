@@ -68,7 +68,7 @@ for (const storeName of storeNames()) {
         assert.equal(created.status, 200, created.text);
         assert.deepEqual(
           { ...(created.body.data as object), created_at: 0, updated_at: 0 },
-          { username, role: 'viewer', disabled: false, created_at: 0, updated_at: 0 },
+          { username, role: 'viewer', disabled: false, compliance: false, created_at: 0, updated_at: 0 },
         );
         const again = await bench.as(admin, 'POST', '/operators', {
           username,
