@@ -235,6 +235,8 @@ for (const storeName of storeNames()) {
         const shown = await asOperator(reviewer, 'GET', path);
         assert.deepEqual([shown.status, shown.body.code], [404, 40401], `${path}: ${shown.text}`);
       }
+      const moved = await asOperator(reviewer, 'POST', `/applications/${rejected}/approve`, {});
+      assert.deepEqual([moved.status, moved.body.code], [404, 40401], moved.text);
       const reveal = await asOperator(reviewer, 'POST', `/applications/${rejected}/reveal`, {
         field: 'cert_id',
         purpose: 'customer_request',

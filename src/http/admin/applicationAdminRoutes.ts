@@ -4,6 +4,7 @@ import { OPERATOR_ACTIONS, requirementsOf } from '../../record/lifecycle.ts';
 import { searchApplications } from '../../applications/views/listApplications.ts';
 import { queueDetails } from '../../applications/views/queueDetails.ts';
 import { revealField, showApplication } from '../../applications/views/operatorView.ts';
+import { refuseIfRestricted } from '../../record/restriction.ts';
 import { checkPurpose } from '../../applications/rules/revealPolicy.ts';
 import {
   approveApplication,
@@ -209,6 +210,8 @@ function registerMoveRoutes(app: TypedApp, ctx: ServiceContext): void {
           riskAcknowledgements: body.risk_acknowledgements,
           source: adminSource(request),
         };
+        // Restricted by a deletion request: no operator but a compliance one finds it to move it.
+        await refuseIfRestricted(ctx.store.db, busi_water_no, operatorOf(request));
         if (approve) {
           const outcome = await approveApplication(ctx, move);
           // Enhanced review, first operator: nothing moved; the view shows the pending request.
