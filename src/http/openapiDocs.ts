@@ -57,6 +57,14 @@ export const TAGS = [
 
 type RouteSchema = FastifySchema & { operationId?: string; response?: Record<string, unknown> };
 
+/** A 200 given as a schema takes `examples`; one given with its `content` (a file) takes each media type's `example`. */
+function withResponseExample(ok200: object, example: unknown): object {
+  const { content } = ok200 as { content?: Record<string, object> };
+  if (content === undefined) return { ...ok200, examples: [example] };
+  const typed = Object.entries(content).map(([type, media]) => [type, { ...media, example }]);
+  return { ...ok200, content: Object.fromEntries(typed) };
+}
+
 /**
  * The swagger `transform`: adds the operation's examples to a copy of its schema (the route's own
  * schema, which also validates, is left as it is). A top-level `examples` becomes the media
@@ -78,7 +86,7 @@ export function withExamples({ schema, url }: { schema: FastifySchema; url: stri
       response:
         ok200 === undefined
           ? route.response
-          : { ...route.response, 200: { ...(ok200 as object), examples: [example.response] } },
+          : { ...route.response, 200: withResponseExample(ok200 as object, example.response) },
     },
   };
 }

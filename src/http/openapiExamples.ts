@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   SUBJECT_REQUEST_EVENT_TYPES,
   type SubjectRequestEnd,
@@ -232,7 +233,54 @@ const SUBJECT_REQUEST = {
   created_at: CANCELLED_AT,
   updated_at: CANCELLED_AT,
   ended_at: null,
+  export: { ready: false, expires_at: null, fetched_at: null },
 };
+
+/** A 1×1 PNG, as a kept document's bytes appear in an export. */
+const PIXEL_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+/** The export of an access request (docs/PRIVACY.md): one application, one image kept, the rest not yet. */
+function subjectExportExample() {
+  const { pay_pwd: _password, card_no: _card, ...submitted } = EXAMPLE_APPLICANT as Record<string, unknown>;
+  const bytes = Buffer.from(PIXEL_PNG, 'base64');
+  return {
+    format: 'cardapply.subject_export',
+    version: 1,
+    request_id: REQUEST_ID,
+    kind: 'access',
+    app_id: APP_ID,
+    generated_at: CANCELLED_AT + 60,
+    applications: [
+      {
+        busi_water_no: SERIAL,
+        submitted: { ...submitted, external_id: EXTERNAL_ID },
+        status: submittedView,
+        events: [eventExample('SUBMITTED')],
+        documents: [
+          {
+            field: 'id_card_img',
+            state: 'kept',
+            reason: null,
+            content_type: 'image/png',
+            byte_size: bytes.length,
+            sha256: createHash('sha256').update(bytes).digest('hex'),
+            content_base64: PIXEL_PNG,
+          },
+          {
+            field: 'pay_voucher',
+            state: 'failed',
+            reason: 'unreachable',
+            content_type: null,
+            byte_size: null,
+            sha256: null,
+            content_base64: null,
+          },
+        ],
+      },
+    ],
+  };
+}
 
 /** An applicant's request through the partner (docs/PRIVACY.md). */
 const SUBJECT_REQUEST_EXAMPLES: Record<string, OperationExample> = {
@@ -247,6 +295,10 @@ const SUBJECT_REQUEST_EXAMPLES: Record<string, OperationExample> = {
   listSubjectRequests: {
     request: { app_id: APP_ID, timestamp: TIMESTAMP, status: 'received', limit: 20 },
     response: ok({ items: [SUBJECT_REQUEST], next_cursor: null }),
+  },
+  downloadSubjectExport: {
+    request: { app_id: APP_ID, timestamp: TIMESTAMP, request_id: REQUEST_ID },
+    response: subjectExportExample(),
   },
 };
 
@@ -399,6 +451,8 @@ export function subjectRequestExample(type: SubjectRequestEventType) {
         created_at: created,
         updated_at: ended,
         ended_at: ended,
+        // A correction or a deletion has no export.
+        export: null,
       },
     },
   };

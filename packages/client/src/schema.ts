@@ -10350,7 +10350,12 @@ export interface operations {
            *         "due_at": 1796296600,
            *         "created_at": 1795000600,
            *         "updated_at": 1795000600,
-           *         "ended_at": null
+           *         "ended_at": null,
+           *         "export": {
+           *           "ready": false,
+           *           "expires_at": null,
+           *           "fetched_at": null
+           *         }
            *       },
            *       "msg": "success"
            *     }
@@ -10745,7 +10750,12 @@ export interface operations {
            *         "due_at": 1796296600,
            *         "created_at": 1795000600,
            *         "updated_at": 1795000600,
-           *         "ended_at": null
+           *         "ended_at": null,
+           *         "export": {
+           *           "ready": false,
+           *           "expires_at": null,
+           *           "fetched_at": null
+           *         }
            *       },
            *       "msg": "success"
            *     }
@@ -11123,7 +11133,12 @@ export interface operations {
            *             "due_at": 1796296600,
            *             "created_at": 1795000600,
            *             "updated_at": 1795000600,
-           *             "ended_at": null
+           *             "ended_at": null,
+           *             "export": {
+           *               "ready": false,
+           *               "expires_at": null,
+           *               "fetched_at": null
+           *             }
            *           }
            *         ],
            *         "next_cursor": null
@@ -11435,6 +11450,13 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "app_id": "app_cfebff6333dfa2a4",
+         *       "timestamp": 1795000000,
+         *       "request_id": "sr_019a5c8e9b4f2d7c1e3a5b7d9f0e2c4a"
+         *     }
+         */
         'application/json': {
           /** @description Application identifier of the partner. */
           app_id: string;
@@ -11459,6 +11481,153 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "format": "cardapply.subject_export",
+           *       "version": 1,
+           *       "request_id": "sr_019a5c8e9b4f2d7c1e3a5b7d9f0e2c4a",
+           *       "kind": "access",
+           *       "app_id": "app_cfebff6333dfa2a4",
+           *       "generated_at": 1795000660,
+           *       "applications": [
+           *         {
+           *           "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+           *           "submitted": {
+           *             "address": "广东省-深圳市-南山区-科技园路1号",
+           *             "birthday": "1990-03-07",
+           *             "sex": "M",
+           *             "cert_type": "00",
+           *             "cert_id": "440305199003071236",
+           *             "country": "CN",
+           *             "id_card_img": "https://img.example.com/a/id-front.jpg",
+           *             "id_card_back_img": "https://img.example.com/a/id-back.jpg",
+           *             "cert_start_date": "2015-06-01",
+           *             "cert_end_date": "2045-06-01",
+           *             "passport_img": "https://img.example.com/a/passport.jpg",
+           *             "email": "li.lei@example.com",
+           *             "mob_no": "13800138000",
+           *             "mob_no_of": "+86",
+           *             "name": "李雷",
+           *             "name_en": "LI LEI",
+           *             "company_name": "深圳市示例科技有限公司",
+           *             "office_address": "广东省-深圳市-南山区-科技园路2号",
+           *             "office_tel_no": "75586000000",
+           *             "office_tel_no_of": "+86",
+           *             "position": "04",
+           *             "profession": "I",
+           *             "purpose": [
+           *               "01",
+           *               "04"
+           *             ],
+           *             "sign_applicant": "https://img.example.com/a/sign.png",
+           *             "wealth_source": [
+           *               "01"
+           *             ],
+           *             "yearly_income": "200000",
+           *             "years_of_service": "5",
+           *             "consignee": "李雷",
+           *             "consignee_mob_no": "13800138000",
+           *             "consignee_mob_no_of": "+86",
+           *             "consignee_address": "广东省-深圳市-南山区-科技园路1号",
+           *             "pay_voucher": "https://img.example.com/a/voucher.jpg",
+           *             "external_id": "ORD-2026-000123"
+           *           },
+           *           "status": {
+           *             "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+           *             "external_id": "ORD-2026-000123",
+           *             "status": "SUBMITTED",
+           *             "status_reason": null,
+           *             "reason_codes": [],
+           *             "requested_fields": [],
+           *             "card_no_masked": "539966******4242",
+           *             "created_at": 1795000000,
+           *             "updated_at": 1795000000,
+           *             "history": [
+           *               {
+           *                 "status": "SUBMITTED",
+           *                 "at": 1795000000,
+           *                 "reason": null,
+           *                 "reason_codes": []
+           *               }
+           *             ],
+           *             "documents": {
+           *               "id_card_img": {
+           *                 "state": "kept",
+           *                 "type": "image/jpeg",
+           *                 "size": 412331,
+           *                 "sha256": "5f1c0f8e0d4b7a3c9e2d6b8a1f4c7e0d3b6a9c2e5f8b1d4a7c0e3f6b9d2a5c8e",
+           *                 "width": 1600,
+           *                 "height": 1000,
+           *                 "fetched_at": 1795000002
+           *               },
+           *               "id_card_back_img": {
+           *                 "state": "kept",
+           *                 "type": "image/jpeg",
+           *                 "size": 398120,
+           *                 "sha256": "0a3d6c9f2b5e8a1d4c7f0b3e6a9d2c5f8b1e4a7d0c3f6b9e2a5d8c1f4b7e0a3d",
+           *                 "width": 1600,
+           *                 "height": 1000,
+           *                 "fetched_at": 1795000002
+           *               },
+           *               "passport_img": {
+           *                 "state": "failed",
+           *                 "reason": "unreachable"
+           *               },
+           *               "sign_applicant": {
+           *                 "state": "pending"
+           *               },
+           *               "pay_voucher": {
+           *                 "state": "kept",
+           *                 "type": "image/jpeg",
+           *                 "size": 120774,
+           *                 "sha256": "c4e7a0d3f6b9c2e5a8d1f4b7e0c3a6d9f2b5e8c1a4d7f0b3e6c9a2d5f8b1e4a7",
+           *                 "width": 1600,
+           *                 "height": 1000,
+           *                 "fetched_at": 1795000002
+           *               }
+           *             }
+           *           },
+           *           "events": [
+           *             {
+           *               "id": "evt_4f1d2c3b4a5968778695a4b3c2d1e001",
+           *               "type": "application.submitted",
+           *               "created_at": 1795000000,
+           *               "data": {
+           *                 "busi_water_no": "01M7Q5CQG03QZV91NCTJX2D43J5KC6E8",
+           *                 "sequence": 1,
+           *                 "status": "SUBMITTED",
+           *                 "previous_status": null,
+           *                 "reason": null,
+           *                 "reason_codes": [],
+           *                 "card_no_masked": "539966******4242",
+           *                 "external_id": "ORD-2026-000123"
+           *               }
+           *             }
+           *           ],
+           *           "documents": [
+           *             {
+           *               "field": "id_card_img",
+           *               "state": "kept",
+           *               "reason": null,
+           *               "content_type": "image/png",
+           *               "byte_size": 70,
+           *               "sha256": "c414cd0e204de974f73753c7e28d7638e7b3691bb8b1a2bab6b25bb7fed7ce77",
+           *               "content_base64": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+           *             },
+           *             {
+           *               "field": "pay_voucher",
+           *               "state": "failed",
+           *               "reason": "unreachable",
+           *               "content_type": null,
+           *               "byte_size": null,
+           *               "sha256": null,
+           *               "content_base64": null
+           *             }
+           *           ]
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             /** @enum {string} */
             format: 'cardapply.subject_export';
@@ -13397,7 +13566,8 @@ export interface operations {
          *           "due_at": 1797160000,
          *           "created_at": 1795864000,
          *           "updated_at": 1796123200,
-         *           "ended_at": 1796123200
+         *           "ended_at": 1796123200,
+         *           "export": null
          *         }
          *       }
          *     }
@@ -13460,7 +13630,8 @@ export interface operations {
          *           "due_at": 1797160000,
          *           "created_at": 1795864000,
          *           "updated_at": 1796123200,
-         *           "ended_at": 1796123200
+         *           "ended_at": 1796123200,
+         *           "export": null
          *         }
          *       }
          *     }
@@ -13523,7 +13694,8 @@ export interface operations {
          *           "due_at": 1797160000,
          *           "created_at": 1795864000,
          *           "updated_at": 1796123200,
-         *           "ended_at": 1796123200
+         *           "ended_at": 1796123200,
+         *           "export": null
          *         }
          *       }
          *     }
