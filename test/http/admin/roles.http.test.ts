@@ -279,6 +279,15 @@ for (const storeName of storeNames()) {
         },
         {
           method: 'POST',
+          route: '/operators/{username}/compliance',
+          minRole: 'admin',
+          fixture: async () => ({
+            path: `/operators/${await newTarget('viewer')}/compliance`,
+            body: { compliance: true },
+          }),
+        },
+        {
+          method: 'POST',
           route: '/operators/{username}/enable',
           minRole: 'admin',
           fixture: async () => ({ path: `/operators/${await newTarget('viewer')}/enable`, body: {} }),
