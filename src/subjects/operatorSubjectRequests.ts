@@ -15,7 +15,7 @@ import {
   listAllSubjectRequests,
   type SubjectRequestRow,
 } from './subjectRequestRepository.ts';
-import { subjectRequestView } from './subjectRequests.ts';
+import { subjectRequestView } from './subjectRequestView.ts';
 import { exportsOf, findExport, type SubjectExportRow } from './subjectExportRepository.ts';
 
 /**

@@ -16,7 +16,8 @@ import {
   findSubjectRequestById,
   type SubjectRequestRow,
 } from './subjectRequestRepository.ts';
-import { viewOfSubjectRequest, type SubjectRequestView } from './subjectRequests.ts';
+import type { SubjectRequestView } from '../events/subjectRequestPayload.ts';
+import { viewOfSubjectRequest } from './subjectRequestView.ts';
 
 /**
  * What an operator does with an applicant's request (docs/PRIVACY.md), each step audited: start it,

@@ -12,7 +12,7 @@ import {
   moveSubjectRequest,
   type SubjectRequestRow,
 } from './subjectRequestRepository.ts';
-import { viewOfSubjectRequest } from './subjectRequests.ts';
+import { viewOfSubjectRequest } from './subjectRequestView.ts';
 
 /**
  * How an applicant's request through the partner ends (docs/PRIVACY.md), and how an operator starts

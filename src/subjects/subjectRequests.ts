@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../store/tables.ts';
 import type {
   SubjectRequestKind,
   SubjectRequestStatus,
@@ -14,7 +12,8 @@ import { findCertHashOf, findSerialsOfPerson } from '../record/applicationReposi
 import { ERASED_CERT_HASH } from '../record/erasure.ts';
 import { enqueueJobs } from '../jobs/jobRepository.ts';
 import { isUniqueViolation } from '../store/errors.ts';
-import { exportsOf, findExport, type SubjectExportRow } from './subjectExportRepository.ts';
+import { exportsOf } from './subjectExportRepository.ts';
+import { EXPORTING_KINDS, subjectRequestView } from './subjectRequestView.ts';
 import { subjectExportJob } from './subjectExportJob.ts';
 import {
   findOpenRequest,
@@ -42,52 +41,10 @@ export {
 } from '../events/subjectRequestPayload.ts';
 
 const DAY_MS = 86_400_000;
-const seconds = (ms: number) => Math.floor(ms / 1000);
 
 /** `sr_` and 32 hexadecimal digits: the time in milliseconds (12 digits), then 80 random bits; in the order of time. */
 function newRequestId(at: number): string {
   return `sr_${Math.max(0, Math.floor(at)).toString(16).padStart(12, '0')}${pooledRandomBytes(10).toString('hex')}`;
-}
-
-const EXPORTING_KINDS: readonly SubjectRequestKind[] = ['access', 'portability'];
-
-export function subjectRequestView(
-  row: SubjectRequestRow,
-  made: SubjectExportRow | undefined,
-  now: number,
-): SubjectRequestView {
-  return {
-    request_id: row.request_id,
-    kind: row.kind,
-    status: row.status,
-    busi_water_no: row.busi_water_no,
-    applications: JSON.parse(row.serials) as string[],
-    reason_code: row.reason_code,
-    reason: row.reason,
-    restricted_until: row.restricted_until === null ? null : seconds(Number(row.restricted_until)),
-    due_at: seconds(Number(row.due_at)),
-    created_at: seconds(Number(row.created_at)),
-    updated_at: seconds(Number(row.updated_at)),
-    ended_at: row.ended_at === null ? null : seconds(Number(row.ended_at)),
-    export: !EXPORTING_KINDS.includes(row.kind)
-      ? null
-      : made === undefined
-        ? { ready: false, expires_at: null, fetched_at: null }
-        : {
-            ready: made.erased_at === null && Number(made.expires_at) > now,
-            expires_at: seconds(Number(made.expires_at)),
-            fetched_at: made.fetched_at === null ? null : seconds(Number(made.fetched_at)),
-          },
-  };
-}
-
-/** A request's view with its export read (one query): what every answer after a change shows. */
-export async function viewOfSubjectRequest(
-  db: Kysely<Database>,
-  row: SubjectRequestRow,
-  now: number,
-): Promise<SubjectRequestView> {
-  return subjectRequestView(row, await findExport(db, row.request_id), now);
 }
 
 export interface NewSubjectRequest extends ApplicationReference {
