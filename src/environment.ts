@@ -306,6 +306,30 @@ export const ENVIRONMENT = Type.Object({
     60_000,
     'time-out of one whole document fetch, redirects and body included (at most a minute); a fetch whose process died is taken up again after one and a half times this',
   ),
+  DOCUMENT_FETCH_SLOTS: integer(
+    20,
+    1,
+    1_000,
+    "document fetches in flight at once in a process, all partners' together; a fetch without a slot waits in line, holding no connection and no memory of its body",
+  ),
+  DOCUMENT_SLOTS_PER_PARTNER: integer(
+    10,
+    1,
+    1_000,
+    "of them, at most this many for one partner's documents, so that its slow hosts leave the rest to others; a freed slot goes round the waiting partners in turn",
+  ),
+  DOCUMENT_SLOTS_PER_HOST: integer(
+    8,
+    1,
+    1_000,
+    "of them, at most this many to one host (the URL's host and port), whichever partners' documents it serves",
+  ),
+  DOCUMENT_HOST_BACKOFF_MS: integer(
+    1_000,
+    0,
+    600_000,
+    'after a host times out, refuses the connection or answers 5xx or 429, its next fetches wait this long without a slot, doubled per failure in a row (at most 64 times) (`0`: none)',
+  ),
   DOCUMENT_ALLOW_PRIVATE: flag(
     false,
     'allows http and private, loopback or link-local image hosts: tests and closed networks only (a warning at start says it is on)',

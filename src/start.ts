@@ -8,6 +8,7 @@ import { registerStoreGauges } from './metrics/storeGauges.ts';
 import { registerWorkloadGauges } from './applications/views/workloadGauges.ts';
 import { Workers } from './metrics/workers.ts';
 import { registerScreeningGauges } from './screening/screeningGauges.ts';
+import { registerDocumentFetchGauge } from './documents/fetchSlots.ts';
 import { openStore } from './store/connect.ts';
 import { describe } from './errors/describe.ts';
 import { ConfigError, type Config } from './config.ts';
@@ -37,6 +38,7 @@ export async function openContext(
   registerStoreGauges(metrics, store, Date.now);
   registerWorkloadGauges(metrics, store, Date.now);
   registerScreeningGauges(metrics, { config, store, now: Date.now });
+  registerDocumentFetchGauge(metrics, config.documents);
   return { config, store, keyRing, codes, riskPolicy, now: Date.now, metrics, workers: new Workers() };
 }
 

@@ -14,6 +14,14 @@ export interface DocumentConfig {
   timeoutMs: number;
   /** Allows http and private, loopback and link-local hosts: for tests and closed networks only. */
   allowPrivate: boolean;
+  /** Fetches in flight at once in a process, all partners' together (fetchSlots.ts). */
+  fetchSlots: number;
+  /** Of them, at most this many for one partner's documents. */
+  fetchSlotsPerPartner: number;
+  /** Of them, at most this many to one host. */
+  fetchSlotsPerHost: number;
+  /** A failing host's first backoff (ms), doubled with each failure in a row; 0: none. */
+  hostBackoffMs: number;
   /**
    * Not from the environment: tests set it to stand a loopback address in for a public one, so that
    * a redirect to another loopback address can be refused as it would be on the internet.
@@ -26,6 +34,7 @@ export function documentConfig(env: Env): DocumentConfig {
   const timeoutMs = integer(env, 'DOCUMENT_TIMEOUT_MS');
   if (timeoutMs < connectTimeoutMs)
     throw new ConfigError('DOCUMENT_TIMEOUT_MS: must not be less than DOCUMENT_CONNECT_TIMEOUT_MS');
+  const fetchSlots = integer(env, 'DOCUMENT_FETCH_SLOTS');
   return {
     maxBytes: integer(env, 'DOCUMENT_MAX_BYTES'),
     maxPixels: integer(env, 'DOCUMENT_MAX_PIXELS'),
@@ -33,5 +42,9 @@ export function documentConfig(env: Env): DocumentConfig {
     connectTimeoutMs,
     timeoutMs,
     allowPrivate: boolean(env, 'DOCUMENT_ALLOW_PRIVATE'),
+    fetchSlots,
+    fetchSlotsPerPartner: Math.min(integer(env, 'DOCUMENT_SLOTS_PER_PARTNER'), fetchSlots),
+    fetchSlotsPerHost: Math.min(integer(env, 'DOCUMENT_SLOTS_PER_HOST'), fetchSlots),
+    hostBackoffMs: integer(env, 'DOCUMENT_HOST_BACKOFF_MS'),
   };
 }

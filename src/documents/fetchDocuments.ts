@@ -22,6 +22,7 @@ import { readBlob, writeBlob, type WrittenBlob } from './documentStore.ts';
 import { checkPdf } from './pdfCheck.ts';
 import { outcomeOf } from './documentView.ts';
 import { fetchDocument, type FetchOptions } from './fetcher.ts';
+import { FetchDeferred, type Slot } from './fetchSlots.ts';
 import { DocumentFailure, isDocumentField } from './outcome.ts';
 
 /**
@@ -64,14 +65,21 @@ export function urlHashOf(ctx: Pick<ServiceContext, 'keyRing'>, url: string): st
 
 /**
  * One pass over `fields` of the application. `giveUp`: an unreachable document fails for good
- * now instead of being tried again. `options` replaces the configured fetch rules (tests).
+ * now instead of being tried again (a fetch deferred for want of a slot was not tried: it stays
+ * to do). `options` replaces the configured fetch rules (tests). `slots`: how a field's fetch
+ * waits for its slot (fetchSlots.ts), given the application's partner.
  */
 export async function fetchApplicationDocuments(
   ctx: ServiceContext,
   busiWaterNo: string,
   fields: readonly string[],
   log: Logger,
-  run: { giveUp: boolean; options?: FetchOptions; signal?: AbortSignal },
+  run: {
+    giveUp: boolean;
+    options?: FetchOptions;
+    signal?: AbortSignal;
+    slots?: (partner: string, field: DocumentField) => (host: string) => Promise<Slot>;
+  },
 ): Promise<FetchRun> {
   const row = await findApplication(ctx.store.db, busiWaterNo);
   if (row === undefined) return { retry: [], lastError: null };
@@ -101,7 +109,8 @@ export async function fetchApplicationDocuments(
       .map(async ([field, url]) => {
         const place = { busiWaterNo, field, urlHash: urlHashOf(ctx, url), present };
         try {
-          const blob = await fetchDocument(url, options, (body) =>
+          const slot = run.slots?.(row.app_id, field);
+          const blob = await fetchDocument(url, { ...options, slot }, (body) =>
             writeBlob(ctx, place, body, { maxPixels: ctx.config.documents.maxPixels }),
           );
           try {
@@ -122,7 +131,7 @@ export async function fetchApplicationDocuments(
         } catch (error) {
           // Stopped by the runner: not the document's fault; the job is retried as interrupted.
           if (run.signal?.aborted === true || !(error instanceof DocumentFailure)) throw error;
-          if (error.retryable && !run.giveUp) {
+          if (error.retryable && (!run.giveUp || error instanceof FetchDeferred)) {
             log.info({ busi_water_no: busiWaterNo, field, error: error.message }, 'document not fetched yet');
             return { field, error: error.message };
           }

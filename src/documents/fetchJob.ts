@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { scheduler } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { AMENDED_EVENT } from '../record/lifecycle.ts';
 import type { ServiceContext } from '../context.ts';
@@ -6,6 +7,7 @@ import { describe } from '../errors/describe.ts';
 import { DOCUMENT_FIELDS } from '../events/documentOutcomes.ts';
 import type { ClaimedJob, JobKind, JobResult, OutboxEvent } from '../jobs/jobQueue.ts';
 import { fetchApplicationDocuments } from './fetchDocuments.ts';
+import { FetchDeferred, fetchSlotsOf } from './fetchSlots.ts';
 import { isDocumentField } from './outcome.ts';
 
 /**
@@ -38,16 +40,11 @@ export interface FetchJobPayload {
 }
 
 /**
- * Applications fetched at once in a process, over all its jobs: each has its fields fetched in
- * parallel, so at most twenty fetches, as when a runner ran four single-application jobs.
- */
-const APPLICATIONS_AT_ONCE = 4;
-
-/**
  * The job's lease: one and a half DOCUMENT_TIMEOUT_MS (90 s by default). It has no way to renew
- * it, so a run starts no application later than 1.25 DOCUMENT_TIMEOUT_MS before it runs out: room
- * for one whole fetch (its fields in parallel, each within DOCUMENT_TIMEOUT_MS) and its writes. Its
- * first application it always starts; what it had no time for is left in the payload, due at once.
+ * it, so a run starts no application, and no fetch, later than 1.25 DOCUMENT_TIMEOUT_MS before it
+ * runs out: room for one whole fetch (within DOCUMENT_TIMEOUT_MS) and its writes. Its first
+ * application it always starts; what it had no time or no fetch slot for is left in the payload,
+ * due at once (a field whose host backs off, when it may be tried: fetchSlots.ts).
  */
 const leaseMsOf = (ctx: ServiceContext) => ctx.config.documents.timeoutMs * 1.5;
 const startWithinMs = (ctx: ServiceContext) => leaseMsOf(ctx) - ctx.config.documents.timeoutMs * 1.25;
@@ -110,7 +107,12 @@ function places(count: number) {
   };
 }
 
-const applicationPlaces = places(APPLICATIONS_AT_ONCE);
+/**
+ * Applications being started at once in a process, over all its runs: an application holds its
+ * place only while it reads its row and marks its fields pending, until its fetches are in line
+ * for their slots (fetchSlots.ts), so the store sees no more of this work at once than before.
+ */
+const startingPlaces = places(4);
 
 async function runFetchJob(
   ctx: ServiceContext,
@@ -125,23 +127,50 @@ async function runFetchJob(
   const startBy = started + startWithinMs(ctx);
   const due = entries.filter((entry) => (entry.at ?? 0) <= started);
   const left: FetchEntry[] = entries.filter((entry) => (entry.at ?? 0) > started);
-  let next = 0;
+  // No fetch waits for its slot past the window: one started later might not end within the lease.
+  const window = fetchSlotsOf(ctx.config.documents).window(startBy, signal);
 
-  const fetchOne = async (entry: FetchEntry): Promise<void> => {
+  const fetchOne = async (entry: FetchEntry, inLine: () => void): Promise<void> => {
+    /** Fields deferred without a try (no slot in time, their host backing off), and until when. */
+    const deferred = new Map<string, number>();
     try {
       const run = await fetchApplicationDocuments(ctx, entry.busi_water_no, entry.fields, log, {
         giveUp: ctx.now() >= giveUpAt,
         signal,
+        slots: (partner, field) => (host) => {
+          inLine();
+          return window.take(partner, host).catch((error: unknown) => {
+            if (error instanceof FetchDeferred) deferred.set(field, error.at);
+            throw error;
+          });
+        },
       });
-      if (run.retry.length === 0) return;
+      const now = ctx.now();
       // The last try is made at the give-up time itself.
-      const at = Math.min(ctx.now() + backoffMs(job.attempts), giveUpAt);
-      left.push({
-        busi_water_no: entry.busi_water_no,
-        fields: run.retry,
-        at,
-        error: run.lastError ?? 'unreachable',
-      });
+      const retryAt = Math.min(now + backoffMs(job.attempts), giveUpAt);
+      const failed = run.retry.filter((field) => !deferred.has(field));
+      if (failed.length > 0)
+        left.push({
+          busi_water_no: entry.busi_water_no,
+          fields: failed,
+          at: retryAt,
+          error: run.lastError ?? 'unreachable',
+        });
+      const putOff = run.retry.filter((field) => deferred.has(field));
+      if (putOff.length === 0) return;
+      // No slot in time: due at once. A host backing off: not before its backoff ends, nor before
+      // a try that had failed would have come again (a down host costs no more runs than before).
+      const at = Math.min(...putOff.map((field) => deferred.get(field)!));
+      left.push(
+        at === 0
+          ? { busi_water_no: entry.busi_water_no, fields: putOff }
+          : {
+              busi_water_no: entry.busi_water_no,
+              fields: putOff,
+              at: Math.max(at, retryAt),
+              error: 'deferred: the host backs off',
+            },
+      );
     } catch (error) {
       // Stopped by the runner: not the document's fault; due again at once.
       if (signal.aborted) {
@@ -154,20 +183,28 @@ async function runFetchJob(
     }
   };
 
-  // Stopping, or too late to finish within the lease: what is left waits for the job's next run.
-  const stopped = () => signal.aborted || (next > 0 && ctx.now() > startBy);
-  const worker = async (): Promise<void> => {
-    while (next < due.length && !stopped()) {
-      await applicationPlaces.take();
+  // Every due application is started, one after another, each as soon as the one before it has
+  // its fetches in line: none waits behind another's slow hosts, and the slots order the fetches
+  // of all of them (and of other runs, other partners). Stopping, or too late to start one that
+  // could end within the lease: what is left waits for the job's next run.
+  const running: Promise<void>[] = [];
+  let next = 0;
+  try {
+    while (next < due.length && !signal.aborted && (next === 0 || ctx.now() <= startBy)) {
+      const entry = due[next++]!;
+      await startingPlaces.take();
       try {
-        if (next >= due.length || stopped()) return;
-        await fetchOne(due[next++]!);
+        await new Promise<void>((inLine) => running.push(fetchOne(entry, inLine).finally(inLine)));
       } finally {
-        applicationPlaces.give();
+        startingPlaces.give();
       }
+      // A turn for the requests between two applications' reads and writes (SQLite's are synchronous).
+      await scheduler.yield();
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(APPLICATIONS_AT_ONCE, due.length) }, worker));
+    await Promise.all(running);
+  } finally {
+    window.close();
+  }
   left.push(...due.slice(next));
 
   if (left.length === 0) return { outcome: 'done' };
@@ -180,8 +217,10 @@ async function runFetchJob(
 
 export const documentFetchJob: JobKind = {
   kind: DOCUMENT_FETCH_KIND,
-  // Jobs at once per runner; their applications share the process's APPLICATIONS_AT_ONCE places.
-  concurrency: 4,
+  // Jobs at once per runner: more than the four of other kinds, since a run mostly waits (for its
+  // fetch slots, or a slow host) and one partner's runs must not hold every place while another's
+  // job waits unclaimed; what runs at once is bounded by the fetch slots (fetchSlots.ts).
+  concurrency: 8,
   // Longer than a run can take, and no longer: a process that died holding the job leaves it for
   // this long (90 s by default). A run starts no application in its last 1.25 DOCUMENT_TIMEOUT_MS.
   leaseMs: leaseMsOf,

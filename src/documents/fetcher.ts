@@ -4,6 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import { releaseBuffer } from '../crypto/releaseBuffer.ts';
 import { isMetadataAddress, isMetadataHost, isPrivateAddress, isPrivateHost } from '../network/publicHost.ts';
+import { hostOf, type HostOutcome, type Slot } from './fetchSlots.ts';
 import { DocumentFailure } from './outcome.ts';
 
 /**
@@ -31,6 +32,11 @@ export interface FetchOptions {
   addressAllowed?: ((address: string) => boolean) | undefined;
   /** Stops the fetch early (the job runner stopping); what it throws then is no document's fault. */
   signal?: AbortSignal | undefined;
+  /**
+   * Waits for a fetch slot for the URL's host (fetchSlots.ts) before anything is sent and before
+   * the time-outs start; the slot is held until the body is consumed, and told how the host did.
+   */
+  slot?: ((host: string) => Promise<Slot>) | undefined;
 }
 
 export const MAX_REDIRECTS = 3;
@@ -48,6 +54,36 @@ export type Body = AsyncIterable<Buffer>;
  * `unreachable`, `too_large`); whatever `consume` throws passes through.
  */
 export async function fetchDocument<T>(
+  url: string,
+  options: FetchOptions,
+  consume: (body: Body, contentLength: number | null) => Promise<T>,
+): Promise<T> {
+  if (options.slot === undefined) return fetchNow(url, options, consume);
+  const slot = await options.slot(hostOf(url));
+  let outcome: HostOutcome = 'neither';
+  try {
+    const result = await fetchNow(url, options, consume);
+    outcome = 'ok';
+    return result;
+  } catch (error) {
+    outcome = options.signal?.aborted === true ? 'neither' : hostOutcomeOf(error);
+    throw error;
+  } finally {
+    slot.release(outcome);
+  }
+}
+
+/** A failure that says the host is down, slow or overloaded, rather than what the URL serves. */
+const HOST_FAULT = /^(time-out|connect time-out|DNS.*|HTTP (5\d\d|429)|the body ended early|E[A-Z]+)$/;
+
+/** What a failed fetch says of its host: its fault, an answer (of any kind), or neither. */
+function hostOutcomeOf(error: unknown): HostOutcome {
+  if (!(error instanceof DocumentFailure)) return 'neither';
+  if (error.reason === 'refused_address') return 'neither';
+  return error.reason === 'unreachable' && HOST_FAULT.test(error.detail) ? 'failed' : 'ok';
+}
+
+async function fetchNow<T>(
   url: string,
   options: FetchOptions,
   consume: (body: Body, contentLength: number | null) => Promise<T>,

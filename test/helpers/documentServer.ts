@@ -18,6 +18,9 @@ export type Route =
 
 export interface Served {
   path: string;
+  /** When the request arrived (ms), and when its connection closed. */
+  at: number;
+  endedAt?: number;
   bytesWritten: number;
   /** The client closed the connection before the whole body was written. */
   cutOff: boolean;
@@ -39,12 +42,14 @@ export async function startDocumentServer(host = '127.0.0.1'): Promise<DocumentS
     let finish!: () => void;
     const served: Served = {
       path,
+      at: Date.now(),
       bytesWritten: 0,
       cutOff: false,
       done: new Promise((resolve) => (finish = resolve)),
     };
     requests.push(served);
     response.on('close', () => {
+      served.endedAt = Date.now();
       served.cutOff = !response.writableFinished;
       finish();
     });
