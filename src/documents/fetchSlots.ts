@@ -47,6 +47,8 @@ export class FetchDeferred extends DocumentFailure {
 }
 
 const MAX_DOUBLINGS = 6;
+/** Past this many hosts in memory, those idle and done backing off are forgotten. */
+const MAX_HOSTS_KEPT = 1_000;
 
 interface Waiter {
   partner: string;
@@ -154,8 +156,10 @@ export class FetchSlots {
     waiter.window.waiting.delete(waiter);
     const partner = this.#partners.get(waiter.partner)!;
     const queue = partner.queues.get(waiter.host)!;
-    const at = queue.indexOf(waiter);
-    if (at >= 0) queue.splice(at, 1);
+    // Granted from the front, deferred on arrival from the back: only a window's end looks further.
+    if (queue[0] === waiter) queue.shift();
+    else if (queue.at(-1) === waiter) queue.pop();
+    else queue.splice(queue.indexOf(waiter), 1);
     if (queue.length > 0) return;
     partner.queues.delete(waiter.host);
     if (partner.queues.size === 0) this.#turn = this.#turn.filter((name) => name !== waiter.partner);
@@ -177,31 +181,33 @@ export class FetchSlots {
     this.#hosts.delete(host);
   }
 
-  /** Gives free slots to waiters, a partner at a time in turn, until none can take one. */
+  /**
+   * Gives free slots to waiters until none can take one: each to the waiting partner with the
+   * fewest fetches running (of those under their cap, with a host that may be asked now), the one
+   * served longest ago first among equals; within a partner, its hosts in turn.
+   */
   #pump(): void {
     const now = this.#now();
-    let idle = 0;
-    while (this.#running < this.limits.total && this.#turn.length > 0 && idle < this.#turn.length) {
-      const name = this.#turn.shift()!;
-      this.#turn.push(name);
-      const partner = this.#partners.get(name)!;
-      if (partner.running >= this.limits.perPartner) {
-        idle++;
-        continue;
+    while (this.#running < this.limits.total) {
+      let chosen: { at: number; queue: Waiter[]; host: string; partner: PartnerState } | undefined;
+      for (const [at, name] of this.#turn.entries()) {
+        const partner = this.#partners.get(name)!;
+        if (partner.running >= this.limits.perPartner) continue;
+        if (chosen !== undefined && partner.running >= chosen.partner.running) continue;
+        for (const [host, queue] of partner.queues) {
+          const state = this.#hosts.get(host);
+          if (state !== undefined && (state.blockedUntil > now || state.running >= this.limits.perHost))
+            continue;
+          chosen = { at, queue, host, partner };
+          break;
+        }
       }
-      let granted = false;
-      for (const [host, queue] of partner.queues) {
-        const state = this.#hosts.get(host);
-        if (state !== undefined && (state.blockedUntil > now || state.running >= this.limits.perHost))
-          continue;
-        // The partner's hosts take turns too: this one goes to the back.
-        partner.queues.delete(host);
-        partner.queues.set(host, queue);
-        this.#grant(queue[0]!);
-        granted = true;
-        break;
-      }
-      idle = granted ? 0 : idle + 1;
+      if (chosen === undefined) break;
+      // Served: the partner goes to the back of the turn, and so does this host of its.
+      this.#turn.push(...this.#turn.splice(chosen.at, 1));
+      chosen.partner.queues.delete(chosen.host);
+      chosen.partner.queues.set(chosen.host, chosen.queue);
+      this.#grant(chosen.queue[0]!);
     }
     let wakeAt = Infinity;
     // A backoff that ends frees its waiters without anything else happening.
@@ -259,8 +265,12 @@ export class FetchSlots {
     }
     if (outcome !== 'failed' || this.limits.backoffMs === 0) return;
     // Fetches in flight when the host first failed fail with it: one outage, one step.
-    if (startedAt < host.failedAt) return;
+    if (startedAt <= host.failedAt) return;
     const now = this.#now();
+    // A host that failed and was never asked again is kept only while it backs off.
+    if (this.#hosts.size > MAX_HOSTS_KEPT)
+      for (const [other, state] of this.#hosts)
+        if (state.running === 0 && state.blockedUntil <= now) this.#forget('', other);
     host.streak++;
     host.failedAt = now;
     host.blockedUntil = now + this.limits.backoffMs * 2 ** Math.min(host.streak - 1, MAX_DOUBLINGS);
