@@ -7,7 +7,8 @@ import { describe } from '../errors/describe.ts';
 import { DOCUMENT_FIELDS } from '../events/documentOutcomes.ts';
 import type { ClaimedJob, JobKind, JobResult, OutboxEvent } from '../jobs/jobQueue.ts';
 import { fetchApplicationDocuments } from './fetchDocuments.ts';
-import { FetchDeferred, fetchSlotsOf } from './fetchSlots.ts';
+import { applicationPlacesOf, FetchDeferred, fetchSlotsOf, type Slot } from './fetchSlots.ts';
+import { partnersOf } from '../record/applicationRepository.ts';
 import { isDocumentField } from './outcome.ts';
 
 /**
@@ -183,29 +184,49 @@ async function runFetchJob(
     }
   };
 
-  // Every due application is started, one after another, each as soon as the one before it has
-  // its fetches in line: none waits behind another's slow hosts, and the slots order the fetches
-  // of all of them (and of other runs, other partners). Stopping, or too late to start one that
-  // could end within the lease: what is left waits for the job's next run.
-  const running: Promise<void>[] = [];
-  let next = 0;
-  try {
-    while (next < due.length && !signal.aborted && (next === 0 || ctx.now() <= startBy)) {
-      const entry = due[next++]!;
-      await startingPlaces.take();
-      try {
-        await new Promise<void>((inLine) => running.push(fetchOne(entry, inLine).finally(inLine)));
-      } finally {
-        startingPlaces.give();
-      }
-      // A turn for the requests between two applications' reads and writes (SQLite's are synchronous).
-      await scheduler.yield();
+  // Every due application waits for its place (applicationPlacesOf: shared by partner, in turn)
+  // at once, so none waits behind another's slow hosts, and is started when it has one; its
+  // fetches then wait for their slots. A place not had within the window: left for the next run,
+  // untried. Stopping: what is left waits for the job's next run.
+  const places = applicationPlacesOf(ctx.config.documents).window(startBy, signal);
+  const partners = await partnersOf(
+    ctx.store.db,
+    due.map((entry) => entry.busi_water_no),
+  );
+  const startOne = async (entry: FetchEntry): Promise<void> => {
+    let place: Slot;
+    try {
+      place = await places.take(partners.get(entry.busi_water_no) ?? '', '');
+    } catch {
+      left.push(signal.aborted ? { busi_water_no: entry.busi_water_no, fields: entry.fields } : entry);
+      return;
     }
-    await Promise.all(running);
+    try {
+      // Four at once read their rows and mark their fields pending, each a turn apart (SQLite's
+      // calls are synchronous: requests are answered between them).
+      await startingPlaces.take();
+      let given = false;
+      const give = () => {
+        if (given) return;
+        given = true;
+        startingPlaces.give();
+      };
+      try {
+        await scheduler.yield();
+        await fetchOne(entry, give);
+      } finally {
+        give();
+      }
+    } finally {
+      place.release('neither');
+    }
+  };
+  try {
+    await Promise.all(due.map(startOne));
   } finally {
+    places.close();
     window.close();
   }
-  left.push(...due.slice(next));
 
   if (left.length === 0) return { outcome: 'done' };
   const now = ctx.now();

@@ -360,6 +360,29 @@ export function fetchSlotsOf(documents: DocumentConfig): FetchSlots {
   return slots;
 }
 
+const placesByConfig = new WeakMap<DocumentConfig, FetchSlots>();
+
+/**
+ * The process's application places: an application of a fetch job holds one from before it reads
+ * its row until its fetches end, as many as there are fetch slots, half of them (the partner's
+ * share of the slots) for one partner's applications, shared in turn as the slots are. They bound
+ * the applications in memory and the pace of the job's reads and writes (what is started is what
+ * the slots can take up), and keep one partner's waiting applications from filling them.
+ */
+export function applicationPlacesOf(documents: DocumentConfig): FetchSlots {
+  let places = placesByConfig.get(documents);
+  if (places === undefined) {
+    places = new FetchSlots({
+      total: documents.fetchSlots,
+      perPartner: documents.fetchSlotsPerPartner,
+      perHost: documents.fetchSlots,
+      backoffMs: 0,
+    });
+    placesByConfig.set(documents, places);
+  }
+  return places;
+}
+
 /**
  * `cardapply_document_fetches{state}`: the process's fetches running, and those waiting by the
  * first limit in their way (`slots`, `partner_limit`, `host_limit`, `host_backoff`), read when

@@ -216,6 +216,17 @@ export async function payloadsOf(db: Kysely<Database>, serials: readonly string[
     .execute();
 }
 
+/** The partner (app id) of some applications, by serial: whose documents a fetch job's are. */
+export async function partnersOf(db: Kysely<Database>, serials: readonly string[]) {
+  if (serials.length === 0) return new Map<string, string>();
+  const rows = await db
+    .selectFrom('applications')
+    .select(['busi_water_no', 'app_id'])
+    .where('busi_water_no', 'in', serials)
+    .execute();
+  return new Map(rows.map((row) => [row.busi_water_no, row.app_id]));
+}
+
 /** An application with its encrypted payload, for the operators' view. */
 export async function findApplication(db: Kysely<Database>, busiWaterNo: string) {
   return db
