@@ -316,7 +316,7 @@ export const ENVIRONMENT = Type.Object({
     10,
     1,
     1_000,
-    "of them, at most this many for one partner's documents, so that its slow hosts leave the rest to others; a freed slot goes round the waiting partners in turn",
+    "of them, at most this many for one partner's documents, so that its slow hosts leave the rest to others; a freed slot goes to the waiting partner with the fewest",
   ),
   DOCUMENT_SLOTS_PER_HOST: integer(
     8,
