@@ -4,6 +4,7 @@ import type { StatusView } from '../../src/applications/views/queryApplication.t
 import { expireSupplements } from '../../src/applications/commands/supplementExpiry.ts';
 import type { ApplicationEventView as EventView } from '../../src/applications/views/eventView.ts';
 import { PATHS } from '../../src/http/paths.ts';
+import { ERRORS } from '../../src/errors/catalogue.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
 import { ADMIN, call, newOperator, type TestOperator } from '../helpers/operators.ts';
 import {
@@ -92,6 +93,48 @@ for (const storeName of storeNames()) {
       const view = (await as(partner, PATHS.query, { busi_water_no: serial })).body.data as StatusView;
       assert.equal(view.status, 'IN_REVIEW');
       assert.deepEqual(view.requested_fields, []);
+    });
+
+    test('a field a partner cannot send again is refused by name, and not offered to the console', async () => {
+      const { serial } = await submitted();
+      assert.equal((await admin(serial, 'review')).status, 200);
+      for (const [requested, refused] of [
+        [['id_card_img', 'pay_pwd'], 1],
+        [['card_no', 'cert_id'], 0],
+      ] as const) {
+        const reply = await admin(serial, 'supplement', {
+          reason_codes: ['document_unreadable'],
+          requested_fields: requested,
+        });
+        assert.equal(reply.status, 422, reply.text);
+        assert.equal(reply.body.code, ERRORS.fieldNotResendable.code, reply.text);
+        const name = requested[refused];
+        assert.match(
+          reply.body.msg,
+          new RegExp(`^requested_fields\\[${refused}\\]: ${name} is not a field a partner can send again$`),
+        );
+        assert.deepEqual(
+          (reply.body.data as { errors: { field: string; code: number }[] }).errors.map((e) => [
+            e.field,
+            e.code,
+          ]),
+          [[`requested_fields[${refused}]`, ERRORS.fieldNotResendable.code]],
+        );
+        const zh = await call(service, 'POST', `${ADMIN}/applications/${serial}/supplement`, {
+          token: reviewer.token,
+          headers: { 'accept-language': 'zh' },
+          body: { reason_codes: ['document_unreadable'], requested_fields: requested },
+        });
+        assert.match(zh.body.msg, new RegExp(`${name} 不是合作方可以重新提交的字段`));
+      }
+      const view = (await as(partner, PATHS.query, { busi_water_no: serial })).body.data as StatusView;
+      assert.equal(view.status, 'IN_REVIEW');
+      const meta = (await (await fetch(`${service.baseUrl}/console/meta.json`)).json()) as {
+        amendable_fields: string[];
+      };
+      for (const name of ['pay_pwd', 'card_no']) assert.ok(!meta.amendable_fields.includes(name), name);
+      for (const name of ['id_card_img', 'cert_id', 'mob_no', 'mob_no_of', 'other_field'])
+        assert.ok(meta.amendable_fields.includes(name), name);
     });
 
     test('amend exactly the asked fields: checked again, stored encrypted, back to IN_REVIEW, then approved', async () => {

@@ -341,7 +341,8 @@ describe('operator console in Chromium', { skip: skipWithout('chromium') }, () =
     await page.getByRole('button', { name: 'Request information', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Request information' });
     await assertLabelled(page, 'request information dialog');
-    await dialog.getByLabel('Fields to send again').selectOption(['id_card_img', 'id_card_back_img']);
+    await dialog.getByLabel('Identity card, front', { exact: true }).check();
+    await dialog.getByLabel('Identity card, back', { exact: true }).check();
     await dialog.getByLabel('Reason codes').selectOption(['document_unreadable']);
     await dialog.getByLabel('Reason', { exact: true }).fill('Both sides of the card are blurred.');
     await dialog.getByRole('button', { name: 'Request information' }).click();

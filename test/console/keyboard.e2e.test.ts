@@ -125,24 +125,26 @@ describe('the console by keyboard, in Chromium', { skip: skipWithout('chromium')
     await page.keyboard.press('Enter');
     const ask = page.getByRole('dialog', { name: 'Request information' });
     await ask.waitFor();
-    assert.ok(await focusedMatches(page, 'dialog select[name="requested_fields"]'));
-    const options = (name: string) =>
-      page.evaluate(
-        `[...document.querySelectorAll('dialog select[name="${name}"] option')].map((o) => [o.value, o.textContent])`,
-      ) as Promise<[string, string][]>;
-    const fields = await options('requested_fields');
+    assert.ok(await focusedMatches(page, 'dialog .check-group input[type="checkbox"]'), 'on the first box');
+    const fields = (await page.evaluate(
+      `[...document.querySelectorAll('dialog label.check')].map((l) => [l.querySelector('input').value, l.textContent])`,
+    )) as [string, string][];
     assert.deepEqual(
       fields.filter(([, label]) => /^[a-z_]+$/.test(label)),
       [],
       'fields offered by their labels',
     );
-    assert.ok(fields.some(([value, label]) => value === 'mob_no_of' && label === 'Mobile: calling code'));
-    const reasons = (await options('reason_codes')).map(([value]) => value);
+    assert.ok(fields.some(([value, label]) => value === 'mob_no,mob_no_of' && label === 'Mobile'));
+    const reasons = (await page.evaluate(
+      `[...document.querySelectorAll('dialog select[name="reason_codes"] option')].map((o) => o.value)`,
+    )) as string[];
     assert.ok(reasons.includes('document_unreadable'));
     for (const unfit of ['address_undeliverable', 'delivery_refused', 'sanctions_hit'])
       assert.ok(!reasons.includes(unfit), `${unfit} is not a reason to ask for information`);
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Tab');
+    // A box is ticked with the space bar, as any checkbox.
+    await tabTo(page, 'dialog input[value="id_card_img"]');
+    await page.keyboard.press('Space');
+    await tabTo(page, 'dialog select[name="reason_codes"]');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Tab');
     await page.keyboard.type('Please send a sharper photo.');

@@ -12,14 +12,20 @@ import { t } from './i18n.js';
  * @typedef {{
  *   name: string,
  *   label: string,
- *   type?: 'text' | 'password' | 'textarea' | 'select' | 'multiselect',
+ *   type?: 'text' | 'password' | 'textarea' | 'select' | 'multiselect' | 'checkboxes',
  *   required?: boolean,
  *   options?: [string, string][],
+ *   groups?: CheckboxGroup[],
  *   value?: string,
  *   hint?: string,
  *   maxlength?: number,
  *   autocomplete?: string,
  * }} DialogField
+ */
+/**
+ * Boxes to tick under one heading: a `checkboxes` field's value is the ticked boxes' values
+ * joined by commas (a box may stand for several names, `mob_no,mob_no_of`).
+ * @typedef {{ label: string, options: [string, string][] }} CheckboxGroup
  */
 
 /**
@@ -66,8 +72,58 @@ export function openModal(dialog, resolve) {
   };
 }
 
+/**
+ * A `checkboxes` field: a fieldset named by the field's label, a fieldset per group, a box per
+ * option; each box is labelled by its own text (WCAG 1.3.1, 4.1.2).
+ * @param {DialogField} spec
+ */
+function checkboxes(spec) {
+  const hint = spec.hint === undefined ? null : h('p', { class: 'hint', id: uid('hint') }, spec.hint);
+  return h(
+    'fieldset',
+    {
+      class: 'check-field',
+      'data-name': spec.name,
+      'aria-describedby': hint === null ? null : hint.id,
+    },
+    h('legend', {}, spec.label),
+    hint,
+    (spec.groups ?? []).map((group) =>
+      h(
+        'fieldset',
+        { class: 'check-group' },
+        h('legend', {}, group.label),
+        h(
+          'div',
+          { class: 'check-options' },
+          group.options.map(([value, label]) =>
+            h('label', { class: 'check' }, h('input', { type: 'checkbox', value }), h('span', {}, label)),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** @param {HTMLElement} element @returns {HTMLInputElement[]} */
+const boxesOf = (element) => [...element.querySelectorAll('input')].filter((box) => box.type === 'checkbox');
+
+/** A field's value as its body takes it. @param {HTMLElement} element */
+function valueOf(element) {
+  if (element instanceof HTMLFieldSetElement) {
+    return boxesOf(element)
+      .filter((box) => box.checked)
+      .map((box) => box.value)
+      .join(',');
+  }
+  if (element instanceof HTMLSelectElement && element.multiple)
+    return [...element.selectedOptions].map((option) => option.value).join(',');
+  return /** @type {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} */ (element).value;
+}
+
 /** @param {DialogField} spec */
 function control(spec) {
+  if (spec.type === 'checkboxes') return checkboxes(spec);
   const common = {
     name: spec.name,
     required: spec.required ?? false,
@@ -121,7 +177,9 @@ export function formDialog(spec) {
       { class: 'dialog-body' },
       h('h2', { id: titleId }, spec.title),
       spec.description === undefined ? null : h('div', { class: 'dialog-description' }, spec.description),
-      controls.map(({ spec: f, element }) => field(f.label, element, f.hint)),
+      controls.map(({ spec: f, element }) =>
+        element instanceof HTMLFieldSetElement ? element : field(f.label, element, f.hint),
+      ),
       error,
       h('div', { class: 'dialog-actions' }, cancel, submit),
     );
@@ -132,13 +190,20 @@ export function formDialog(spec) {
       /** @type {Record<string, string>} */
       const values = {};
       for (const { spec: f, element } of controls) {
-        values[f.name] =
-          element instanceof HTMLSelectElement && element.multiple
-            ? [...element.selectedOptions].map((option) => option.value).join(',')
-            : element.value;
+        values[f.name] = valueOf(element);
         element.removeAttribute('aria-invalid');
       }
       replace(error);
+      // Boxes cannot say "at least one" to the browser's own check: the dialog says it.
+      const unticked = controls.find(
+        ({ spec: f }) => f.type === 'checkboxes' && f.required === true && values[f.name] === '',
+      );
+      if (unticked !== undefined) {
+        unticked.element.setAttribute('aria-invalid', 'true');
+        replace(error, t('form.tickOne', { field: unticked.spec.label }));
+        boxesOf(unticked.element)[0]?.focus();
+        return;
+      }
       submit.disabled = true;
       try {
         await spec.onSubmit(values);
@@ -156,7 +221,8 @@ export function formDialog(spec) {
       }
     });
     // A confirmation without fields starts on its safe button: Enter twice must not do the deed.
-    (controls[0]?.element ?? cancel).focus();
+    const first = controls[0]?.element;
+    ((first === undefined ? undefined : (boxesOf(first)[0] ?? first)) ?? cancel).focus();
   });
 }
 

@@ -70,6 +70,12 @@ export const FIELD_ERRORS = {
     '{field}: was not asked for; the amend takes only {requested}',
     '{field}: 未被要求补充；补充只接受 {requested}',
   ),
+  fieldNotResendable: entry(
+    42261,
+    'field_not_resendable',
+    '{field}: {name} is not a field a partner can send again',
+    '{field}: {name} 不是合作方可以重新提交的字段',
+  ),
   textCarriesNumber: entry(
     42251,
     'text_carries_number',

@@ -65,6 +65,12 @@ export const FIELD_GUIDANCE: { readonly [K in keyof typeof FIELD_ERRORS]: Guidan
       'The amend carries a field the operator did not ask for; only the fields of `requested_fields` are taken.',
     remedy: 'Send exactly the fields the status view lists in `requested_fields`.',
   },
+  fieldNotResendable: {
+    cause:
+      "A request for information names a field of the submit that a partner is never asked to send again: the payment password (a digest no reviewer sees) or the assigned card number (the card's, not the applicant's).",
+    remedy:
+      "Ask for the applicant's details, document, contact, employment, account, delivery or image fields (the console meta's `amendable_fields`); an application whose card number must change is rejected and submitted again.",
+  },
   textCarriesNumber: {
     cause:
       'A free text (a reason, a carrier) contains what looks like an identity or card number, which must not be stored in the clear.',

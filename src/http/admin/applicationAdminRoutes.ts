@@ -140,6 +140,7 @@ const MOVE_ERRORS: ErrorName[] = [
   'fieldTooManyItems',
   'fieldDuplicateItems',
   'fieldNotAllowed',
+  'fieldNotResendable',
   'urlNotHttps',
   'urlCredentials',
   'urlPrivateHost',

@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import type { TransitionDetail } from '../../record/lifecycle.ts';
 import { MAX_REASON_CODES } from '../../applications/rules/reasonCodes.ts';
-import { AMENDABLE_FIELDS } from '../../applications/rules/requestedFields.ts';
+import { AMENDABLE_FIELDS, NOT_RESENDABLE, SUBMIT_FIELDS } from '../../applications/rules/requestedFields.ts';
 import { LIMITS } from '../../record/schema.ts';
 import { DETAIL_LIMIT, TRACKING_URL_LIMIT } from '../../applications/commands/transitionApplication.ts';
 import { ACKNOWLEDGEMENT_NOTE_LIMIT } from '../../applications/commands/approvalGate.ts';
@@ -28,10 +28,12 @@ export const ReasonCodesBody = Type.Array(Type.String({ minLength: 1, maxLength:
   examples: [['document_unreadable']],
 });
 
-export const RequestedFields = Type.Array(Type.Enum([...AMENDABLE_FIELDS]), {
+// Every field of the submit passes the schema, so that one a partner cannot send again is refused
+// by name (422 `field_not_resendable`) rather than as a value outside a list.
+export const RequestedFields = Type.Array(Type.Enum([...SUBMIT_FIELDS]), {
   minItems: 1,
-  maxItems: AMENDABLE_FIELDS.length,
-  description: 'The fields of the submit the partner is to send again with its amend.',
+  maxItems: SUBMIT_FIELDS.length,
+  description: `The fields of the submit the partner is to send again with its amend: any of ${AMENDABLE_FIELDS.length} of them, not ${NOT_RESENDABLE.map((name) => `\`${name}\``).join(' or ')} (422 \`field_not_resendable\`, naming it).`,
   examples: [['id_card_img', 'id_card_back_img']],
 });
 

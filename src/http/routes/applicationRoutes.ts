@@ -28,7 +28,7 @@ const checkedInDomain = () => (value: unknown) => ({ value });
  * families (the other 422s are about passwords, webhook URLs and list files), but the amend's own
  * and the rule of an operator's free text, which only those operations apply.
  */
-const NOT_SUBMISSION_RULES: ErrorName[] = ['fieldNotRequested', 'textCarriesNumber'];
+const NOT_SUBMISSION_RULES: ErrorName[] = ['fieldNotRequested', 'fieldNotResendable', 'textCarriesNumber'];
 const SUBMISSION_RULES = (
   Object.keys({ ...FIELD_ERRORS, ...IDENTITY_ERRORS, ...CONTACT_ERRORS }) as ErrorName[]
 ).filter((name) => ERRORS[name].status === 422 && !NOT_SUBMISSION_RULES.includes(name));

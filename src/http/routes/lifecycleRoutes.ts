@@ -4,7 +4,7 @@ import { cancelApplication, simulateTransition } from '../../applications/comman
 import { INITIAL_STATUS, STATUSES, type Status } from '../../record/lifecycle.ts';
 import { listApplications, MAX_LIMIT } from '../../applications/views/listApplications.ts';
 import { MAX_REASON_CODES } from '../../applications/rules/reasonCodes.ts';
-import { AMENDABLE_FIELDS } from '../../applications/rules/requestedFields.ts';
+import { NOT_RESENDABLE, SUBMIT_FIELDS } from '../../applications/rules/requestedFields.ts';
 import { StatusView } from '../../applications/views/queryApplication.ts';
 import { ExternalId, LIMITS, SerialNumber } from '../../record/schema.ts';
 import { DETAIL_LIMIT, TRACKING_URL_LIMIT } from '../../applications/commands/transitionApplication.ts';
@@ -82,10 +82,10 @@ const SimulateRequest = Type.Object(
       }),
     ),
     requested_fields: Type.Optional(
-      Type.Array(Type.Enum([...AMENDABLE_FIELDS]), {
+      Type.Array(Type.Enum([...SUBMIT_FIELDS]), {
         minItems: 1,
-        maxItems: AMENDABLE_FIELDS.length,
-        description: 'SUPPLEMENT_REQUIRED: the fields to send again with the amend.',
+        maxItems: SUBMIT_FIELDS.length,
+        description: `SUPPLEMENT_REQUIRED: the fields to send again with the amend; not ${NOT_RESENDABLE.map((name) => `\`${name}\``).join(' or ')} (422 \`field_not_resendable\`).`,
       }),
     ),
     carrier: Type.Optional(Type.String({ minLength: 1, maxLength: DETAIL_LIMIT })),
@@ -175,6 +175,7 @@ export function registerLifecycleRoutes(app: TypedApp, ctx: ServiceContext): voi
           ...errorResponses([
             ...MOVE_ERRORS,
             'fieldNotAllowed',
+            'fieldNotResendable',
             'urlNotHttps',
             'urlCredentials',
             'urlPrivateHost',

@@ -7,6 +7,7 @@ export default {
   'common.loading': 'Loading…',
   'action.cancel': 'Cancel',
   'action.copy': 'Copy',
+  'form.tickOne': 'Tick at least one box under “{field}”.',
 
   'nav.label': 'Main',
   'nav.skip': 'Skip to content',
@@ -89,7 +90,7 @@ export default {
     'Pick one or more (Ctrl or ⌘ and click, or Shift and the arrow keys, for several); the partner receives them as codes.',
   'application.requestedFields': 'Fields to send again',
   'application.requestedFieldsHint':
-    'Pick the fields the partner is to send again (Ctrl or ⌘ and click, or Shift and the arrow keys, for several).',
+    'Tick each field the partner is to send again, grouped as on the application; a telephone comes with its calling code.',
   'application.amendedFields': 'Sent again',
   'application.changedFields': 'Changed',
   'application.unchanged': 'no value changed',

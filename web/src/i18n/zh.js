@@ -7,6 +7,7 @@ export default {
   'common.loading': '加载中…',
   'action.cancel': '取消',
   'action.copy': '复制',
+  'form.tickOne': '请在“{field}”下至少勾选一项。',
 
   'nav.label': '主导航',
   'nav.skip': '跳到正文',
@@ -89,7 +90,7 @@ export default {
     '可多选（按住 Ctrl 或 ⌘ 点击，或按住 Shift 用方向键）；合作方将以代码形式收到。',
   'application.requestedFields': '需重新提交的字段',
   'application.requestedFieldsHint':
-    '选择合作方需重新提交的字段（按住 Ctrl 或 ⌘ 点击，或按住 Shift 用方向键，可多选）。',
+    '勾选合作方需重新提交的字段（分组同申请页面）；电话号码连同区号一并要求。',
   'application.amendedFields': '已重新提交',
   'application.changedFields': '已变更',
   'application.unchanged': '没有字段值变化',

@@ -45,7 +45,7 @@ export const GROUPS = /** @type {const} */ ([
 export const IMAGES = ['id_card_img', 'id_card_back_img', 'passport_img', 'sign_applicant', 'pay_voucher'];
 
 /** Area codes are shown with their numbers. */
-const AREA_CODES = /** @type {Record<string, string>} */ ({
+export const AREA_CODES = /** @type {Record<string, string>} */ ({
   mob_no: 'mob_no_of',
   office_tel_no: 'office_tel_no_of',
   consignee_mob_no: 'consignee_mob_no_of',

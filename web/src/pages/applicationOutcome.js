@@ -1,6 +1,6 @@
 import { h } from '../dom.js';
 import { codeName, t } from '../i18n.js';
-import { fieldLabel } from './applicationFields.js';
+import { AREA_CODES, fieldLabel, GROUPS, IMAGES } from './applicationFields.js';
 
 /**
  * Reason codes in the console: the choices of a move that needs them (from the `reason` table in
@@ -87,17 +87,52 @@ export function reasonCodeList(ctx, codes) {
   );
 }
 
-/** The dialog field of a request for information: the submit's fields to send again. */
+/**
+ * The boxes of a request for information: the fields a partner can send again (the service's
+ * `amendable_fields`), grouped as the application page groups them, then the images, then any
+ * other. A telephone is one box with its calling code, as the page shows them on one line.
+ * @param {PageContext} ctx
+ * @returns {import('../dialog.js').CheckboxGroup[]}
+ */
+export function requestedFieldGroups(ctx) {
+  const amendable = new Set(ctx.meta.amendable_fields);
+  const placed = new Set([...Object.values(AREA_CODES)]);
+  /** @param {string} label @param {readonly string[]} fields */
+  const group = (label, fields) => {
+    for (const name of fields) placed.add(name);
+    return {
+      label,
+      options: fields
+        .filter((name) => amendable.has(name))
+        .map((name) => {
+          const code = AREA_CODES[name];
+          const value = code !== undefined && amendable.has(code) ? `${name},${code}` : name;
+          return /** @type {[string, string]} */ ([value, fieldLabel(name)]);
+        }),
+    };
+  };
+  const groups = [
+    ...GROUPS.map(([name, fields]) => group(t(`group.${name}`), fields)),
+    group(t('application.images'), IMAGES),
+  ];
+  groups.push(
+    group(
+      t('group.other'),
+      ctx.meta.amendable_fields.filter((name) => !placed.has(name)),
+    ),
+  );
+  return groups.filter((g) => g.options.length > 0);
+}
+
+/** The dialog field of a request for information: boxes of the fields to send again. */
 /** @param {PageContext} ctx */
 export function requestedFieldsField(ctx) {
   return {
     name: 'requested_fields',
     label: t('application.requestedFields'),
-    type: /** @type {const} */ ('multiselect'),
+    type: /** @type {const} */ ('checkboxes'),
     required: true,
-    options: ctx.meta.amendable_fields.map(
-      (name) => /** @type {[string, string]} */ ([name, fieldLabel(name)]),
-    ),
+    groups: requestedFieldGroups(ctx),
     hint: t('application.requestedFieldsHint'),
   };
 }
