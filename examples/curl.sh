@@ -9,7 +9,8 @@
 #   bash examples/curl.sh                     # terminal 2
 # Environment: BASE (default http://localhost:8080); the operator steps run the CLI
 # (CARDAPPLY, default `npx cardapply`) on the service's store, so give them the same DATA_DIR or
-# DATABASE_URL as the service.
+# DATABASE_URL as the service, as the admin named in CARDAPPLY_OPERATOR (a store's first admin:
+# `npx cardapply operators create --username ada --role admin`).
 set -euo pipefail
 
 BASE=${BASE:-http://localhost:8080}

@@ -10,7 +10,9 @@
  *   WEBHOOK_ALLOW_PRIVATE=true npm start      # terminal 1
  *   npm run example:integration               # terminal 2
  * Environment: BASE (default http://localhost:8080). The operator steps run the CLI on the
- * service's store, so give them the same DATA_DIR or DATABASE_URL as the service.
+ * service's store, so give them the same DATA_DIR or DATABASE_URL as the service, as the admin
+ * named in CARDAPPLY_OPERATOR (a store's first admin: `npx cardapply operators create --username ada
+ * --role admin`).
  *
  * In your own project: `import { CardApplyClient, verifyWebhook } from '@cardapply/client'`, as here.
  */

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { spawnService, type ServiceProcess } from './helpers/process.ts';
+import { TEST_PASSWORD } from './helpers/operators.ts';
 import { createStoreTarget, storeNames, type StoreTarget } from './helpers/stores.ts';
 
 /**
@@ -36,6 +37,23 @@ for (const storeName of storeNames()) {
         PATH: `${join(ROOT, 'node_modules/.bin')}:${process.env['PATH'] ?? ''}`,
         CARDAPPLY: `${process.execPath} ${join(ROOT, 'bin/cardapply.js')}`,
       };
+      // The examples' operator steps run as an admin: the store's first, made as the docs say.
+      await run(
+        process.execPath,
+        [
+          join(ROOT, 'bin/cardapply.js'),
+          'operators',
+          'create',
+          '--username',
+          'ada',
+          '--role',
+          'admin',
+          '--password',
+          TEST_PASSWORD,
+        ],
+        { env },
+      );
+      env['CARDAPPLY_OPERATOR'] = 'ada';
     });
     after(async () => {
       service.child.kill('SIGTERM');

@@ -1,17 +1,14 @@
 import type { Command } from 'commander';
-import { cliChange, wholeNumberOption } from './cliSource.ts';
+import { cliChange, operatorCommand, wholeNumberOption } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
-
-/** A change from the command line, for the audit trail: the service acting for the shell user. */
 
 /**
  * `apps rotate-secret`, `apps disable`, `apps enable`, `apps set-limit`, `apps set-concurrency`:
  * added to the apps group.
  */
 export function appCredentialsCommands(apps: Command): void {
-  apps
-    .command('rotate-secret')
+  operatorCommand(apps.command('rotate-secret'), 'admin')
     .description('give an app a new secret (shown this once); the old one works until the overlap ends')
     .requiredOption('--app <app_id>', 'the app')
     .option(
@@ -21,10 +18,10 @@ export function appCredentialsCommands(apps: Command): void {
       86_400,
     )
     .option('--json', 'print {"app_id", "app_secret", "previous_secrets_expire_at"} as JSON')
-    .action(async (options: { app: string; overlapSeconds: number; json?: boolean }) => {
+    .action(async (options: { app: string; overlapSeconds: number; json?: boolean }, command: Command) => {
       const { rotateSecret } = await import('../partners/manageCredentials.ts');
-      const rotated = await withContext((ctx) =>
-        rotateSecret(ctx, options.app, options.overlapSeconds, cliChange()),
+      const rotated = await withContext(async (ctx) =>
+        rotateSecret(ctx, options.app, options.overlapSeconds, await cliChange(ctx, command)),
       );
       print(
         options.json,
@@ -39,8 +36,7 @@ export function appCredentialsCommands(apps: Command): void {
     ['disable', 'disabled'],
     ['enable', 'active'],
   ] as const) {
-    apps
-      .command(action)
+    operatorCommand(apps.command(action), 'admin')
       .description(
         action === 'disable'
           ? 'disable an app: its tokens are refused at once and it cannot get new ones'
@@ -48,15 +44,16 @@ export function appCredentialsCommands(apps: Command): void {
       )
       .requiredOption('--app <app_id>', 'the app')
       .option('--json', 'print the app as JSON')
-      .action(async (options: { app: string; json?: boolean }) => {
+      .action(async (options: { app: string; json?: boolean }, command: Command) => {
         const { setAppStatus } = await import('../partners/appAdministration.ts');
-        const view = await withContext((ctx) => setAppStatus(ctx, options.app, status, cliChange()));
+        const view = await withContext(async (ctx) =>
+          setAppStatus(ctx, options.app, status, await cliChange(ctx, command)),
+        );
         print(options.json, view, () => `${view.app_id}  ${view.status}`);
       });
   }
 
-  apps
-    .command('set-limit')
+  operatorCommand(apps.command('set-limit'), 'admin')
     .description("set an app's rate limit (token bucket), or go back to the configured default")
     .requiredOption('--app <app_id>', 'the app')
     .option(
@@ -68,20 +65,25 @@ export function appCredentialsCommands(apps: Command): void {
     .option('--default', 'use RATE_LIMIT_PER_SECOND and RATE_LIMIT_BURST again')
     .option('--json', 'print the limit as JSON')
     .action(
-      async (options: {
-        app: string;
-        perSecond?: number;
-        burst?: number;
-        default?: boolean;
-        json?: boolean;
-      }) => {
+      async (
+        options: {
+          app: string;
+          perSecond?: number;
+          burst?: number;
+          default?: boolean;
+          json?: boolean;
+        },
+        command: Command,
+      ) => {
         const both = options.perSecond !== undefined && options.burst !== undefined;
         const neither = options.perSecond === undefined && options.burst === undefined;
         if (options.default === true ? !neither : !both)
           throw new Error('give --per-second and --burst, or --default alone');
         const limit = both ? { perSecond: options.perSecond!, burst: options.burst! } : null;
         const { setRateLimit } = await import('../partners/manageCredentials.ts');
-        const view = await withContext((ctx) => setRateLimit(ctx, options.app, limit, cliChange()));
+        const view = await withContext(async (ctx) =>
+          setRateLimit(ctx, options.app, limit, await cliChange(ctx, command)),
+        );
         print(options.json, view, () =>
           view.rate_limit_per_second === null
             ? `${view.app_id}  default limit`
@@ -90,8 +92,7 @@ export function appCredentialsCommands(apps: Command): void {
       },
     );
 
-  apps
-    .command('set-concurrency')
+  operatorCommand(apps.command('set-concurrency'), 'admin')
     .description(
       "set how many of an app's requests each service process takes at once (more are refused, 429), or go back to APP_CONCURRENCY_LIMIT",
     )
@@ -99,17 +100,22 @@ export function appCredentialsCommands(apps: Command): void {
     .option('--limit <n>', 'requests in progress at once', wholeNumberOption('--limit', 1, 1_000_000))
     .option('--default', 'use APP_CONCURRENCY_LIMIT again')
     .option('--json', 'print the limit as JSON')
-    .action(async (options: { app: string; limit?: number; default?: boolean; json?: boolean }) => {
-      if ((options.limit === undefined) === (options.default !== true))
-        throw new Error('give --limit or --default');
-      const { setConcurrencyLimit } = await import('../partners/manageCredentials.ts');
-      const view = await withContext((ctx) =>
-        setConcurrencyLimit(ctx, options.app, options.limit ?? null, cliChange()),
-      );
-      print(options.json, view, () =>
-        view.concurrency_limit === null
-          ? `${view.app_id}  default concurrency`
-          : `${view.app_id}  ${view.concurrency_limit} at once per process`,
-      );
-    });
+    .action(
+      async (
+        options: { app: string; limit?: number; default?: boolean; json?: boolean },
+        command: Command,
+      ) => {
+        if ((options.limit === undefined) === (options.default !== true))
+          throw new Error('give --limit or --default');
+        const { setConcurrencyLimit } = await import('../partners/manageCredentials.ts');
+        const view = await withContext(async (ctx) =>
+          setConcurrencyLimit(ctx, options.app, options.limit ?? null, await cliChange(ctx, command)),
+        );
+        print(options.json, view, () =>
+          view.concurrency_limit === null
+            ? `${view.app_id}  default concurrency`
+            : `${view.app_id}  ${view.concurrency_limit} at once per process`,
+        );
+      },
+    );
 }

@@ -7,19 +7,18 @@ import {
 } from '../applications/views/listApplications.ts';
 import type { OperatorApplicationView } from '../applications/views/operatorView.ts';
 import type { ServiceContext } from '../context.ts';
-import type { actingOperator } from '../operators/operators.ts';
 import { ACTING_ROLE, type Role } from '../access/roles.ts';
 import { checkPurpose, REVEAL_PURPOSES } from '../applications/rules/revealPolicy.ts';
-import { cliSource, wholeNumberOption } from './cliSource.ts';
+import { cliChange, cliSource, operatorCommand, operatorRequired, wholeNumberOption } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
 import type { FactorCode } from '../policies/riskPolicy.ts';
 import type { RiskAcknowledgement } from '../risk/approvalDecision.ts';
 
 /**
- * `cardapply applications ...`: the operators' work from the command line, acting as a named
- * operator (who must exist, be enabled and have the role), through the same domain functions as
- * the admin API: the same rules, history, events and audit trail.
+ * `cardapply applications ...`: the operators' work from the command line, acting as the operator
+ * named with `--operator` (who must exist, be enabled and have the role), through the same domain
+ * functions as the admin API: the same rules, history, events and audit trail.
  */
 
 const time = (seconds: number) => new Date(seconds * 1000).toISOString();
@@ -57,17 +56,21 @@ function showText(view: OperatorApplicationView): string {
   return lines.join('\n');
 }
 
-/** Runs `work` as the named operator, who needs at least `role`. */
-function asOperator<T>(
-  username: string,
-  role: Role,
-  work: (ctx: ServiceContext, actor: Awaited<ReturnType<typeof actingOperator>>) => Promise<T>,
-) {
+/** The operator an application command acts as. */
+type OperatorActor = { kind: 'operator'; id: string; role: Role };
+
+/** Runs `work` as the operator named for `command`, who needs the command's role. */
+function asOperator<T>(command: Command, work: (ctx: ServiceContext, actor: OperatorActor) => Promise<T>) {
   return withContext(async (ctx) => {
-    const { actingOperator } = await import('../operators/operators.ts');
-    return work(ctx, await actingOperator(ctx, username, role));
+    const { actor } = await cliChange(ctx, command);
+    if (actor.kind !== 'operator') throw operatorRequired(command);
+    return work(ctx, actor);
   });
 }
+
+/** An application command: the operator's, with the role the admin API's route requires. */
+const operatorsCommand = (applications: Command, name: string, role: Role) =>
+  operatorCommand(applications.command(name), role);
 
 export function applicationsCommands(program: Command): void {
   const applications = program
@@ -81,10 +84,8 @@ export function applicationsCommands(program: Command): void {
 }
 
 function listCommand(applications: Command): void {
-  applications
-    .command('list')
+  operatorsCommand(applications, 'list', 'viewer')
     .description('search applications, oldest first')
-    .requiredOption('--operator <username>', 'the operator acting')
     .option('--status <status>', 'only this state')
     .option('--app-id <app_id>', 'only this app')
     .option('--serial <busi_water_no>', 'only this serial number')
@@ -102,18 +103,20 @@ function listCommand(applications: Command): void {
     .option('--limit <n>', `page size, 1 to ${MAX_LIMIT}`, wholeNumberOption('--limit', 1, MAX_LIMIT))
     .option('--json', 'print {items, next_cursor} as JSON')
     .action(
-      async (options: {
-        operator: string;
-        status?: string;
-        appId?: string;
-        serial?: string;
-        createdFrom?: number;
-        createdTo?: number;
-        cursor?: string;
-        limit?: number;
-        json?: boolean;
-      }) => {
-        const page = await asOperator(options.operator, 'viewer', (ctx) =>
+      async (
+        options: {
+          status?: string;
+          appId?: string;
+          serial?: string;
+          createdFrom?: number;
+          createdTo?: number;
+          cursor?: string;
+          limit?: number;
+          json?: boolean;
+        },
+        command: Command,
+      ) => {
+        const page = await asOperator(command, (ctx) =>
           searchApplications(ctx, {
             status: options.status,
             app_id: options.appId,
@@ -135,39 +138,34 @@ function listCommand(applications: Command): void {
 }
 
 function showCommand(applications: Command): void {
-  applications
-    .command('show')
+  operatorsCommand(applications, 'show', 'viewer')
     .description('show one application, identity fields masked, with its history')
     .argument('<busi_water_no>', 'serial number')
-    .requiredOption('--operator <username>', 'the operator acting')
     .option('--json', 'print JSON')
-    .action(async (serial: string, options: { operator: string; json?: boolean }) => {
+    .action(async (serial: string, options: { json?: boolean }, command: Command) => {
       const { showApplication } = await import('../applications/views/operatorView.ts');
-      const view = await asOperator(options.operator, 'viewer', (ctx, actor) =>
-        showApplication(ctx, serial, actor),
-      );
+      const view = await asOperator(command, (ctx, actor) => showApplication(ctx, serial, actor));
       print(options.json, view, () => showText(view));
     });
 }
 
 function revealCommand(applications: Command): void {
-  applications
-    .command('reveal')
+  operatorsCommand(applications, 'reveal', ACTING_ROLE)
     .description('show one masked field in the clear (reviewer or admin; audited)')
     .argument('<busi_water_no>', 'serial number')
     .requiredOption('--field <field>', 'the field, e.g. cert_id')
-    .requiredOption('--operator <username>', 'the operator acting')
     .requiredOption('--purpose <code>', `why: ${REVEAL_PURPOSES.join(', ')} (audited)`)
     .option('--purpose-text <text>', 'more about the purpose; required with other (audited)')
     .option('--json', 'print JSON')
     .action(
       async (
         serial: string,
-        options: { field: string; operator: string; purpose: string; purposeText?: string; json?: boolean },
+        options: { field: string; purpose: string; purposeText?: string; json?: boolean },
+        command: Command,
       ) => {
         const purpose = checkPurpose(options.purpose, options.purposeText);
         const { revealField } = await import('../applications/views/operatorView.ts');
-        const revealed = await asOperator(options.operator, ACTING_ROLE, (ctx, actor) =>
+        const revealed = await asOperator(command, (ctx, actor) =>
           revealField(ctx, {
             busiWaterNo: serial,
             field: options.field,
@@ -185,11 +183,9 @@ function revealCommand(applications: Command): void {
 function moveCommand(applications: Command, action: string, to: Status): void {
   const { reasonRequired, detailsRequired, codesRequired, fieldsRequired, detailsOptional } =
     requirementsOf(to);
-  const command = applications
-    .command(action)
+  const command = operatorsCommand(applications, action, ACTING_ROLE)
     .description(`move an application to ${to}`)
-    .argument('<busi_water_no>', 'serial number')
-    .requiredOption('--operator <username>', 'the operator acting');
+    .argument('<busi_water_no>', 'serial number');
   if (reasonRequired) command.requiredOption('--reason <text>', 'why (shown to the partner)');
   else command.option('--reason <text>', 'why (shown to the partner)');
   const codesHelp =
@@ -225,7 +221,6 @@ function moveCommand(applications: Command, action: string, to: Status): void {
       async (
         serial: string,
         options: {
-          operator: string;
           reason?: string;
           reasonCode?: string[];
           field?: string[];
@@ -236,13 +231,14 @@ function moveCommand(applications: Command, action: string, to: Status): void {
           acknowledge?: string[];
           json?: boolean;
         },
+        invoked: Command,
       ) => {
         const [{ approveApplication, transitionApplication }, { showApplication }] = await Promise.all([
           import('../applications/commands/transitionApplication.ts'),
           import('../applications/views/operatorView.ts'),
         ]);
         let requested = false;
-        const view = await asOperator(options.operator, ACTING_ROLE, async (ctx, actor) => {
+        const view = await asOperator(invoked, async (ctx, actor) => {
           const move = {
             busiWaterNo: serial,
             to,

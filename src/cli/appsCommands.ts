@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { cliChange, cliSource } from './cliSource.ts';
+import { cliChange, operatorCommand } from './cliSource.ts';
 import { appCredentialsCommands } from './appCredentialsCommands.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
@@ -8,14 +8,15 @@ export function appsCommands(program: Command): void {
   const apps = program.command('apps').description("manage apps (partners' registrations) and their secrets");
   appCredentialsCommands(apps);
 
-  apps
-    .command('create')
+  operatorCommand(apps.command('create'), 'admin')
     .description('create an app; its secret is shown this once')
     .requiredOption('--name <name>', 'display name of the partner platform')
     .option('--json', 'print {"app_id", "app_secret"} as JSON')
-    .action(async (options: { name: string; json?: boolean }) => {
+    .action(async (options: { name: string; json?: boolean }, command: Command) => {
       const { createAppAudited } = await import('../partners/appAdministration.ts');
-      const created = await withContext((ctx) => createAppAudited(ctx, options.name, cliChange()));
+      const created = await withContext(async (ctx) =>
+        createAppAudited(ctx, options.name, await cliChange(ctx, command)),
+      );
       print(
         options.json,
         created,
@@ -42,27 +43,23 @@ export function appsCommands(program: Command): void {
       );
     });
 
-  apps
-    .command('risk-level')
+  operatorCommand(apps.command('risk-level'), 'admin')
     .description("set a partner's risk level (audited); its applications not yet final are assessed again")
     .requiredOption('--app <app_id>', 'the app')
     .requiredOption('--level <level>', 'low, medium or high')
     .requiredOption('--reason <text>', 'why (kept in the audit trail)')
-    .requiredOption('--operator <username>', 'the admin acting')
     .option('--json', 'print JSON')
     .action(
-      async (options: { app: string; level: string; reason: string; operator: string; json?: boolean }) => {
+      async (options: { app: string; level: string; reason: string; json?: boolean }, command: Command) => {
         const { setPartnerRiskLevel } = await import('../risk/partnerRiskLevel.ts');
-        const { actingOperator } = await import('../operators/operators.ts');
-        const changed = await withContext(async (ctx) => {
-          const actor = await actingOperator(ctx, options.operator, 'admin');
-          return setPartnerRiskLevel(
+        const changed = await withContext(async (ctx) =>
+          setPartnerRiskLevel(
             ctx,
             options.app,
             { level: options.level, reason: options.reason },
-            { actor, source: cliSource() },
-          );
-        });
+            await cliChange(ctx, command),
+          ),
+        );
         print(
           options.json,
           changed,

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { formatHead, parseHead } from '../audit/auditChain.ts';
 import { MAX_LIMIT } from '../applications/views/listApplications.ts';
-import { cliChange, wholeNumberOption } from './cliSource.ts';
+import { cliChange, operatorCommand, wholeNumberOption } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
 
@@ -9,8 +9,8 @@ import { print } from './output.ts';
 export function auditCommands(program: Command): void {
   const audit = program.command('audit').description('the audit trail: who did what, when');
 
-  audit
-    .command('list')
+  // The console's audit page; the chain's check below is the service's own (CI, a cron job).
+  operatorCommand(audit.command('list'), 'viewer')
     .description('list audit entries, newest first')
     .option('--actor <actor>', 'e.g. operator:alice, caller:app_..., system')
     .option('--action <action>', 'e.g. application.transition, application.reveal, operator.login')
@@ -23,16 +23,19 @@ export function auditCommands(program: Command): void {
     .option('--limit <n>', `page size, 1 to ${MAX_LIMIT}`, wholeNumberOption('--limit', 1, MAX_LIMIT), 50)
     .option('--json', 'print {items, next_cursor} as JSON')
     .action(
-      async (options: {
-        actor?: string;
-        action?: string;
-        target?: string;
-        cursor?: number;
-        limit: number;
-        json?: boolean;
-      }) => {
+      async (
+        options: {
+          actor?: string;
+          action?: string;
+          target?: string;
+          cursor?: number;
+          limit: number;
+          json?: boolean;
+        },
+        command: Command,
+      ) => {
         const { readAuditTrail } = await import('../audit/auditReads.ts');
-        const page = await withContext((ctx) =>
+        const page = await withContext(async (ctx) =>
           readAuditTrail(
             ctx.store.db,
             {
@@ -43,7 +46,7 @@ export function auditCommands(program: Command): void {
               limit: options.limit,
             },
             'host',
-            cliChange(),
+            await cliChange(ctx, command),
             ctx.now(),
           ),
         );
@@ -71,42 +74,45 @@ export function auditCommands(program: Command): void {
       headOption,
     )
     .option('--json', 'print the report as JSON')
-    .action(async (options: { head?: { hash: string; row_id: number }; json?: boolean }) => {
-      const { verifyAuditTrail } = await import('../audit/verifyTrail.ts');
-      const { recordAuditRead } = await import('../audit/auditReads.ts');
-      const { report, unrecorded } = await withContext(async (ctx) => {
-        const walked = await verifyAuditTrail(ctx.store.db, options.head);
-        // The walk is a read of the whole trail, recorded after it. On a trail broken badly enough
-        // (a forged row holding the next place in the chain) the row cannot be written: the
-        // report still comes out, and the command fails.
-        const filter = { head: options.head === undefined ? undefined : formatHead(options.head) };
-        try {
-          await recordAuditRead(ctx.store.db, {
-            by: cliChange(),
-            via: 'verify',
-            filter,
-            rows: walked.rows,
-            at: ctx.now(),
-          });
-          return { report: walked, unrecorded: null };
-        } catch (error) {
-          return { report: walked, unrecorded: error instanceof Error ? error.message : String(error) };
-        }
-      });
-      print(options.json, report, () =>
-        [
-          report.problem === null
-            ? `the audit chain holds: ${report.rows} rows, head ${formatHead(report.head)} (seq ${report.head.seq})`
-            : `the audit chain is broken (${report.problem.kind}): ${report.problem.message}`,
-          ...(report.before_chain > 0
-            ? [`${report.before_chain} rows predate the chain and are not covered by it`]
-            : []),
-        ].join('\n'),
-      );
-      if (unrecorded !== null)
-        process.stderr.write(`the read could not be recorded in the audit trail: ${unrecorded}\n`);
-      if (!report.ok || unrecorded !== null) process.exitCode = 1;
-    });
+    .action(
+      async (options: { head?: { hash: string; row_id: number }; json?: boolean }, command: Command) => {
+        const { verifyAuditTrail } = await import('../audit/verifyTrail.ts');
+        const { recordAuditRead } = await import('../audit/auditReads.ts');
+        const { report, unrecorded } = await withContext(async (ctx) => {
+          const by = await cliChange(ctx, command);
+          const walked = await verifyAuditTrail(ctx.store.db, options.head);
+          // The walk is a read of the whole trail, recorded after it. On a trail broken badly enough
+          // (a forged row holding the next place in the chain) the row cannot be written: the
+          // report still comes out, and the command fails.
+          const filter = { head: options.head === undefined ? undefined : formatHead(options.head) };
+          try {
+            await recordAuditRead(ctx.store.db, {
+              by,
+              via: 'verify',
+              filter,
+              rows: walked.rows,
+              at: ctx.now(),
+            });
+            return { report: walked, unrecorded: null };
+          } catch (error) {
+            return { report: walked, unrecorded: error instanceof Error ? error.message : String(error) };
+          }
+        });
+        print(options.json, report, () =>
+          [
+            report.problem === null
+              ? `the audit chain holds: ${report.rows} rows, head ${formatHead(report.head)} (seq ${report.head.seq})`
+              : `the audit chain is broken (${report.problem.kind}): ${report.problem.message}`,
+            ...(report.before_chain > 0
+              ? [`${report.before_chain} rows predate the chain and are not covered by it`]
+              : []),
+          ].join('\n'),
+        );
+        if (unrecorded !== null)
+          process.stderr.write(`the read could not be recorded in the audit trail: ${unrecorded}\n`);
+        if (!report.ok || unrecorded !== null) process.exitCode = 1;
+      },
+    );
 }
 
 function headOption(value: string): { hash: string; row_id: number } {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import type { RetireResult, RotateResult } from '../keys/keyManagement.ts';
-import { cliChange, cliSource, wholeNumberOption } from './cliSource.ts';
+import { cliChange, wholeNumberOption } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
 import { startProgress } from './progress.ts';
@@ -27,9 +27,9 @@ export function keysCommands(program: Command): void {
       "add a key and make it current: in DATA_DIR's key file (running services follow), or print the ENCRYPTION_KEYS to deploy",
     )
     .option('--json', 'print JSON')
-    .action(async (options: { json?: boolean }) => {
+    .action(async (options: { json?: boolean }, command: Command) => {
       const { rotateKey } = await import('../keys/keyManagement.ts');
-      const result = await withContext((ctx) => rotateKey(ctx, cliSource()));
+      const result = await withContext(async (ctx) => rotateKey(ctx, await cliChange(ctx, command)));
       print(options.json, result, () => rotateText(result));
     });
 
@@ -71,7 +71,7 @@ export function keysCommands(program: Command): void {
     )
     .option('--batch-size <n>', 'rows per transaction', wholeNumberOption('--batch-size', 1, 10_000), 200)
     .option('--json', 'print JSON')
-    .action(async (options: { batchSize: number; json?: boolean }) => {
+    .action(async (options: { batchSize: number; json?: boolean }, command: Command) => {
       const [{ keyStatus }, { reencryptAll }, { audited }] = await Promise.all([
         import('../keys/keyManagement.ts'),
         import('../keys/reencrypt.ts'),
@@ -82,7 +82,7 @@ export function keysCommands(program: Command): void {
         const progress = startProgress('re-encrypting', { total: (await keyStatus(ctx)).pending });
         const result = await audited(
           ctx,
-          cliChange(),
+          await cliChange(ctx, command),
           (inner) =>
             reencryptAll(inner, {
               batchSize: options.batchSize,
@@ -115,9 +115,9 @@ export function keysCommands(program: Command): void {
     .description('remove an older key once no row uses it')
     .argument('<key-id>', 'the key to retire')
     .option('--json', 'print JSON')
-    .action(async (keyId: string, options: { json?: boolean }) => {
+    .action(async (keyId: string, options: { json?: boolean }, command: Command) => {
       const { retireKey } = await import('../keys/keyManagement.ts');
-      const result = await withContext((ctx) => retireKey(ctx, keyId, cliSource()));
+      const result = await withContext(async (ctx) => retireKey(ctx, keyId, await cliChange(ctx, command)));
       print(options.json, result, () => retireText(result));
     });
 }

@@ -5,6 +5,7 @@ import { appsCommands } from './appsCommands.ts';
 import { auditCommands } from './auditCommands.ts';
 import { riskCommands } from './riskCommands.ts';
 import { codesCommands } from './codesCommands.ts';
+import { checkOperatorNamed, operatorOption } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { operatorsCommands } from './operatorsCommands.ts';
 import { keysCommands } from './keysCommands.ts';
@@ -26,7 +27,11 @@ export function buildProgram(): Command {
   const program = new Command('cardapply')
     .description('card application service')
     .version(packageJson.version)
-    .showHelpAfterError();
+    .addOption(operatorOption())
+    .configureHelp({ showGlobalOptions: true })
+    .showHelpAfterError()
+    // An operator's command without its operator stops before it prompts or opens the store.
+    .hook('preAction', (_program, command) => checkOperatorNamed(command));
 
   program
     .command('serve')

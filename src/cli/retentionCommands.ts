@@ -19,7 +19,7 @@ export function retentionCommands(program: Command): void {
       wholeNumberOption('--days', 1, 36_500),
     )
     .option('--json', 'print JSON')
-    .action(async (options: { dryRun?: boolean; days?: number; json?: boolean }) => {
+    .action(async (options: { dryRun?: boolean; days?: number; json?: boolean }, command: Command) => {
       const [{ runRetention }, { audited }] = await Promise.all([
         import('../retention/retention.ts'),
         import('../audit/audited.ts'),
@@ -41,7 +41,7 @@ export function retentionCommands(program: Command): void {
         const result =
           options.dryRun === true
             ? await run(ctx)
-            : await audited(ctx, cliChange(), run, {
+            : await audited(ctx, await cliChange(ctx, command), run, {
                 action: 'retention.run',
                 targetType: 'retention',
                 targetId: 'applications',

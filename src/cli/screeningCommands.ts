@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { LIST_NAMES, type ListName } from '../screening/listEntry.ts';
 import type { EntryChanges } from '../screening/importChanges.ts';
 import { actorName } from '../audit/actor.ts';
-import { cliChange } from './cliSource.ts';
+import { cliChange, operatorCommand } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
 
@@ -12,8 +12,7 @@ export function screeningCommands(program: Command): void {
   const screening = program
     .command('screening')
     .description('sanctions and PEP lists and screening (docs/SCREENING.md)');
-  screening
-    .command('import')
+  operatorCommand(screening.command('import'), 'admin')
     .description('import a list file as a new version of its list; every application is screened again')
     .addOption(
       new Option('--list <list>', 'which list the file is').choices([...LIST_NAMES]).makeOptionMandatory(),
@@ -23,17 +22,17 @@ export function screeningCommands(program: Command): void {
       'the file as published (UN consolidated.xml, OFAC SDN.XML, EU FSF XML, UK_Sanctions_List.xml, OpenSanctions entities.ftm.json)',
     )
     .option('--json', 'print JSON')
-    .action(async (options: { list: ListName; file: string; json?: boolean }) => {
+    .action(async (options: { list: ListName; file: string; json?: boolean }, command: Command) => {
       const { importList } = await import('../screening/importList.ts');
-      const change = cliChange();
-      const version = await withContext((ctx) =>
-        importList(ctx, {
+      const version = await withContext(async (ctx) => {
+        const change = await cliChange(ctx, command);
+        return importList(ctx, {
           list: options.list,
           source: createReadStream(options.file),
           actor: actorName(change.actor),
           origin: change.source,
-        }),
-      );
+        });
+      });
       print(options.json, version, () =>
         [
           `imported ${version.list} as ${version.version_id}: ${version.entries} individuals, ${version.names} names, ${version.documents} documents`,

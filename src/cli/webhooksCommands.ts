@@ -3,7 +3,7 @@ import type { ServiceContext } from '../context.ts';
 import type { DeliveryView } from '../webhooks/deliveries.ts';
 import type { DeliveryStatus } from '../store/tables.ts';
 import type { EndpointView } from '../webhooks/endpoints.ts';
-import { cliChange } from './cliSource.ts';
+import { cliChange, operatorCommand } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
 
@@ -40,34 +40,35 @@ export function webhooksCommands(program: Command): void {
 
 /** add, list, rotate-secret, delete: a partner's endpoints and their signing secrets. */
 function endpointCommands(webhooks: Command): void {
-  webhooks
-    .command('add')
+  operatorCommand(webhooks.command('add'), 'admin')
     .description('register an endpoint; its signing secret (whsec_...) is shown this once')
     .requiredOption('--app <app_id>', 'the app whose events it receives')
     .requiredOption('--url <url>', 'https URL (http and private addresses only with WEBHOOK_ALLOW_PRIVATE)')
     .option('--events <types>', 'comma-separated event types (default: all)')
     .option('--json', 'print JSON')
-    .action(async (options: { app: string; url: string; events?: string; json?: boolean }) => {
-      const { addEndpointAudited } = await import('../webhooks/auditedEndpoints.ts');
-      const created = await run((ctx) =>
-        addEndpointAudited(
-          ctx,
-          {
-            appId: options.app,
-            url: options.url,
-            ...(options.events === undefined
-              ? {}
-              : { events: options.events.split(',').map((t) => t.trim()) }),
-          },
-          cliChange(),
-        ),
-      );
-      print(
-        options.json,
-        created,
-        () => `${endpointLine(created)}\nsecret: ${created.secret}\n(the secret is not shown again)`,
-      );
-    });
+    .action(
+      async (options: { app: string; url: string; events?: string; json?: boolean }, command: Command) => {
+        const { addEndpointAudited } = await import('../webhooks/auditedEndpoints.ts');
+        const created = await run(async (ctx) =>
+          addEndpointAudited(
+            ctx,
+            {
+              appId: options.app,
+              url: options.url,
+              ...(options.events === undefined
+                ? {}
+                : { events: options.events.split(',').map((t) => t.trim()) }),
+            },
+            await cliChange(ctx, command),
+          ),
+        );
+        print(
+          options.json,
+          created,
+          () => `${endpointLine(created)}\nsecret: ${created.secret}\n(the secret is not shown again)`,
+        );
+      },
+    );
 
   webhooks
     .command('list')
@@ -82,16 +83,20 @@ function endpointCommands(webhooks: Command): void {
       print(options.json, endpoints, () => endpoints.map(endpointLine).join('\n') || '(no endpoints)');
     });
 
-  webhooks
-    .command('rotate-secret')
+  operatorCommand(webhooks.command('rotate-secret'), 'admin')
     .description('issue a new secret (shown once); the old one keeps signing during the overlap')
     .requiredOption('--id <endpoint_id>', 'the endpoint')
     .option('--overlap-seconds <n>', 'how long the old secret keeps signing', '86400')
     .option('--json', 'print JSON')
-    .action(async (options: { id: string; overlapSeconds: string; json?: boolean }) => {
+    .action(async (options: { id: string; overlapSeconds: string; json?: boolean }, command: Command) => {
       const { rotateEndpointSecretAudited } = await import('../webhooks/auditedEndpoints.ts');
-      const rotated = await run((ctx) =>
-        rotateEndpointSecretAudited(ctx, options.id, overlap(options.overlapSeconds), cliChange()),
+      const rotated = await run(async (ctx) =>
+        rotateEndpointSecretAudited(
+          ctx,
+          options.id,
+          overlap(options.overlapSeconds),
+          await cliChange(ctx, command),
+        ),
       );
       print(
         options.json,
@@ -104,8 +109,7 @@ function endpointCommands(webhooks: Command): void {
     ['disable', 'disabled'],
     ['enable', 'active'],
   ] as const) {
-    webhooks
-      .command(name)
+    operatorCommand(webhooks.command(name), 'admin')
       .description(
         name === 'disable'
           ? 'stop sending to an endpoint (queued deliveries wait; new events are not queued)'
@@ -113,21 +117,24 @@ function endpointCommands(webhooks: Command): void {
       )
       .requiredOption('--id <endpoint_id>', 'the endpoint')
       .option('--json', 'print JSON')
-      .action(async (options: { id: string; json?: boolean }) => {
+      .action(async (options: { id: string; json?: boolean }, command: Command) => {
         const { setEndpointStatusAudited } = await import('../webhooks/auditedEndpoints.ts');
-        const endpoint = await run((ctx) => setEndpointStatusAudited(ctx, options.id, status, cliChange()));
+        const endpoint = await run(async (ctx) =>
+          setEndpointStatusAudited(ctx, options.id, status, await cliChange(ctx, command)),
+        );
         print(options.json, endpoint, () => endpointLine(endpoint));
       });
   }
 
-  webhooks
-    .command('delete')
+  operatorCommand(webhooks.command('delete'), 'admin')
     .description('delete an endpoint with its secrets, deliveries and attempt log')
     .requiredOption('--id <endpoint_id>', 'the endpoint')
     .option('--json', 'print JSON')
-    .action(async (options: { id: string; json?: boolean }) => {
+    .action(async (options: { id: string; json?: boolean }, command: Command) => {
       const { deleteEndpointAudited } = await import('../webhooks/auditedEndpoints.ts');
-      const deleted = await run((ctx) => deleteEndpointAudited(ctx, options.id, cliChange()));
+      const deleted = await run(async (ctx) =>
+        deleteEndpointAudited(ctx, options.id, await cliChange(ctx, command)),
+      );
       print(options.json, deleted, () => `deleted ${deleted.id}`);
     });
 }
@@ -162,34 +169,38 @@ function deliveryCommands(webhooks: Command): void {
       },
     );
 
-  webhooks
-    .command('redeliver')
+  operatorCommand(webhooks.command('redeliver'), 'admin')
     .description('send an event again (--event [--endpoint]), or every failed delivery (--endpoint --failed)')
     .option('--event <event_id>', 'the event')
     .option('--endpoint <endpoint_id>', 'the endpoint')
     .option('--failed', 'every failed delivery of --endpoint')
     .option('--json', 'print JSON')
-    .action(async (options: { event?: string; endpoint?: string; failed?: boolean; json?: boolean }) => {
-      const { event, endpoint } = options;
-      const { redeliverEventAudited, redeliverFailedAudited } =
-        await import('../webhooks/auditedEndpoints.ts');
-      let work: (ctx: ServiceContext) => ReturnType<typeof redeliverFailedAudited>;
-      if (options.failed === true) {
-        if (endpoint === undefined || event !== undefined)
-          throw new Error('--failed goes with --endpoint <endpoint_id> alone');
-        work = (ctx) => redeliverFailedAudited(ctx, endpoint, cliChange());
-      } else {
-        if (event === undefined)
-          throw new Error('give --event <event_id> [--endpoint <id>], or --endpoint <id> --failed');
-        work = (ctx) => redeliverEventAudited(ctx, event, endpoint, cliChange());
-      }
-      const result = await run(work);
-      print(
-        options.json,
-        result,
-        () =>
-          `queued ${result.queued} deliveries` +
-          (result.in_flight > 0 ? ` (${result.in_flight} in flight left alone)` : ''),
-      );
-    });
+    .action(
+      async (
+        options: { event?: string; endpoint?: string; failed?: boolean; json?: boolean },
+        command: Command,
+      ) => {
+        const { event, endpoint } = options;
+        const { redeliverEventAudited, redeliverFailedAudited } =
+          await import('../webhooks/auditedEndpoints.ts');
+        let work: (ctx: ServiceContext) => ReturnType<typeof redeliverFailedAudited>;
+        if (options.failed === true) {
+          if (endpoint === undefined || event !== undefined)
+            throw new Error('--failed goes with --endpoint <endpoint_id> alone');
+          work = async (ctx) => redeliverFailedAudited(ctx, endpoint, await cliChange(ctx, command));
+        } else {
+          if (event === undefined)
+            throw new Error('give --event <event_id> [--endpoint <id>], or --endpoint <id> --failed');
+          work = async (ctx) => redeliverEventAudited(ctx, event, endpoint, await cliChange(ctx, command));
+        }
+        const result = await run(work);
+        print(
+          options.json,
+          result,
+          () =>
+            `queued ${result.queued} deliveries` +
+            (result.in_flight > 0 ? ` (${result.in_flight} in flight left alone)` : ''),
+        );
+      },
+    );
 }

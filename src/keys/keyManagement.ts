@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { actorName, type ChangedBy } from '../audit/actor.ts';
 import { recordAudit } from '../audit/auditTrail.ts';
 import type { Config } from '../config.ts';
 import type { ServiceContext } from '../context.ts';
@@ -89,7 +90,7 @@ function nextKeyId(ring: Pick<KeyRing, 'keyIds'>): string {
   return `k${highest + 1}`;
 }
 
-export async function rotateKey(ctx: ServiceContext, source: string): Promise<RotateResult> {
+export async function rotateKey(ctx: ServiceContext, by: ChangedBy): Promise<RotateResult> {
   const { config } = ctx;
   let result: RotateResult;
   if (keysInFile(config)) {
@@ -129,7 +130,7 @@ export async function rotateKey(ctx: ServiceContext, source: string): Promise<Ro
       ],
     };
   }
-  await audit(ctx, 'key.rotate', result.key_id, { mode: result.mode }, source);
+  await audit(ctx, 'key.rotate', result.key_id, { mode: result.mode }, by);
   return result;
 }
 
@@ -145,7 +146,7 @@ export interface RetireResult {
  * Retires an older key once no row of any encrypted table uses it. Refuses the current key, a
  * newer key (being rolled out), and a key rows still use.
  */
-export async function retireKey(ctx: ServiceContext, keyId: string, source: string): Promise<RetireResult> {
+export async function retireKey(ctx: ServiceContext, keyId: string, by: ChangedBy): Promise<RetireResult> {
   const ring = ctx.keyRing;
   if (!ring.keyIds.includes(keyId)) throw new Error(`key "${keyId}" is not in the key ring`);
   if (keyId === ring.currentKeyId) throw new Error(`key "${keyId}" is the current key: rotate first`);
@@ -182,7 +183,7 @@ export async function retireKey(ctx: ServiceContext, keyId: string, source: stri
       steps: [{ env, then: 'restart every instance (one at a time)' }],
     };
   }
-  await audit(ctx, 'key.retire', keyId, { mode: result.mode, index_key_kept: result.index_key_kept }, source);
+  await audit(ctx, 'key.retire', keyId, { mode: result.mode, index_key_kept: result.index_key_kept }, by);
   return result;
 }
 
@@ -191,15 +192,15 @@ async function audit(
   action: 'key.rotate' | 'key.retire',
   keyId: string,
   details: Record<string, unknown>,
-  source: string,
+  by: ChangedBy,
 ): Promise<void> {
   await recordAudit(ctx.store.db, {
-    actor: 'system',
+    actor: actorName(by.actor),
     action,
     targetType: 'key',
     targetId: keyId,
     details,
-    source,
+    source: by.source,
     at: ctx.now(),
   });
 }

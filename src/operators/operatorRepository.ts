@@ -11,6 +11,18 @@ export async function findOperator(db: Kysely<Database>, username: string) {
   return db.selectFrom('operators').selectAll().where('username', '=', username).executeTakeFirst();
 }
 
+/** Whether any enabled operator has the admin role. */
+export async function enabledAdminExists(db: Kysely<Database>): Promise<boolean> {
+  const row = await db
+    .selectFrom('operators')
+    .select('username')
+    .where('role', '=', 'admin')
+    .where('disabled', '=', 0)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function listOperators(db: Kysely<Database>) {
   return db
     .selectFrom('operators')

@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../store/errors.ts';
 import {
   findOperator,
   insertOperator,
+  enabledAdminExists,
   listOperators,
   revokeSessionsOf,
   updateOperator,
@@ -101,6 +102,14 @@ export async function createOperator(
     throw error;
   }
   return viewOf(row);
+}
+
+/**
+ * Whether an enabled admin exists. Until one does, the first admin is created from a shell without
+ * naming an operator (`cardapply operators create`); after, an admin creates every other.
+ */
+export async function hasEnabledAdmin(ctx: ServiceContext): Promise<boolean> {
+  return enabledAdminExists(ctx.store.db);
 }
 
 /** The operators, each with the state of their second factor (for the admins' list). */

@@ -612,11 +612,19 @@ for (const storeName of storeNames()) {
 
     for (const [command, fixture] of Object.entries(CLI)) {
       const skip = storeName === 'postgres' && KEY_COMMANDS.includes(command);
-      test(`cardapply ${command} writes exactly one audit row`, { skip }, async () => {
+      test(`cardapply ${command} writes exactly one audit row, naming its operator`, { skip }, async () => {
         const args = await fixture();
         const before = await rows();
-        await cardapplyJson(env, ...args);
+        // An admin runs every command (CARDAPPLY_OPERATOR) but those that name a reviewer.
+        await cardapplyJson({ ...env, CARDAPPLY_OPERATOR: admin.username }, ...args);
         assert.equal((await rows()) - before, 1, `cardapply ${args.join(' ')}`);
+        const row = await service.ctx.store.db
+          .selectFrom('audit_log')
+          .select('actor')
+          .orderBy('id', 'desc')
+          .executeTakeFirstOrThrow();
+        const named = args.includes(reviewer.username) ? reviewer : admin;
+        assert.equal(row.actor, `operator:${named.username}`, `cardapply ${args.join(' ')}`);
       });
     }
   });

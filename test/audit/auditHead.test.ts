@@ -30,18 +30,22 @@ for (const storeName of storeNames()) {
         const service = await spawnService({ ...target.env, AUDIT_HEAD_LOG_SECONDS: '10' });
         let stopped = false;
         try {
-          // Audited changes from the CLI while the service runs.
-          for (const name of ['ada', 'bob'])
+          // Audited changes from the CLI while the service runs: the first admin, who adds a viewer.
+          for (const [name, role, ...by] of [
+            ['ada', 'admin'],
+            ['bob', 'viewer', '--operator', 'ada'],
+          ])
             await cardapplyJson(
               target.env,
               'operators',
               'create',
               '--username',
-              name,
+              name!,
               '--role',
-              'viewer',
+              role!,
               '--password',
               TEST_PASSWORD,
+              ...by,
             );
           const deadline = Date.now() + 30_000;
           while (heads(service.output).length === 0 && Date.now() < deadline) await sleep(250);
@@ -56,6 +60,8 @@ for (const storeName of storeNames()) {
             'viewer',
             '--password',
             TEST_PASSWORD,
+            '--operator',
+            'ada',
           );
           service.child.kill('SIGTERM');
           stopped = true;

@@ -165,12 +165,20 @@ for (const storeName of storeNames()) {
       });
     });
 
-    test('cardapply audit list writes exactly one row', async () => {
+    test('cardapply audit list writes exactly one row, naming the operator who read', async () => {
       const before = await count();
-      const page = await cardapplyJson<{ items: unknown[] }>(env, 'audit', 'list', '--limit', '7');
+      const page = await cardapplyJson<{ items: unknown[] }>(
+        env,
+        'audit',
+        'list',
+        '--limit',
+        '7',
+        '--operator',
+        viewer.username,
+      );
       const written = await since(before);
       assert.equal(written.length, 1);
-      assert.equal(written[0]!.actor, 'system');
+      assert.equal(written[0]!.actor, `operator:${viewer.username}`);
       assert.match(written[0]!.source, /^cli/);
       assert.deepEqual(written[0]!.details, { via: 'list', filter: { limit: 7 }, rows: page.items.length });
     });

@@ -99,6 +99,8 @@ for (const storeName of storeNames()) {
         'reviewer',
         '--password',
         TEST_PASSWORD,
+        '--operator',
+        'ada',
       ]);
       assert.equal(reviewer.code, 0, reviewer.stderr);
       const viewer = await cli(target, [
@@ -110,10 +112,21 @@ for (const storeName of storeNames()) {
         'viewer',
         '--password',
         TEST_PASSWORD,
+        '--operator',
+        'ada',
       ]);
       assert.equal(viewer.code, 0, viewer.stderr);
 
-      const none = await cli(target, ['operators', 'create', '--username', 'nopw', '--role', 'viewer']);
+      const none = await cli(target, [
+        'operators',
+        'create',
+        '--username',
+        'nopw',
+        '--role',
+        'viewer',
+        '--operator',
+        'ada',
+      ]);
       assert.equal(none.code, 1);
       assert.match(none.stderr, /no password given/);
       const short = await cli(target, [
@@ -125,6 +138,8 @@ for (const storeName of storeNames()) {
         'viewer',
         '--password',
         'abc',
+        '--operator',
+        'ada',
       ]);
       assert.equal(short.code, 1);
       assert.match(short.stderr, /^error: password: must be at least 12 characters/);
@@ -137,6 +152,8 @@ for (const storeName of storeNames()) {
         'root',
         '--password',
         TEST_PASSWORD,
+        '--operator',
+        'ada',
       ]);
       assert.match(badRole.stderr, /role: must be one of viewer, reviewer, admin/);
 
@@ -167,13 +184,13 @@ for (const storeName of storeNames()) {
       assert.ok(!shown.stdout.includes(certIds[0]!), 'cert_id is masked');
       const unknown = await cli(target, ['applications', 'list', '--operator', 'nobody']);
       assert.equal(unknown.code, 1);
-      assert.match(unknown.stderr, /^error: username: no such operator/);
+      assert.match(unknown.stderr, /^error: --operator nobody: no such operator/);
     });
 
     test('a viewer cannot act: refused, nothing changed', async () => {
       const refused = await cli(target, ['applications', 'review', serials[0]!, '--operator', 'vic']);
       assert.equal(refused.code, 1);
-      assert.match(refused.stderr, /^error: role: a viewer cannot do this/);
+      assert.match(refused.stderr, /^error: --operator vic: a viewer cannot do this/);
       const row = await ctx.store.db
         .selectFrom('applications')
         .select(['status', 'version'])
@@ -245,7 +262,7 @@ for (const storeName of storeNames()) {
         ]),
       );
       assert.deepEqual(revealed, { busi_water_no: serials[2], field: 'cert_id', value: certIds[2] });
-      const audit = await cli(target, ['audit', 'list', '--json', '--limit', '100']);
+      const audit = await cli(target, ['audit', 'list', '--json', '--limit', '100', '--operator', 'vic']);
       const page = json<{
         items: { actor: string; action: string; target_id: string; details: unknown; source: string }[];
       }>(audit);
@@ -263,10 +280,17 @@ for (const storeName of storeNames()) {
         .map((e) => [e.actor, e.target_id]);
       assert.deepEqual(created.reverse(), [
         ['system', 'ada'],
-        ['system', 'rey'],
-        ['system', 'vic'],
+        ['operator:ada', 'rey'],
+        ['operator:ada', 'vic'],
       ]);
-      const human = await cli(target, ['audit', 'list', '--action', 'application.reveal']);
+      const human = await cli(target, [
+        'audit',
+        'list',
+        '--action',
+        'application.reveal',
+        '--operator',
+        'vic',
+      ]);
       assert.equal(human.code, 0, human.stderr);
       assert.match(human.stdout, /operator:rey +application\.reveal/);
     });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
+import { SYSTEM } from '../../src/audit/actor.ts';
 import { listAudit } from '../../src/audit/auditTrail.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { keyStatus, retireKey, rotateKey } from '../../src/keys/keyManagement.ts';
@@ -13,6 +14,8 @@ import { newAppId } from '../helpers/events.ts';
 import { Applications } from '../helpers/operators.ts';
 import { startService } from '../helpers/service.ts';
 import { storeNames } from '../helpers/stores.ts';
+
+const BY_TEST = { actor: SYSTEM, source: 'test' };
 
 /**
  * Rotation, status and retirement as the domain does them, without the background job, so that
@@ -31,7 +34,7 @@ for (const storeName of storeNames()) {
         const applications = new Applications(service);
         for (let i = 0; i < 3; i++) await applications.submit(appId);
 
-        const rotated = await rotateKey(service.ctx, 'test');
+        const rotated = await rotateKey(service.ctx, BY_TEST);
         assert.equal(rotated.key_id, 'k2');
         let ctx = service.ctx;
         if (storeName === 'sqlite') {
@@ -54,8 +57,8 @@ for (const storeName of storeNames()) {
         assert.deepEqual(status.tables['applications'], { k1: 3 });
         assert.equal(status.pending, 3);
 
-        await assert.rejects(retireKey(ctx, 'k2', 'test'), /is the current key/);
-        await assert.rejects(retireKey(ctx, 'k1', 'test'), /still encrypts 3 row/);
+        await assert.rejects(retireKey(ctx, 'k2', BY_TEST), /is the current key/);
+        await assert.rejects(retireKey(ctx, 'k1', BY_TEST), /still encrypts 3 row/);
 
         const report = await reencryptAll(ctx, { batchSize: 2 });
         assert.equal(report.moved['applications'], 3);
@@ -64,7 +67,7 @@ for (const storeName of storeNames()) {
         assert.deepEqual(status.tables['applications'], { k2: 3 });
         assert.equal(status.pending, 0);
 
-        const retired = await retireKey(ctx, 'k1', 'test');
+        const retired = await retireKey(ctx, 'k1', BY_TEST);
         assert.equal(retired.index_key_kept, true);
         if (storeName === 'postgres') {
           const env = retired.steps![0]!.env;

@@ -16,6 +16,7 @@ import {
   type TestPartner,
   type TestService,
 } from '../helpers/service.ts';
+import { newOperator, type TestOperator } from '../helpers/operators.ts';
 import { startInstances } from '../helpers/instances.ts';
 import { storeNames } from '../helpers/stores.ts';
 import { SYSTEM } from '../../src/audit/actor.ts';
@@ -215,9 +216,14 @@ for (const storeName of storeNames()) {
     });
 
     describe('cardapply commands', () => {
+      let admin: TestOperator;
+      before(async () => {
+        admin = await newOperator(service, 'admin');
+      });
+      // Run as an admin, as the console's credentials page is.
       const cli = async (...args: string[]): Promise<unknown> => {
         const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...args], {
-          env: { ...process.env, ...service.target.env },
+          env: { ...process.env, ...service.target.env, CARDAPPLY_OPERATOR: admin.username },
         });
         return JSON.parse(stdout) as unknown;
       };
@@ -314,6 +320,16 @@ for (const storeName of storeNames()) {
           .where('target_id', '=', appId)
           .execute();
         for (const row of sources) assert.match(row.source, /^cli /);
+        const actors = await service.ctx.store.db
+          .selectFrom('audit_log')
+          .select('actor')
+          .distinct()
+          .where('target_id', '=', appId)
+          .execute();
+        assert.deepEqual(
+          actors.map((row) => row.actor),
+          [`operator:${admin.username}`],
+        );
       });
 
       test('a command with a wrong combination of options says so', async () => {

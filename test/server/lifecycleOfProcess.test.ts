@@ -8,6 +8,7 @@ import { PATHS } from '../../src/http/paths.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
 import { spawnService } from '../helpers/process.ts';
 import { nowSeconds, post } from '../helpers/service.ts';
+import { TEST_PASSWORD } from '../helpers/operators.ts';
 import { createStoreTarget, storeNames } from '../helpers/stores.ts';
 
 const CLI = fileURLToPath(new URL('../../bin/cardapply.js', import.meta.url));
@@ -20,9 +21,15 @@ for (const storeName of storeNames()) {
       const target = createStoreTarget(storeName);
       const env = { ...process.env, ...target.env };
       try {
+        // The store's first admin, then the app as that admin.
+        await run(
+          process.execPath,
+          [CLI, 'operators', 'create', '--username', 'ada', '--role', 'admin', '--password', TEST_PASSWORD],
+          { env },
+        );
         const { stdout } = await run(
           process.execPath,
-          [CLI, 'apps', 'create', '--name', 'Partner A', '--json'],
+          [CLI, 'apps', 'create', '--name', 'Partner A', '--json', '--operator', 'ada'],
           { env },
         );
         const created = JSON.parse(stdout) as { app_id: string; app_secret: string };

@@ -1,3 +1,4 @@
+import { SYSTEM } from '../../src/audit/actor.ts';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
@@ -457,7 +458,7 @@ for (const storeName of storeNames()) {
       const oldKey = service.ctx.keyRing.currentKeyId;
       assert.ok((before.tables['subject_export_chunks']?.[oldKey] ?? 0) > 0);
 
-      const rotated = await rotateKey(service.ctx, 'test');
+      const rotated = await rotateKey(service.ctx, { actor: SYSTEM, source: 'test' });
       let ctx: ServiceContext = service.ctx;
       let opened: ServiceContext | undefined;
       if (rotated.mode === 'file') {
@@ -473,7 +474,7 @@ for (const storeName of storeNames()) {
       }
       try {
         // The old key still encrypts the waiting export: retiring it now would leave it unreadable.
-        await assert.rejects(retireKey(ctx, oldKey, 'test'), /still encrypts/);
+        await assert.rejects(retireKey(ctx, oldKey, { actor: SYSTEM, source: 'test' }), /still encrypts/);
         const report = await reencryptAll(ctx, { batchSize: 2 });
         assert.deepEqual(report.failed, []);
         assert.ok((report.moved['subject_export_chunks'] ?? 0) > 0);

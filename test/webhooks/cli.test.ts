@@ -7,6 +7,9 @@ import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { openContext } from '../../src/start.ts';
 import { listDeliveries } from '../../src/webhooks/deliveries.ts';
+import { createOperator } from '../../src/operators/operators.ts';
+import { SYSTEM } from '../../src/audit/actor.ts';
+import { TEST_PASSWORD } from '../helpers/operators.ts';
 import { startDispatcher } from '../../src/webhooks/dispatcher.ts';
 import { eventIdsOf, newAppId, submitMany } from '../helpers/events.ts';
 import { startReceiver } from '../helpers/receiver.ts';
@@ -30,13 +33,19 @@ for (const storeName of storeNames()) {
   describe(`cardapply webhooks on ${storeName}`, () => {
     test('add, list, deliveries, redeliver, rotate-secret, disable, enable, delete', async () => {
       const target = createStoreTarget(storeName);
-      const env = { ...process.env, ...target.env, ...ENV };
+      // An admin runs the commands that change endpoints, as in the console.
+      const env = { ...process.env, ...target.env, ...ENV, CARDAPPLY_OPERATOR: 'ada' };
       const cli = async (...args: string[]) => {
         const { stdout } = await exec(process.execPath, [BIN, 'webhooks', ...args], { env });
         return stdout;
       };
       const json = async <T>(...args: string[]) => JSON.parse(await cli(...args, '--json')) as T;
       const ctx = await openContext(loadConfig(env), createLogger({ logLevel: 'silent' }));
+      await createOperator(
+        ctx,
+        { username: 'ada', role: 'admin', password: TEST_PASSWORD },
+        { actor: SYSTEM, source: 'test' },
+      );
       let healthy = false;
       const receiver = await startReceiver([], () => ({ status: healthy ? 200 : 500 }));
       try {
