@@ -96,14 +96,18 @@ export async function writeBlob(
       byteSize += piece.length;
       if (walk !== null) walk.update(piece);
       if (head !== null) {
+        const before = head;
         head = Buffer.concat([head, piece.subarray(0, Math.max(0, HEAD_BYTES - head.length))]);
         if (walk === null && head.length >= 16) {
           const type = sniffType(head);
           if (type === null)
             throw new DocumentFailure('not_a_document', 'no known document type in the first bytes');
-          // The head holds every byte so far (it is far shorter than HEAD_BYTES yet).
+          // Every byte so far: the few before this piece (under 16), then the whole piece. Not the
+          // head, which holds only a piece's first HEAD_BYTES: a first piece longer than that (a
+          // fast server's read, libvips's whole output) lost its rest to the walk (`truncated`).
           walk = structureWalk(type);
-          walk.update(head);
+          walk.update(before);
+          walk.update(piece);
         }
         sniffed = sniffDocument(head);
         if (sniffed !== null) checkPixels(sniffed, limits.maxPixels);
