@@ -53,6 +53,9 @@ const NO_COPY = {
   height: null,
   chunk_count: null,
   fetched_at: null,
+  preview_blob_id: null,
+  preview_chunk_count: null,
+  preview_byte_size: null,
 } as const;
 
 /**
@@ -113,19 +116,19 @@ export async function restartDocument(
     .execute();
 }
 
-/** The blob the field's row names (its kept copy, or the one before an amend), if any. */
-export async function heldBlobId(
+/** The blobs the field's row names: its kept copy and its preview (or the ones before an amend). */
+export async function heldBlobIds(
   db: Kysely<Database>,
   busiWaterNo: string,
   field: string,
-): Promise<string | null> {
+): Promise<string[]> {
   const held = await db
     .selectFrom('documents')
-    .select('blob_id')
+    .select(['blob_id', 'preview_blob_id'])
     .where('busi_water_no', '=', busiWaterNo)
     .where('field', '=', field)
     .executeTakeFirst();
-  return held?.blob_id ?? null;
+  return [held?.blob_id ?? null, held?.preview_blob_id ?? null].filter((id) => id !== null);
 }
 
 /**
@@ -167,6 +170,9 @@ export async function documentRows(db: Kysely<Database>, serials: readonly strin
       'height',
       'chunk_count',
       'fetched_at',
+      'preview_blob_id',
+      'preview_chunk_count',
+      'preview_byte_size',
     ])
     .where('busi_water_no', 'in', serials)
     .execute();
@@ -208,16 +214,16 @@ export async function deleteBlob(db: Kysely<Database>, blobId: string): Promise<
   await db.deleteFrom('document_chunks').where('blob_id', '=', blobId).execute();
 }
 
-/** Chunks of the field other than `keep`: the copy replaced, and whatever a crash left behind. */
+/** Chunks of the field in none of the blobs `keep`: the copy replaced, and whatever a crash left behind. */
 export async function deleteOtherBlobs(
   db: Kysely<Database>,
   place: { busiWaterNo: string; field: string },
-  keep: string | null,
+  keep: readonly string[],
 ): Promise<void> {
   let query = db
     .deleteFrom('document_chunks')
     .where('busi_water_no', '=', place.busiWaterNo)
     .where('field', '=', place.field);
-  if (keep !== null) query = query.where('blob_id', '!=', keep);
+  if (keep.length > 0) query = query.where('blob_id', 'not in', keep);
   await query.execute();
 }

@@ -30,6 +30,12 @@ const CopyFacts = {
 export const OperatorDocumentOutcome = Type.Object(
   {
     ...DocumentOutcome.properties,
+    preview: Type.Optional(
+      Type.Boolean({
+        description:
+          'Whether the copy the service holds (the kept one, or the `previous`) has a preview the service drew (a JPEG, PNG or WebP: documents/{field}/preview, shown inline); without one (a PDF, a HEIC, an image kept before previews) the original is a download only.',
+      }),
+    ),
     previous: Type.Optional(
       Type.Object(CopyFacts, {
         additionalProperties: false,
@@ -62,7 +68,9 @@ export function outcomeOf(row: DocumentRow): DocumentOutcome {
 /** The row's outcome as operators see it: with the `previous` copy held while the latest is not kept. */
 export function operatorOutcomeOf(row: DocumentRow): OperatorDocumentOutcome {
   const outcome = outcomeOf(row);
-  return row.state !== 'kept' && row.blob_id !== null ? { ...outcome, previous: copyOf(row) } : outcome;
+  if (row.blob_id === null) return outcome;
+  const preview = row.preview_blob_id !== null;
+  return row.state !== 'kept' ? { ...outcome, preview, previous: copyOf(row) } : { ...outcome, preview };
 }
 
 function copyOf(row: DocumentRow): NonNullable<OperatorDocumentOutcome['previous']> {

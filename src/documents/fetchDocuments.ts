@@ -13,7 +13,7 @@ import {
   deleteBlob,
   deleteOtherBlobs,
   documentRows,
-  heldBlobId,
+  heldBlobIds,
   markDocumentsPending,
   restartDocument,
   settleIfPending,
@@ -23,6 +23,7 @@ import { checkPdf } from './pdfCheck.ts';
 import { outcomeOf } from './documentView.ts';
 import { fetchDocument, type FetchOptions } from './fetcher.ts';
 import { FetchDeferred, type Slot } from './fetchSlots.ts';
+import { makePreview } from './preview.ts';
 import { DocumentFailure, isDocumentField } from './outcome.ts';
 
 /**
@@ -125,7 +126,10 @@ export async function fetchApplicationDocuments(
             await deleteBlob(ctx.store.db, blob.blobId);
             throw error;
           }
-          await settle(ctx, place, { kept: blob });
+          // Drawn before the outcome is written, so that it is kept with it: a kept image has its
+          // preview (or libvips could not draw it, and its original is a download only).
+          const preview = await makePreview(ctx, place, blob, log);
+          await settle(ctx, place, { kept: blob, preview });
           log.info({ busi_water_no: busiWaterNo, field, bytes: blob.byteSize }, 'document kept');
           return null;
         } catch (error) {
@@ -190,7 +194,10 @@ export async function restartDocuments(
   }
 }
 
-type Settlement = { kept: WrittenBlob } | { failed: DocumentFailure };
+type Settlement = { kept: WrittenBlob; preview: WrittenBlob | null } | { failed: DocumentFailure };
+
+const keptBlobIds = (outcome: { kept: WrittenBlob; preview: WrittenBlob | null }) =>
+  outcome.preview === null ? [outcome.kept.blobId] : [outcome.kept.blobId, outcome.preview.blobId];
 
 /** Writes one field's outcome with its event, unless an amend or another run got there first. */
 async function settle(
@@ -216,18 +223,22 @@ async function settle(
             height: outcome.kept.sniffed.height,
             chunk_count: outcome.kept.chunkCount,
             fetched_at: now,
+            preview_blob_id: outcome.preview?.blobId ?? null,
+            preview_chunk_count: outcome.preview?.chunkCount ?? null,
+            preview_byte_size: outcome.preview?.byteSize ?? null,
           }
         : // The copy held for the field (an earlier document's, before an amend) stays: evidence.
           { state: 'failed' as const, reason: outcome.failed.reason };
-    const held = await heldBlobId(trx, place.busiWaterNo, place.field);
+    const held = await heldBlobIds(trx, place.busiWaterNo, place.field);
     if (!(await settleIfPending(trx, place, values, now))) return false;
-    // Kept: the newer copy replaces the one held. Failed: the held one stays. Either way, chunks of
-    // neither (a crash's leftovers) go.
-    await deleteOtherBlobs(trx, place, 'kept' in outcome ? outcome.kept.blobId : held);
+    // Kept: the newer copy and its preview replace the ones held. Failed: the held ones stay.
+    // Either way, chunks of neither (a crash's leftovers) go.
+    await deleteOtherBlobs(trx, place, 'kept' in outcome ? keptBlobIds(outcome) : held);
     await recordDocumentEvent(trx, application, place, outcome, now);
     return true;
   });
-  if (!applied && 'kept' in outcome) await deleteBlob(ctx.store.db, outcome.kept.blobId);
+  if (!applied && 'kept' in outcome)
+    for (const blobId of keptBlobIds(outcome)) await deleteBlob(ctx.store.db, blobId);
   if (!applied) return;
   ctx.metrics.documents.inc({ outcome: 'kept' in outcome ? 'kept' : outcome.failed.reason });
   if ('kept' in outcome) ctx.metrics.documentBytes.inc(outcome.kept.byteSize);

@@ -10,10 +10,12 @@ import type { OperatorIdentity } from '../operators/sessions.ts';
 import { readBlob } from './documentStore.ts';
 import { documentRows } from './documentRepository.ts';
 import { isDocumentField } from './outcome.ts';
+import { PREVIEW_TYPE } from './preview.ts';
 
 /**
  * A kept document for an operator's eyes: the console shows it from here, never from the partner's
- * URL. A document is identity data (PIPL: sensitive personal information), so it is served only
+ * URL: the preview the service drew of an image (preview.ts), inline, and the original, byte-exact
+ * (its SHA-256 is the evidence), as a download only. A document is identity data (PIPL: sensitive personal information), so it is served only
  * inside a viewing that is already audited: the same operator, in the same sign-in session, opened
  * the application for review (`application.review_open`, which shows every image field) or
  * revealed this image field (`application.reveal`). That one audit row covers the session's
@@ -54,9 +56,18 @@ const EXTENSIONS: Record<string, string> = {
   'application/pdf': 'pdf',
 };
 
+/**
+ * The field's kept copy: `original`, the partner's bytes as served (the evidence, a download), or
+ * `preview`, the image the service drew from them (shown inline). Both under the same viewing.
+ */
 export async function openDocument(
   ctx: ServiceContext,
-  request: { busiWaterNo: string; field: string; operator: OperatorIdentity },
+  request: {
+    busiWaterNo: string;
+    field: string;
+    operator: OperatorIdentity;
+    copy: 'original' | 'preview';
+  },
 ): Promise<ServedDocument> {
   const { busiWaterNo, field, operator } = request;
   if (!hasRole(operator.role, ACTING_ROLE)) {
@@ -80,13 +91,30 @@ export async function openDocument(
       params: { field: safeField, state: row?.state ?? 'not sent' },
     });
   }
+  const copy = row.state === 'kept' ? 'current' : 'previous';
+  if (request.copy === 'preview') {
+    if (row.preview_blob_id === null || row.preview_chunk_count === null)
+      throw new ServiceError('documentNoPreview', { params: { field: safeField } });
+    return {
+      contentType: PREVIEW_TYPE,
+      byteSize: Number(row.preview_byte_size),
+      fileName: `${busiWaterNo}-${field}-preview.jpg`,
+      sha256: row.sha256 ?? '',
+      copy,
+      body: readBlob(ctx, {
+        busi_water_no: busiWaterNo,
+        blob_id: row.preview_blob_id,
+        chunk_count: row.preview_chunk_count,
+      }),
+    };
+  }
   const contentType = row.content_type ?? 'application/octet-stream';
   return {
     contentType,
     byteSize: Number(row.byte_size),
     fileName: `${busiWaterNo}-${field}.${EXTENSIONS[contentType] ?? 'bin'}`,
     sha256: row.sha256 ?? '',
-    copy: row.state === 'kept' ? 'current' : 'previous',
+    copy,
     body: readBlob(ctx, row),
   };
 }

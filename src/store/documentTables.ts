@@ -19,6 +19,13 @@ export interface DocumentsTable {
   height: number | null;
   chunk_count: number | null;
   fetched_at: number | null;
+  /**
+   * kept: the preview the service drew of an image (documents/preview.ts: a JPEG without metadata),
+   * its encrypted chunks beside the original's; null for a PDF, a HEIC, or an image kept before.
+   */
+  preview_blob_id: string | null;
+  preview_chunk_count: number | null;
+  preview_byte_size: number | null;
   updated_at: number;
 }
 

@@ -25,6 +25,8 @@ const NOT_TRAIL_READS: Record<string, string> = {
   'GET /admin/v1/applications/:busi_water_no': 'an application and its history (events)',
   'GET /admin/v1/applications/:busi_water_no/documents/:field':
     "a kept document; the service checks its own viewing window in the trail, no person's read",
+  'GET /admin/v1/applications/:busi_water_no/documents/:field/preview':
+    "a kept image's preview; the same viewing window in the trail as the original's, no person's read",
   'GET /admin/v1/applications/:busi_water_no/events': "an application's events and deliveries",
   'GET /admin/v1/apps': 'apps',
   'GET /admin/v1/operators': 'operators',

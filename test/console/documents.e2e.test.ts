@@ -6,7 +6,7 @@ import { SYSTEM } from '../../src/audit/actor.ts';
 import { PATHS } from '../../src/http/paths.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
 import { skipWithout } from '../helpers/components.ts';
-import { pngImage } from '../helpers/documentImages.ts';
+import { pngImage, sha256 } from '../helpers/documentImages.ts';
 import { pdfDocument } from '../helpers/encodedDocuments.ts';
 import { startDocumentServer, type DocumentServer, type Route } from '../helpers/documentServer.ts';
 import {
@@ -22,8 +22,9 @@ import { signInOverApi, waitUntil } from './steps.ts';
 
 /**
  * The console shows the kept documents from the service, in Chromium: the partner's server is
- * stopped before the reviewer looks, and still every image draws (its `src` the admin API's kept
- * copy, within `img-src 'self' data:`), the PDF is a download link, and a document not kept shows
+ * stopped before the reviewer looks, and still every image draws (its `src` the preview the service
+ * drew, within `img-src 'self' data:`) beside the original's download (an attachment) and its
+ * SHA-256, the PDF is a download link only, and a document not kept shows
  * its state, with no request ever leaving for the partner's host. While an amend's newer document
  * is being fetched or has failed, the copy kept of the one before is shown, marked as such, in
  * both languages.
@@ -71,8 +72,11 @@ describe('kept documents in the console (Chromium)', { skip: skipWithout('chromi
   });
 
   test('every kept image draws from the service after the partner server is gone', async () => {
-    const image = (path: string, width: number) =>
-      images.route(path, { kind: 'bytes', body: pngImage(width, 320) });
+    const bodies = new Map<number, Buffer>();
+    const image = (path: string, width: number) => {
+      bodies.set(width, pngImage(width, 320));
+      return images.route(path, { kind: 'bytes', body: bodies.get(width)! });
+    };
     const kept = await submit(8_000, {
       id_card_img: image('/front.png', 480),
       id_card_back_img: image('/back.png', 481),
@@ -108,12 +112,46 @@ describe('kept documents in the console (Chromium)', { skip: skipWithout('chromi
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Purpose').selectOption('identity_check');
     await dialog.getByRole('button', { name: 'Reveal', exact: true }).click();
-    for (const field of ['id_card_img', 'id_card_back_img', 'passport_img', 'sign_applicant']) {
+    for (const [i, field] of [
+      'id_card_img',
+      'id_card_back_img',
+      'passport_img',
+      'sign_applicant',
+    ].entries()) {
+      // The preview the service drew, never the partner's bytes; the original is a download beside it.
       const img = page.locator(`[data-image="${field}"] img`);
       await img.waitFor();
-      assert.equal(await img.getAttribute('src'), `/admin/v1/applications/${kept}/documents/${field}`);
-      await waitUntil(page, `document.querySelector('[data-image="${field}"] img').naturalWidth > 0`);
+      const original = `/admin/v1/applications/${kept}/documents/${field}`;
+      assert.equal(await img.getAttribute('src'), `${original}/preview`);
+      await waitUntil(
+        page,
+        `document.querySelector('[data-image="${field}"] img').naturalWidth === ${480 + i}`,
+      );
+      const download = page.locator(`[data-image="${field}"] a.document-download`);
+      assert.equal(await download.getAttribute('href'), original);
+      assert.equal(await download.textContent(), 'Download original');
+      assert.equal(
+        await page.locator(`[data-image="${field}"] .document-sha256 code`).textContent(),
+        sha256(bodies.get(480 + i)!),
+        'the SHA-256 in full',
+      );
+      // The link's answer is an attachment: the browser saves it, never draws it.
+      const answer = await page.evaluate(async (url) => {
+        const r = await fetch(url);
+        await r.arrayBuffer();
+        return [r.headers.get('content-disposition'), r.headers.get('content-security-policy')];
+      }, original);
+      assert.deepEqual(answer, [
+        `attachment; filename="${kept}-${field}.png"`,
+        "default-src 'none'; sandbox",
+      ]);
     }
+    // A PDF: no preview, only its download.
+    assert.equal(await page.locator('[data-image="pay_voucher"] img').count(), 0);
+    assert.match(
+      (await page.locator('[data-image="pay_voucher"] .image-frame').textContent()) ?? '',
+      /No preview/,
+    );
     const pdf = page.locator('[data-image="pay_voucher"] a.document-download');
     assert.equal(await pdf.getAttribute('href'), `/admin/v1/applications/${kept}/documents/pay_voucher`);
 
@@ -202,7 +240,9 @@ describe('kept documents in the console (Chromium)', { skip: skipWithout('chromi
     await en.page.getByRole('button', { name: 'Open for review' }).click();
     const dialog = en.page.getByRole('dialog');
     await dialog.getByLabel('Purpose').selectOption('identity_check');
-    const served = en.page.waitForResponse((r) => r.url().endsWith(`/${serial}/documents/id_card_img`));
+    const served = en.page.waitForResponse((r) =>
+      r.url().endsWith(`/${serial}/documents/id_card_img/preview`),
+    );
     await dialog.getByRole('button', { name: 'Reveal', exact: true }).click();
     assert.equal((await served).headers()['x-document-copy'], 'previous');
     await en.page.locator(`${card} img`).waitFor();

@@ -108,7 +108,7 @@ for (const storeName of storeNames()) {
         assertDocumentHeaders(response);
         assert.equal(
           response.headers.get('content-disposition'),
-          `inline; filename="${serial}-${field}.png"`,
+          `attachment; filename="${serial}-${field}.png"`,
         );
         const bytes = Buffer.from(await response.arrayBuffer());
         assert.equal(sha256(bytes), sha256(served[field]!), field);

@@ -101,7 +101,8 @@ for (const storeName of storeNames()) {
           for await (const part of readBlob(ctx, row)) parts.push(part);
           assert.equal(sha256(Buffer.concat(parts)), sha256(served.get(`${n}/${row.field}`)!));
         }
-        const blobs = new Set(rows.map((r) => r.blob_id));
+        // Each kept copy's blob and its preview's (preview.ts); nothing else.
+        const blobs = new Set(rows.flatMap((r) => [r.blob_id, r.preview_blob_id]));
         const chunks = await ctx.store.db
           .selectFrom('document_chunks')
           .select('blob_id')

@@ -45,6 +45,9 @@ for (const storeName of storeNames()) {
         ]),
       );
       const body = { ...uniqueApplicant(n++, partner.appId), ...urls, timestamp: nowSeconds() };
+      // The encoders just held the event loop (seconds for the floods): a turn lets the service's
+      // keep-alive timers close the connections they ran out, before the client reuses one (reset).
+      await new Promise((resolve) => setTimeout(resolve, 100));
       const reply = await post(service.baseUrl, PATHS.apply, body, { token: partner.token });
       assert.equal(reply.status, 200, reply.text);
       return settledDocuments(service, partner, (reply.body.data as { busi_water_no: string }).busi_water_no);

@@ -12,8 +12,18 @@ const CONVERT = '/usr/bin/convert';
 
 export type Encoded = 'png' | 'jpeg' | 'progressive-jpeg' | 'webp' | 'lossless-webp' | 'heic';
 
-/** `plain`: one grey, no noise (a file of a few KB, whatever its size in pixels). */
-export function encode(kind: Encoded, width: number, height: number, seed = 1, plain = false): Buffer {
+/**
+ * `plain`: one grey, no noise (a file of a few KB, whatever its size in pixels). `quality`: a lossy
+ * encoder's (ImageMagick's default otherwise).
+ */
+export function encode(
+  kind: Encoded,
+  width: number,
+  height: number,
+  seed = 1,
+  plain = false,
+  quality?: number,
+): Buffer {
   const format = {
     png: 'png',
     jpeg: 'jpg',
@@ -38,6 +48,7 @@ export function encode(kind: Encoded, width: number, height: number, seed = 1, p
       'xc:gray',
       ...(plain ? [] : ['+noise', 'Random']),
       ...extra,
+      ...(quality === undefined ? [] : ['-quality', String(quality)]),
       `${format}:-`,
     ],
     { maxBuffer: 256 * 1024 * 1024 },
@@ -106,4 +117,70 @@ export function jpegClaiming(jpeg: Buffer, width: number, height: number): Buffe
     at += 2 + length;
   }
   throw new Error('no frame header');
+}
+
+/**
+ * `jpeg` with an EXIF segment (APP1) written here after its SOI, as a camera writes it: IFD0 with
+ * the camera's make and an orientation, and a GPS IFD with a latitude and longitude (the place a
+ * photo was taken, what a preview must not carry). Big-endian TIFF; `make` is searchable as bytes.
+ */
+export function withExif(jpeg: Buffer, exif: { make: string; orientation: number }): Buffer {
+  const entry = (tag: number, type: number, count: number, value: Buffer) => {
+    const bytes = Buffer.alloc(12);
+    bytes.writeUInt16BE(tag, 0);
+    bytes.writeUInt16BE(type, 2);
+    bytes.writeUInt32BE(count, 4);
+    value.copy(bytes, 8);
+    return bytes;
+  };
+  const u32 = (n: number) => {
+    const b = Buffer.alloc(4);
+    b.writeUInt32BE(n);
+    return b;
+  };
+  const rationals = (pairs: [number, number][]) => Buffer.concat(pairs.flatMap(([a, b]) => [u32(a), u32(b)]));
+  const ASCII = 2;
+  const SHORT = 3;
+  const LONG = 4;
+  const RATIONAL = 5;
+  const make = Buffer.from(`${exif.make}\0`, 'latin1');
+  // The TIFF header (8), IFD0 (2 + 3 × 12 + 4), its make, then the GPS IFD (2 + 4 × 12 + 4) and its rationals.
+  const ifd0At = 8;
+  const makeAt = ifd0At + 2 + 3 * 12 + 4;
+  const gpsAt = makeAt + make.length;
+  const latitudeAt = gpsAt + 2 + 4 * 12 + 4;
+  const longitudeAt = latitudeAt + 24;
+  const orientation = Buffer.alloc(4);
+  orientation.writeUInt16BE(exif.orientation);
+  const tiff = Buffer.concat([
+    Buffer.from('MM\0*', 'latin1'),
+    u32(ifd0At),
+    Buffer.from([0, 3]),
+    entry(0x010f, ASCII, make.length, u32(makeAt)),
+    entry(0x0112, SHORT, 1, orientation),
+    entry(0x8825, LONG, 1, u32(gpsAt)),
+    u32(0),
+    make,
+    Buffer.from([0, 4]),
+    entry(0x0001, ASCII, 2, Buffer.from('N\0\0\0', 'latin1')),
+    entry(0x0002, RATIONAL, 3, u32(latitudeAt)),
+    entry(0x0003, ASCII, 2, Buffer.from('E\0\0\0', 'latin1')),
+    entry(0x0004, RATIONAL, 3, u32(longitudeAt)),
+    u32(0),
+    rationals([
+      [31, 1],
+      [13, 1],
+      [4512, 100],
+    ]),
+    rationals([
+      [121, 1],
+      [28, 1],
+      [1234, 100],
+    ]),
+  ]);
+  const body = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]);
+  const segment = Buffer.alloc(4);
+  segment.writeUInt16BE(0xffe1, 0);
+  segment.writeUInt16BE(body.length + 2, 2);
+  return Buffer.concat([jpeg.subarray(0, 2), segment, body, jpeg.subarray(2)]);
 }

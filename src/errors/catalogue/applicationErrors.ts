@@ -25,6 +25,12 @@ export const APPLICATION_ERRORS = {
     'field: {field} has no kept document (it is {state})',
     'field: {field} 没有留存的文件（当前状态：{state}）',
   ),
+  documentNoPreview: entry(
+    40421,
+    'document_no_preview',
+    'field: {field} has no preview; its original is a download only',
+    'field: {field} 没有预览，原件仅供下载',
+  ),
   // 409: the request conflicts with what is stored.
   duplicateApplication: entry(
     40901,

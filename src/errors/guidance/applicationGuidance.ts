@@ -21,6 +21,12 @@ export const APPLICATION_GUIDANCE: { readonly [K in keyof typeof APPLICATION_ERR
     remedy:
       'Wait for a pending document; for a failed one, ask the partner for it again (SUPPLEMENT_REQUIRED with `image_missing`).',
   },
+  documentNoPreview: {
+    cause:
+      'The service draws a preview of a kept JPEG, PNG or WebP only: a PDF or a HEIC has none, nor an image kept before previews were drawn or one its image library could not decode.',
+    remedy:
+      'Download the original (`GET .../documents/{field}`, an attachment) and check it against its SHA-256 in the application view.',
+  },
   duplicateApplication: {
     cause:
       'The identity document already has an application that is not final (its number read canonically). The submit, the validate-only call and the amend answer it alike.',

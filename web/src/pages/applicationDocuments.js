@@ -4,24 +4,23 @@ import { t } from '../i18n.js';
 import { fieldLabel, IMAGES, revealControl } from './applicationFields.js';
 
 /**
- * The application's documents as the service kept them. An image is shown from the admin API's
- * kept copy (`/applications/{serial}/documents/{field}`), never from the partner's URL: the
+ * The application's documents as the service kept them, never loaded from the partner's URL: the
  * operator's browser tells the partner nothing, and the console's CSP allows images from itself
- * only. It is loaded once the field is revealed or the application opened for review (that audit
- * row covers the viewing); a PDF, or a HEIC the browser cannot draw, is a download link. A
- * document not kept shows its state: pending, or failed with the reason; when an amend's newer
- * document is pending or failed, the copy kept of the one before is shown, marked as previous.
+ * only. Once the field is revealed or the application opened for review (that audit row covers
+ * the viewing), an image shows the preview the service drew of it
+ * (`/applications/{serial}/documents/{field}/preview`: re-encoded, no metadata, no byte of the
+ * partner's file), with the original beside it as a download only, and its SHA-256, the evidence,
+ * in full; a PDF, a HEIC or an image kept without a preview is the download alone. A document not
+ * kept shows its state: pending, or failed with the reason; when an amend's newer document is
+ * pending or failed, the copy kept of the one before is shown, marked as previous.
  */
 
 /** @typedef {import('./applicationFields.js').FieldsInput} FieldsInput */
 /**
  * @typedef {{ type?: string, size?: number, sha256?: string, width?: number, height?: number }} KeptCopy
- * @typedef {KeptCopy & { state: 'pending' | 'kept' | 'failed', reason?: string,
+ * @typedef {KeptCopy & { state: 'pending' | 'kept' | 'failed', reason?: string, preview?: boolean,
  *   previous?: KeptCopy }} DocumentOutcome
  */
-
-/** Types a browser draws in an <img>. */
-const DRAWN = new Set(['image/jpeg', 'image/png', 'image/webp']);
 
 /** @param {string} serial @param {string} field */
 export const documentUrl = (serial, field) =>
@@ -31,29 +30,45 @@ export const documentUrl = (serial, field) =>
 const size = (bytes) =>
   bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
 
-/** @param {KeptCopy} d */
-function facts(d) {
+/**
+ * The kept copy's facts and its SHA-256 in full; once opened, the original's download.
+ * @param {KeptCopy} d @param {Node | null} download
+ */
+function facts(d, download) {
   const parts = [d.type ?? '', size(d.size ?? 0)];
   if (d.width !== undefined && d.height !== undefined) parts.push(`${d.width}×${d.height}`);
   return h(
     'span',
     { class: 'small muted document-facts' },
     parts.join(' · '),
-    h('span', { class: 'mono', title: `SHA-256 ${d.sha256 ?? ''}` }, ` · ${(d.sha256 ?? '').slice(0, 12)}…`),
+    h(
+      'span',
+      { class: 'document-sha256' },
+      h('span', {}, t('documents.sha256')),
+      ' ',
+      h('code', { class: 'mono' }, d.sha256 ?? ''),
+    ),
+    download,
   );
 }
 
-/** @param {string} serial @param {string} name @param {KeptCopy} d */
-function keptPreview(serial, name, d) {
-  const url = documentUrl(serial, name);
-  if (d.type !== undefined && DRAWN.has(d.type)) {
-    const img = h('img', { src: url, alt: fieldLabel(name), loading: 'lazy' });
-    img.addEventListener('error', () =>
-      img.replaceWith(h('span', { class: 'image-missing' }, t('fields.imageFailed'))),
-    );
-    return h('a', { href: url, target: '_blank', rel: 'noopener noreferrer', class: 'image-link' }, img);
-  }
-  return h('a', { href: url, download: '', class: 'document-download' }, t('documents.download'));
+/** @param {string} serial @param {string} name */
+const originalDownload = (serial, name) =>
+  h(
+    'a',
+    { href: documentUrl(serial, name), download: '', class: 'document-download' },
+    t('documents.download'),
+  );
+
+/** The preview the service drew (never the partner's bytes), or, without one, a note. @param {string} serial @param {string} name @param {boolean} drawn */
+function keptPreview(serial, name, drawn) {
+  if (!drawn) return h('span', { class: 'image-placeholder small' }, t('documents.noPreview'));
+  const url = `${documentUrl(serial, name)}/preview`;
+  const img = h('img', { src: url, alt: fieldLabel(name), loading: 'lazy' });
+  img.addEventListener('error', () =>
+    img.replaceWith(h('span', { class: 'image-missing' }, t('fields.imageFailed'))),
+  );
+  return h('a', { href: url, target: '_blank', rel: 'noopener noreferrer', class: 'image-link' }, img);
 }
 
 /** @param {DocumentOutcome | undefined} d */
@@ -85,7 +100,7 @@ export function documentGallery(input, serial, documents = {}) {
       const copy = d?.state === 'kept' ? d : d?.previous;
       /** @type {Node} */
       let preview;
-      if (copy !== undefined && opened) preview = keptPreview(serial, name, copy);
+      if (copy !== undefined && opened) preview = keptPreview(serial, name, d?.preview === true);
       else if (copy !== undefined)
         preview = h(
           'span',
@@ -110,7 +125,7 @@ export function documentGallery(input, serial, documents = {}) {
           h('span', {}, fieldLabel(name)),
           previous ? h('span', { class: 'small document-previous' }, t('documents.previous')) : null,
           previous ? stateNote(d) : null,
-          copy !== undefined ? facts(copy) : null,
+          copy !== undefined ? facts(copy, opened ? originalDownload(serial, name) : null) : null,
           revealControl(input, name),
         ),
       );
