@@ -46,7 +46,8 @@ describe('kept documents in the console (Chromium)', { skip: skipWithout('chromi
     );
     assert.equal(reply.status, 200, reply.text);
     const serial = (reply.body.data as { busi_water_no: string }).busi_water_no;
-    await settledDocuments(service, partner, serial);
+    // Each kept image has its preview drawn first, one at a time: a loaded machine takes its time.
+    await settledDocuments(service, partner, serial, 60_000);
     return serial;
   };
 
@@ -250,7 +251,7 @@ describe('kept documents in the console (Chromium)', { skip: skipWithout('chromi
 
     // The new image is not a document: it fails for good, and the previous copy stays shown.
     answer({ kind: 'bytes', body: Buffer.from('<html>retaken</html>'), contentType: 'text/html' });
-    const outcomes = await settledDocuments(service, partner, serial);
+    const outcomes = await settledDocuments(service, partner, serial, 60_000);
     assert.deepEqual(outcomes['id_card_img'], { state: 'failed', reason: 'not_a_document' });
     assert.deepEqual(await noteOf(en.page, 'failed'), {
       note: 'Previous copy: the amended document is not kept',
