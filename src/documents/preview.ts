@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
+import type sharpModule from 'sharp';
 import type { ServiceContext } from '../context.ts';
 import { releaseBuffer } from '../crypto/releaseBuffer.ts';
 import { describe } from '../errors/describe.ts';
@@ -36,6 +37,8 @@ const PREVIEW_TIMEOUT_MS = 30_000;
 /** A preview is a JPEG of at most 1600 × 1600 px: far less than this, whatever the image. */
 const PREVIEW_MAX_BYTES = 8 * 1024 * 1024;
 const DRAWN: ReadonlySet<string> = new Set<DocumentType>(['image/jpeg', 'image/png', 'image/webp']);
+/** Up to this many pixels an image is drawn in the service's own process (drawHere). */
+const IN_PROCESS_PIXELS = 2_000_000;
 const PROCESS = fileURLToPath(new URL('./previewProcess.ts', import.meta.url));
 
 let running = 0;
@@ -71,7 +74,11 @@ export async function makePreview(
         blob_id: original.blobId,
         chunk_count: original.chunkCount,
       };
-      const preview = await draw(readBlob(ctx, row), ctx.config.documents.maxPixels);
+      const pixels = (original.sniffed.width ?? 0) * (original.sniffed.height ?? 0);
+      const preview =
+        pixels <= IN_PROCESS_PIXELS
+          ? await drawHere(readBlob(ctx, row), original.byteSize, ctx.config.documents.maxPixels)
+          : await draw(readBlob(ctx, row), ctx.config.documents.maxPixels);
       return await writeBlob(
         ctx,
         place,
@@ -85,6 +92,38 @@ export async function makePreview(
       return null;
     }
   });
+}
+
+type Sharp = typeof sharpModule;
+let loaded: Promise<Sharp> | undefined;
+
+/**
+ * A small image (at most IN_PROCESS_PIXELS) drawn in the service's process: its decode is a few
+ * MB, less than starting a process costs, and a process per preview made a burst of small images
+ * (250 in the crash test) wait minutes on a loaded machine.
+ */
+async function drawHere(image: AsyncIterable<Buffer>, byteSize: number, maxPixels: number): Promise<Buffer> {
+  loaded ??= import('sharp').then(({ default: sharp }) => {
+    sharp.concurrency(1);
+    sharp.cache(false);
+    return sharp;
+  });
+  const sharp = await loaded;
+  const input = Buffer.allocUnsafeSlow(byteSize);
+  try {
+    let at = 0;
+    for await (const part of image) {
+      at += part.copy(input, at);
+      releaseBuffer(part);
+    }
+    return await sharp(input, { limitInputPixels: maxPixels, sequentialRead: true, failOn: 'error' })
+      .autoOrient()
+      .resize(PREVIEW_SIDE, PREVIEW_SIDE, { fit: 'inside', withoutEnlargement: true })
+      .jpeg({ quality: 82, progressive: false })
+      .toBuffer();
+  } finally {
+    releaseBuffer(input);
+  }
 }
 
 /** The preview drawn by previewProcess.ts from `image`'s pieces, each freed once the pipe has it. */
