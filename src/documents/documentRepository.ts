@@ -1,6 +1,6 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { Store } from '../store/store.ts';
-import type { Database, DocumentChunksTable, DocumentsTable } from '../store/tables.ts';
+import type { Database, DocumentChunksTable, DocumentsTable, ReadChunk } from '../store/tables.ts';
 
 /**
  * Queries over the documents rows (a field's state and the copy kept of it) and their chunks, as
@@ -198,9 +198,18 @@ export async function insertChunks(store: Store, rows: readonly DocumentChunksTa
   }
 }
 
-/** Up to `count` chunks of a blob from `seq` on, in order: fewer when some are missing. */
-export async function chunksOf(db: Kysely<Database>, blobId: string, from: number, count: number) {
-  return db
+/**
+ * Up to `count` chunks of a blob from `seq` on, in order: fewer when some are missing. Each chunk's
+ * bytes are a buffer of their own, the caller's to free: on PostgreSQL read by one binary COPY.
+ */
+export async function chunksOf(
+  store: Store,
+  blobId: string,
+  from: number,
+  count: number,
+): Promise<ReadChunk[]> {
+  if (store.copyChunksOut !== undefined) return store.copyChunksOut({ blobId, from, count });
+  return store.db
     .selectFrom('document_chunks')
     .select(['chunk_id', 'seq', 'key_id', 'chunk_enc'])
     .where('blob_id', '=', blobId)

@@ -158,16 +158,18 @@ export async function* readBlob(
 ): AsyncGenerator<Buffer> {
   if (row.blob_id === null || row.chunk_count === null) return;
   for (let from = 0; from < row.chunk_count; from += CHUNKS_PER_READ) {
-    const chunks = await chunksOf(ctx.store.db, row.blob_id, from, CHUNKS_PER_READ);
+    const chunks = await chunksOf(ctx.store, row.blob_id, from, CHUNKS_PER_READ);
     const expected = Math.min(CHUNKS_PER_READ, row.chunk_count - from);
     if (chunks.length !== expected) throw new Error('document: chunks are missing');
     for (const [i, chunk] of chunks.entries()) {
       if (chunk.seq !== from + i) throw new Error('document: chunks are missing');
-      yield ctx.keyRing.decryptBytes(
+      const plain = ctx.keyRing.decryptBytes(
         chunk.key_id,
         chunk.chunk_enc,
         chunkAad(row.busi_water_no, chunk.chunk_id),
       );
+      releaseBuffer(chunk.chunk_enc);
+      yield plain;
     }
   }
 }

@@ -40,3 +40,6 @@ export interface DocumentChunksTable {
   /** iv || AES-256-GCM ciphertext || tag. */
   chunk_enc: Uint8Array;
 }
+
+/** A sealed chunk as read back for decryption. */
+export type ReadChunk = Pick<DocumentChunksTable, 'chunk_id' | 'seq' | 'key_id' | 'chunk_enc'>;

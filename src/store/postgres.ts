@@ -10,7 +10,7 @@ import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { ConnectionBudget, Store, StoreOptions } from './store.ts';
 import { migratePostgres, postgresMigrationStatus } from './migrate.ts';
-import { copyDocumentChunks } from './postgresCopy.ts';
+import { copyChunksOut, copyDocumentChunks } from './postgresCopy.ts';
 import { submissionBatcher } from './postgresSubmissions.ts';
 import { qualified, type Statement } from './statements.ts';
 import { WriteWatch } from './writeWatch.ts';
@@ -99,6 +99,7 @@ export function openPostgres(config: Config, options: StoreOptions): Store {
       return true;
     },
     copyDocumentChunks: (rows) => copyDocumentChunks(pool, `"${schema}"."document_chunks"`, rows),
+    copyChunksOut: (place) => copyChunksOut(pool, `"${schema}"."document_chunks"`, place),
     migrate: (onApplied) => migratePostgres(pool, schema, onApplied),
     migrationStatus: () => postgresMigrationStatus(pool, schema),
     ping: async () => {

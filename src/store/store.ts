@@ -2,7 +2,7 @@ import type { Kysely, RawBuilder, SelectQueryBuilder, Transaction } from 'kysely
 import type { MigrationStatus, OnApplied } from './migrate.ts';
 import type { Statement } from './statements.ts';
 import type { SubmissionCompletion, SubmissionOutcome, SubmissionRows } from './submissions.ts';
-import type { Database, DocumentChunksTable } from './tables.ts';
+import type { Database, DocumentChunksTable, ReadChunk } from './tables.ts';
 
 /**
  * One data-access layer over both stores. Repositories take a `Kysely<Database>` (or a transaction);
@@ -52,6 +52,12 @@ export interface Store {
    * garbage collector). All or none; the chunks are the caller's to free once it resolves.
    */
   copyDocumentChunks?(rows: readonly DocumentChunksTable[]): Promise<void>;
+  /**
+   * PostgreSQL: reads document chunks by one binary COPY, each chunk's bytes in a buffer of its own
+   * (a SELECT's bytea comes through the driver as a hex string twice its size), the caller's to
+   * free once decrypted.
+   */
+  copyChunksOut?(place: { blobId: string; from: number; count: number }): Promise<ReadChunk[]>;
   /** Applies pending migrations under a lock; `onApplied` hears of each one committed. */
   migrate(onApplied?: OnApplied): Promise<number[]>;
   /** How many transactions shared each commit so far, where the store groups commits. */

@@ -29,17 +29,14 @@ import { createStoreTarget, storeNames } from '../helpers/stores.ts';
 const TEN_MIB = 10 * 1024 * 1024;
 const FIELDS = ['id_card_img', 'id_card_back_img', 'passport_img', 'sign_applicant', 'pay_voucher'] as const;
 /**
- * The target, on both stores. On PostgreSQL the chunks go by COPY, handed to the socket as they
- * are (store/postgresCopy.ts): an INSERT's driver (pg) copied each into a message of its own, left
- * to the garbage collector, and 200 MiB of those added 41 to 82 MB here (19 to 36 MB by COPY).
- * With the previews, each drawn in a process of its own (documents/preview.ts; in the service's
- * process libvips and glibc's arenas kept 112 and 126 MB): 59 MB on SQLite, and 90 MB twice on
- * PostgreSQL, at a load average of 12 on two cores, over issue 54's 80 MB. The difference is the
- * original read back for its preview: pg reads a bytea as a hex string twice its size, and 200 MiB
- * of them wait for a late collection. PostgreSQL's bound stays at 100 MB until that read goes by
- * a binary COPY as the write does.
+ * The target, on both stores. On PostgreSQL the chunks go by COPY both ways, handed to the socket
+ * as they are and read back each straight into a buffer of its own (store/postgresCopy.ts): an
+ * INSERT's driver (pg) copied each into a message of its own, and a SELECT's came as a hex string
+ * twice its size, all left to the garbage collector: 200 MiB written added 41 to 82 MB here, and
+ * the originals read back for their previews took PostgreSQL to 90 MB at a load average of 12
+ * (67 MB on a quiet machine); by COPY both ways, 44 MB (quiet), as SQLite's 55 to 59 MB.
  */
-const LIMIT_MB = { sqlite: 80, postgres: 100 } as const;
+const LIMIT_MB = { sqlite: 80, postgres: 80 } as const;
 
 /** A 12-megapixel photo of noise (nothing compresses away), padded after its end to 10 MiB. */
 function photo(): Buffer {
