@@ -23,6 +23,14 @@ import { sizedService } from './sizedService.ts';
 const LARGE = Number(process.env['SIZE_APPLICATIONS'] ?? 1_000_000);
 const SMALL = 20_000;
 const NOISE_MS = 5;
+/**
+ * Bounds of their own at LARGE, beside the ratio to the small store: the workload view within
+ * 50 ms at 1,000,000 applications spread over a year (issue 55; the fixture spaces them 31 s apart,
+ * 359 days), as every other admin request keeps.
+ */
+const ABSOLUTE_MS: Record<string, number> = { workload: 50 };
+/** SIZE_ONLY=name,name: only those requests (while working on one); the suite runs them all. */
+const ONLY = process.env['SIZE_ONLY']?.split(',');
 /** Known and not yet flat: reported, not failed. */
 const KNOWN: Record<string, string> = {};
 
@@ -44,6 +52,7 @@ for (const storeName of storeNames()) {
           : undefined;
       try {
         for (const request of requests) {
+          if (ONLY !== undefined && !ONLY.includes(request.name)) continue;
           await request.send();
           const capture = captureStatements(service.ctx.store.db as unknown as Kysely<never>, storeName);
           try {
@@ -65,13 +74,15 @@ for (const storeName of storeNames()) {
           const line = `${request.name}: ${before.toFixed(1)} ms at ${SMALL}, ${median.toFixed(1)} ms at ${LARGE}`;
           t.diagnostic(line);
           if (median > 2 * before + NOISE_MS) slow.push(line);
+          const bound = ABSOLUTE_MS[request.name];
+          if (bound !== undefined && median > bound) slow.push(`${line}, over its ${bound} ms`);
         }
       } finally {
         await pool?.end();
         await service.close();
       }
       assert.deepEqual(problems, [], 'plans that read more than a page');
-      assert.deepEqual(slow, [], 'requests more than twice as slow as on a small store');
+      assert.deepEqual(slow, [], 'requests more than twice as slow as on a small store, or over their bound');
     });
   });
 }
