@@ -7,13 +7,8 @@ import {
   type Status,
 } from '../record/lifecycle.ts';
 import { signature } from '../crypto/webhookSignature.ts';
-import {
-  amendedExample,
-  documentsExample,
-  eventExample,
-  OPERATION_EXAMPLES,
-  subjectRequestExample,
-} from './openapiExamples.ts';
+import { amendedExample, documentsExample, eventExample, OPERATION_EXAMPLES } from './openapiExamples.ts';
+import { SUBJECT_REQUEST_EXAMPLES, subjectRequestExample } from './subjectRequestExamples.ts';
 import {
   isSubjectRequestEventType,
   SUBJECT_REQUEST_EVENT_TYPES,
@@ -75,7 +70,8 @@ export function withExamples({ schema, url }: { schema: FastifySchema; url: stri
   url: string;
 } {
   const route = schema as RouteSchema | undefined;
-  const example = route?.operationId === undefined ? undefined : OPERATION_EXAMPLES[route.operationId];
+  const id = route?.operationId;
+  const example = id === undefined ? undefined : (OPERATION_EXAMPLES[id] ?? SUBJECT_REQUEST_EXAMPLES[id]);
   if (route === undefined || example === undefined) return { schema, url };
   const ok200 = route.response?.['200'] ?? route.response?.[200];
   return {
