@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ServiceError } from '../errors/serviceError.ts';
 import type { Database } from '../store/tables.ts';
-import { findRestriction } from './applicationRepository.ts';
+import { findRestriction } from './personRepository.ts';
 
 /**
  * Restriction (docs/PRIVACY.md, "Deletion"): an application a deletion request could not erase,

@@ -6,7 +6,7 @@ import { transitionApplication } from '../applications/commands/transitionApplic
 import type { ServiceContext } from '../context.ts';
 import { problem, type FieldProblem } from '../errors/problems.ts';
 import { ServiceError, ValidationError } from '../errors/serviceError.ts';
-import { findCoveredApplications, restrictApplications } from '../record/applicationRepository.ts';
+import { findCoveredApplications, restrictApplications } from '../record/personRepository.ts';
 import { compactAfterErasure, eraseApplicationNow } from '../retention/retention.ts';
 import type { Database } from '../store/tables.ts';
 import { decideDeletion, RECORD_KEEPING_CODE } from './deletionPolicy.ts';

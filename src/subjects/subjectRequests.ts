@@ -8,7 +8,7 @@ import { pooledRandomBytes } from '../crypto/randomPool.ts';
 import { ServiceError } from '../errors/serviceError.ts';
 import type { Partner } from '../partners/credentials.ts';
 import { resolveSerial, type ApplicationReference } from '../applications/rules/applicationReference.ts';
-import { findCertHashOf, findSerialsOfPerson } from '../record/applicationRepository.ts';
+import { findCertHashOf, findSerialsOfPerson } from '../record/personRepository.ts';
 import { ERASED_CERT_HASH } from '../record/erasure.ts';
 import { enqueueJobs } from '../jobs/jobRepository.ts';
 import { isUniqueViolation } from '../store/errors.ts';
