@@ -12,6 +12,7 @@ import { checkPurpose, REVEAL_PURPOSES } from '../applications/rules/revealPolic
 import { cliChange, cliSource, operatorCommand, operatorRequired, wholeNumberOption } from './cliSource.ts';
 import { withContext } from './context.ts';
 import { print } from './output.ts';
+import { refuseIfRestricted } from '../record/restriction.ts';
 import type { FactorCode } from '../policies/riskPolicy.ts';
 import type { RiskAcknowledgement } from '../risk/approvalDecision.ts';
 
@@ -58,13 +59,23 @@ function showText(view: OperatorApplicationView): string {
 
 /** The operator an application command acts as. */
 type OperatorActor = { kind: 'operator'; id: string; role: Role };
+/** What that operator may see: a restricted application only with the compliance duty. */
+type OperatorViewer = { role: Role; compliance: boolean };
 
-/** Runs `work` as the operator named for `command`, who needs the command's role. */
-function asOperator<T>(command: Command, work: (ctx: ServiceContext, actor: OperatorActor) => Promise<T>) {
+/**
+ * Runs `work` as the operator named for `command`, who needs the command's role, with what they
+ * see as the console shows it them: a restricted application only to one with the compliance duty
+ * (docs/PRIVACY.md), to anyone else as if it did not exist.
+ */
+function asOperator<T>(
+  command: Command,
+  work: (ctx: ServiceContext, actor: OperatorActor, viewer: OperatorViewer) => Promise<T>,
+) {
   return withContext(async (ctx) => {
     const { actor } = await cliChange(ctx, command);
     if (actor.kind !== 'operator') throw operatorRequired(command);
-    return work(ctx, actor);
+    const { hasComplianceDuty } = await import('../operators/operators.ts');
+    return work(ctx, actor, { role: actor.role, compliance: await hasComplianceDuty(ctx, actor.id) });
   });
 }
 
@@ -116,16 +127,20 @@ function listCommand(applications: Command): void {
         },
         command: Command,
       ) => {
-        const page = await asOperator(command, (ctx) =>
-          searchApplications(ctx, {
-            status: options.status,
-            app_id: options.appId,
-            busi_water_no: options.serial,
-            created_from: options.createdFrom,
-            created_to: options.createdTo,
-            cursor: options.cursor,
-            limit: options.limit,
-          }),
+        const page = await asOperator(command, (ctx, _actor, viewer) =>
+          searchApplications(
+            ctx,
+            {
+              status: options.status,
+              app_id: options.appId,
+              busi_water_no: options.serial,
+              created_from: options.createdFrom,
+              created_to: options.createdTo,
+              cursor: options.cursor,
+              limit: options.limit,
+            },
+            viewer,
+          ),
         );
         print(options.json, page, () =>
           [
@@ -144,7 +159,7 @@ function showCommand(applications: Command): void {
     .option('--json', 'print JSON')
     .action(async (serial: string, options: { json?: boolean }, command: Command) => {
       const { showApplication } = await import('../applications/views/operatorView.ts');
-      const view = await asOperator(command, (ctx, actor) => showApplication(ctx, serial, actor));
+      const view = await asOperator(command, (ctx, _actor, viewer) => showApplication(ctx, serial, viewer));
       print(options.json, view, () => showText(view));
     });
 }
@@ -165,12 +180,12 @@ function revealCommand(applications: Command): void {
       ) => {
         const purpose = checkPurpose(options.purpose, options.purposeText);
         const { revealField } = await import('../applications/views/operatorView.ts');
-        const revealed = await asOperator(command, (ctx, actor) =>
+        const revealed = await asOperator(command, (ctx, actor, viewer) =>
           revealField(ctx, {
             busiWaterNo: serial,
             field: options.field,
             purpose,
-            operator: { username: actor.id, role: actor.role },
+            operator: { username: actor.id, ...viewer },
             source: cliSource(),
           }),
         );
@@ -238,7 +253,9 @@ function moveCommand(applications: Command, action: string, to: Status): void {
           import('../applications/views/operatorView.ts'),
         ]);
         let requested = false;
-        const view = await asOperator(invoked, async (ctx, actor) => {
+        const view = await asOperator(invoked, async (ctx, actor, viewer) => {
+          // Restricted by a deletion request: no operator but a compliance one finds it to move it.
+          await refuseIfRestricted(ctx.store.db, serial, viewer);
           const move = {
             busiWaterNo: serial,
             to,
@@ -258,7 +275,7 @@ function moveCommand(applications: Command, action: string, to: Status): void {
           if (to === 'APPROVED')
             requested = (await approveApplication(ctx, move)).kind === 'approval_requested';
           else await transitionApplication(ctx, move);
-          return showApplication(ctx, serial, actor);
+          return showApplication(ctx, serial, viewer);
         });
         print(
           options.json,

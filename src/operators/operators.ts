@@ -249,6 +249,15 @@ export async function setOperatorPassword(
  * needs. The CLI runs with direct access to the store, so it trusts the name it is given; what it
  * does is recorded under that name.
  */
+/**
+ * Whether an operator holds the compliance duty (sees the applications a deletion restricted,
+ * docs/PRIVACY.md), for a command line that acts as them: the console's session carries it.
+ */
+export async function hasComplianceDuty(ctx: ServiceContext, username: string): Promise<boolean> {
+  const row = await findOperator(ctx.store.db, username);
+  return row !== undefined && Number(row.compliance) === 1;
+}
+
 export async function actingOperator(
   ctx: ServiceContext,
   username: string,

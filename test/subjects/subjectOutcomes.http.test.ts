@@ -6,6 +6,7 @@ import { createLogger } from '../../src/logger.ts';
 import { startRetentionJob } from '../../src/retention/retentionJob.ts';
 import { addYears } from '../../src/subjects/deletionPolicy.ts';
 import { uniqueApplicant } from '../helpers/applicants.ts';
+import { cardapplyFails, cardapplyJson } from '../helpers/cli.ts';
 import { pngImage } from '../helpers/documentImages.ts';
 import { startDocumentServer, type DocumentServer } from '../helpers/documentServer.ts';
 import { settledDocuments, startDocumentService, type DocumentService } from '../helpers/documentService.ts';
@@ -249,6 +250,43 @@ for (const storeName of storeNames()) {
         [rejected],
       );
       assert.equal((await asOperator(officer, 'GET', `/applications/${rejected}`)).status, 200);
+
+      // The command line, through the real `cardapply` process, as the console: hidden from the
+      // reviewer (list, show, reveal, a move), shown to the officer, whose duty the CLI reads.
+      const cli = (who: TestOperator) => ({
+        ...service.target.env,
+        LOG_LEVEL: 'silent',
+        CARDAPPLY_OPERATOR: who.username,
+      });
+      const listed = (who: TestOperator) =>
+        cardapplyJson<{ items: { busi_water_no: string }[] }>(
+          cli(who),
+          'applications',
+          'list',
+          '--serial',
+          rejected,
+        );
+      assert.deepEqual((await listed(reviewer)).items, [], 'the reviewer does not find it from the CLI');
+      for (const args of [
+        ['show', rejected],
+        ['reveal', rejected, '--field', 'cert_id', '--purpose', 'customer_request'],
+        ['approve', rejected],
+      ]) {
+        const refused = await cardapplyFails(cli(reviewer), 'applications', ...args);
+        assert.match(refused, /no such application|not found/i, `applications ${args.join(' ')}: ${refused}`);
+        assert.doesNotMatch(refused, /restrict/i, 'answered as an application that does not exist');
+      }
+      assert.deepEqual(
+        (await listed(officer)).items.map((i) => i.busi_water_no),
+        [rejected],
+      );
+      const shownToOfficer = await cardapplyJson<{ busi_water_no: string; status: string }>(
+        cli(officer),
+        'applications',
+        'show',
+        rejected,
+      );
+      assert.deepEqual([shownToOfficer.busi_water_no, shownToOfficer.status], [rejected, 'REJECTED']);
 
       // The retention job, nobody acting, with the clock a day past the date (no RETENTION_DAYS set).
       const realNow = service.ctx.now;
