@@ -19,7 +19,7 @@ import type { Store } from '../../store/connect.ts';
  * than a bounded window, so the page costs the same at any size: counts from the counts the store
  * keeps per status; ages through the (status, updated_at) index, the median of at most
  * MEDIAN_WINDOW applications (the latest to enter the status, when more wait); past SLA counted
- * from whichever side of the SLA is smaller; the backlog from the hourly counters the store keeps.
+ * from whichever side of the SLA is smaller (pastSla); the backlog from the hourly counters the store keeps.
  */
 export const BACKLOG_HOURS = 7 * 24;
 const HOUR_MS = 3_600_000;
@@ -59,11 +59,21 @@ export interface RiskLoad {
   policy_decisions: number;
 }
 
-/** Past the SLA: counted directly, or as the count less those within it, whichever reads less. */
-async function pastSla(store: Store, status: Status, count: number, cutoff: number): Promise<number> {
-  const within = await countEntered(store.db, status, '>=', cutoff, MEDIAN_WINDOW + 1);
-  if (within <= MEDIAN_WINDOW) return Math.max(0, count - within);
-  return countEntered(store.db, status, '<', cutoff, count);
+/**
+ * Past the SLA, reading about as many rows as the smaller side of the cutoff holds, whichever it
+ * is: each side is counted up to a cap (MEDIAN_WINDOW, then four times more each round) until one
+ * of them is under it; then that side is exact, and past the SLA is that side or the count less it.
+ * A backlog long past its SLA (a year of it, a day's worth within) reads the day's; a queue all
+ * within reads those past. Counting the past side whenever more than MEDIAN_WINDOW were within
+ * read the whole of a backlog past its SLA (900,000 index entries, 71 ms on PostgreSQL).
+ */
+export async function pastSla(store: Store, status: Status, count: number, cutoff: number): Promise<number> {
+  for (let cap = MEDIAN_WINDOW; ; cap *= 4) {
+    const within = await countEntered(store.db, status, '>=', cutoff, cap + 1);
+    if (within <= cap) return Math.max(0, count - within);
+    const past = await countEntered(store.db, status, '<', cutoff, cap + 1);
+    if (past <= cap) return past;
+  }
 }
 
 /** Per waiting status: seconds since the oldest application entered it (for the metrics). */
